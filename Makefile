@@ -1,0 +1,54 @@
+# The two commands of the README: `make run` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format serve clean-db
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; $(PYTHON) is " + sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall only when pyproject.toml changes, so a second `make run` starts at once.
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py seed_demo
+	@echo
+	@echo "  Mordheim Campaigns: http://$(HOST):$(PORT)/   (Ctrl-C stops it)"
+	@echo
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# pytest's own exit code is make's: 5 (no tests collected) fails like any other error.
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Production-like: gunicorn behind a reverse proxy, static files from whitenoise.
+serve: $(VENV)/.installed-run
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/gunicorn campaign.wsgi --bind $(HOST):$(PORT) --workers 2
+
+# Stops nothing: the embedded server stops with the last process using it.
+clean-db:
+	rm -rf .pgdata

@@ -1,0 +1,1 @@
+"""Battles, the carried items at their end, and the post-battle sequence."""

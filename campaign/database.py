@@ -1,0 +1,84 @@
+"""Where the database lives.
+
+PostgreSQL only, never SQLite. ``DATABASE_URL`` wins when it is set. Without it an embedded
+PostgreSQL 16 (the ``pgserver`` wheel) is started on a Unix socket inside a project-local data
+folder, so ``manage.py``, the dev server, gunicorn and pytest all work on a machine with no
+database installed. pytest-django creates its ``test_…`` database on that same server.
+
+The embedded server is shared by every process that uses the same data folder and stops when
+the last of them exits (pgserver keeps a reference list of process ids in the folder).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+
+#: Name of the database created on the embedded server (tests get ``test_mordheim``).
+EMBEDDED_DATABASE_NAME = "mordheim"
+#: Environment variable that moves the embedded server's data folder.
+DATA_DIR_VARIABLE = "MORDHEIM_PGDATA"
+
+
+def database_settings(environ: Mapping[str, str], *, default_data_dir: Path) -> dict[str, Any]:
+    """Return Django's ``DATABASES["default"]`` for this environment.
+
+    ``DATABASE_URL`` set and non-empty: parse it. Otherwise start (or join) the embedded server
+    whose data folder is ``$MORDHEIM_PGDATA`` or ``default_data_dir``.
+    """
+    url = environ.get("DATABASE_URL", "").strip()
+    if url:
+        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+        if config["ENGINE"] != "django.db.backends.postgresql":
+            raise ValueError(f"DATABASE_URL must point to PostgreSQL, not {config['ENGINE']}")
+        return config
+    data_dir = Path(environ.get(DATA_DIR_VARIABLE) or default_data_dir)
+    return start_embedded_postgres(data_dir)
+
+
+def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
+    """Start or join the embedded PostgreSQL in ``data_dir``; return Django settings for it."""
+    import psycopg
+
+    with warnings.catch_warnings():
+        # platformdirs warns that XDG_RUNTIME_DIR is unset (normal on servers and in CI);
+        # pgserver then keeps its lock file under /tmp, which is what we want.
+        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
+        import pgserver  # imported here: a DATABASE_URL deployment never needs it
+
+        data_dir = data_dir.expanduser().resolve()
+        data_dir.parent.mkdir(parents=True, exist_ok=True)
+        server = pgserver.get_server(data_dir, cleanup_mode="stop")
+    info = server.get_postmaster_info()
+    host = str(info.socket_dir) if info.socket_dir else (info.hostname or "127.0.0.1")
+    with psycopg.connect(
+        dbname="postgres", user="postgres", host=host, port=info.port, autocommit=True
+    ) as connection:
+        exists = connection.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [EMBEDDED_DATABASE_NAME]
+        ).fetchone()
+        if not exists:
+            # Two processes starting together (gunicorn workers) may race to create it.
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                connection.execute(f'CREATE DATABASE "{EMBEDDED_DATABASE_NAME}"')
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": EMBEDDED_DATABASE_NAME,
+        "USER": "postgres",
+        "PASSWORD": "",
+        "HOST": host,
+        "PORT": str(info.port or ""),
+        # A Unix socket is cheap to open; persistent connections would pin the server's
+        # handful of slots to idle dev-server threads.
+        "CONN_MAX_AGE": 0,
+    }
+
+
+def default_data_dir(base_dir: Path) -> Path:
+    """The project-local, git-ignored folder of the embedded server."""
+    return base_dir / ".pgdata"

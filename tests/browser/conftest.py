@@ -1,0 +1,60 @@
+"""Playwright on Debian's Chromium (/usr/bin/chromium), headless, against pytest's live server.
+
+`playwright install` is never needed: the system browser is launched by path. Without it the
+browser tests are skipped with one line of reason, unless REQUIRE_BROWSER=1 (CI) makes that a
+failure.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI and these machines run as root
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Playwright's sync API keeps an event loop in this thread; Django then believes it is in async
+# code and refuses ORM calls made by the test itself (factories, assertions).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not (CHROMIUM.exists() or shutil.which(str(CHROMIUM))):
+        reason = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + "; REQUIRE_BROWSER=1 makes this an error")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()

@@ -1,0 +1,58 @@
+import pytest
+from django.urls import reverse
+
+from tests.factories import CampaignFactory, MembershipFactory, WarbandFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_dashboard_shows_empty_states_that_say_what_to_do(client, user):
+    client.force_login(user)
+
+    page = client.get(reverse("dashboard")).content.decode()
+
+    assert "You are not in any campaign yet" in page
+    assert "You have no warbands yet" in page
+
+
+def test_dashboard_lists_the_users_campaigns_roles_and_warbands_only(client, user):
+    league = CampaignFactory(name="Sigmar's Haven League")
+    MembershipFactory(campaign=league, user=user)
+    organised = CampaignFactory(name="Black Pit Open")
+    MembershipFactory(campaign=organised, user=user, is_organiser=True)
+    WarbandFactory(campaign=league, owner=user, name="Reikland Reavers")
+    WarbandFactory(campaign=league, name="Someone Else's Rats")
+    CampaignFactory(name="A Campaign Elsewhere")
+    client.force_login(user)
+
+    page = client.get(reverse("dashboard")).content.decode()
+
+    assert "Sigmar&#x27;s Haven League" in page
+    assert "Black Pit Open" in page
+    assert "Organiser" in page and "Player" in page
+    assert "Reikland Reavers" in page
+    assert "Someone Else" not in page
+    assert "A Campaign Elsewhere" not in page
+    assert "not in any campaign" not in page
+
+
+def test_dashboard_query_count_does_not_grow_with_campaigns(
+    client, user, django_assert_num_queries
+):
+    client.force_login(user)
+
+    def queries_for_dashboard() -> int:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("dashboard")).status_code == 200
+        return len(captured)
+
+    MembershipFactory(user=user)
+    WarbandFactory(owner=user)
+    small = queries_for_dashboard()
+    for _ in range(6):
+        membership = MembershipFactory(user=user)
+        WarbandFactory(owner=user, campaign=membership.campaign)
+    assert queries_for_dashboard() == small

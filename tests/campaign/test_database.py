@@ -1,0 +1,56 @@
+"""The function that decides where the database lives (campaign/database.py)."""
+
+import psycopg
+import pytest
+
+from campaign.database import EMBEDDED_DATABASE_NAME, database_settings
+
+
+def test_database_url_is_used_when_set(tmp_path):
+    default_dir = tmp_path / "embedded"
+
+    config = database_settings(
+        {"DATABASE_URL": "postgres://league:s%40cret@db.example.org:6543/mordheim_league"},
+        default_data_dir=default_dir,
+    )
+
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["USER"], config["PASSWORD"]) == (
+        "mordheim_league",
+        "league",
+        "s@cret",
+    )
+    assert (config["HOST"], config["PORT"]) == ("db.example.org", 6543)
+    assert not default_dir.exists(), "the embedded server must not start when DATABASE_URL is set"
+
+
+def test_database_url_must_be_postgresql(tmp_path):
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        database_settings({"DATABASE_URL": "sqlite:///db.sqlite3"}, default_data_dir=tmp_path)
+
+
+def test_embedded_server_starts_when_database_url_is_unset_or_empty(tmp_path):
+    """A real PostgreSQL starts in the folder named by MORDHEIM_PGDATA, and answers."""
+    import pgserver
+
+    default_dir = tmp_path / "default"
+    chosen_dir = tmp_path / "chosen"
+
+    config = database_settings(
+        {"DATABASE_URL": "  ", "MORDHEIM_PGDATA": str(chosen_dir)}, default_data_dir=default_dir
+    )
+    try:
+        assert config["ENGINE"] == "django.db.backends.postgresql"
+        assert config["NAME"] == EMBEDDED_DATABASE_NAME
+        assert (chosen_dir / "PG_VERSION").exists()
+        assert not default_dir.exists()
+        with psycopg.connect(
+            dbname=config["NAME"], user=config["USER"], host=config["HOST"], port=config["PORT"]
+        ) as connection:
+            database, version = connection.execute(
+                "SELECT current_database(), current_setting('server_version_num')::int"
+            ).fetchone()
+        assert database == EMBEDDED_DATABASE_NAME
+        assert version >= 160000
+    finally:
+        pgserver.get_server(chosen_dir).cleanup()

@@ -1,0 +1,67 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from campaign.auth import DEMO_PASSWORD
+from campaign.models import Campaign, Membership
+from warbands.models import Warband
+
+pytestmark = pytest.mark.django_db
+
+
+def row_counts() -> dict[str, int]:
+    return {
+        "users": get_user_model().objects.count(),
+        "campaigns": Campaign.objects.count(),
+        "memberships": Membership.objects.count(),
+        "warbands": Warband.objects.count(),
+    }
+
+
+def test_seed_demo_twice_leaves_the_same_rows(settings, capsys):
+    settings.DEBUG = True
+
+    call_command("seed_demo")
+    first = row_counts()
+    call_command("seed_demo")
+
+    assert row_counts() == first
+    assert first == {"users": 4, "campaigns": 1, "memberships": 3, "warbands": 2}
+    output = capsys.readouterr().out
+    assert DEMO_PASSWORD in output and "alice" in output and "organiser" in output
+
+
+def test_seed_demo_gives_each_player_a_warband_and_the_organiser_the_campaign(settings):
+    settings.DEBUG = True
+
+    call_command("seed_demo")
+
+    campaign = Campaign.objects.get()
+    assert list(campaign.memberships.organisers().values_list("user__username", flat=True)) == [
+        "organiser"
+    ]
+    owners = sorted(Warband.objects.values_list("owner__username", flat=True))
+    assert owners == ["alice", "bob"]
+    assert get_user_model().objects.get(username="admin").is_staff
+
+
+def test_seed_demo_resets_a_changed_demo_password(settings):
+    settings.DEBUG = True
+    call_command("seed_demo")
+    alice = get_user_model().objects.get(username="alice")
+    alice.set_password("something-else-entirely")
+    alice.save()
+
+    call_command("seed_demo")
+
+    alice.refresh_from_db()
+    assert alice.check_password(DEMO_PASSWORD)
+
+
+def test_seed_demo_refuses_to_run_with_debug_off(settings):
+    settings.DEBUG = False
+
+    with pytest.raises(CommandError, match="DEBUG"):
+        call_command("seed_demo")
+
+    assert row_counts()["users"] == 0

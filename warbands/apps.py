@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class WarbandsConfig(AppConfig):
+    name = "warbands"
+    verbose_name = "Warbands"
