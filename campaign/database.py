@@ -12,6 +12,9 @@ the last of them exits (pgserver keeps a reference list of process ids in the fo
 from __future__ import annotations
 
 import contextlib
+import json
+import signal
+import threading
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -53,7 +56,9 @@ def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
 
         data_dir = data_dir.expanduser().resolve()
         data_dir.parent.mkdir(parents=True, exist_ok=True)
+        _forget_dead_processes(data_dir)
         server = pgserver.get_server(data_dir, cleanup_mode="stop")
+    _exit_cleanly_on_sigterm()
     info = server.get_postmaster_info()
     host = str(info.socket_dir) if info.socket_dir else (info.hostname or "127.0.0.1")
     with psycopg.connect(
@@ -77,6 +82,41 @@ def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
         # handful of slots to idle dev-server threads.
         "CONN_MAX_AGE": 0,
     }
+
+
+def _forget_dead_processes(data_dir: Path) -> None:
+    """Drop processes that died without saying goodbye from pgserver's list of users.
+
+    pgserver stops the server when the last process on its list exits, but a process killed by
+    SIGKILL never takes itself off the list, and then nobody would ever stop the server.
+    """
+    import psutil
+    from pgserver.postgres_server import PostgresServer
+
+    pid_file = data_dir / ".handle_pids.json"
+    if not pid_file.exists():
+        return
+    with PostgresServer._lock:
+        pids = json.loads(pid_file.read_text() or "[]")
+        alive = [pid for pid in pids if psutil.pid_exists(pid)]
+        if alive != pids:
+            pid_file.write_text(json.dumps(alive))
+
+
+def _exit_cleanly_on_sigterm() -> None:
+    """Turn SIGTERM into SystemExit so that atexit handlers (pgserver's stop) run.
+
+    Only where nobody else handles SIGTERM (manage.py commands); gunicorn installs its own
+    handlers, which shut workers down gracefully already, and those are left alone.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _raise_system_exit)
+
+
+def _raise_system_exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def default_data_dir(base_dir: Path) -> Path:

@@ -1,9 +1,16 @@
 """The function that decides where the database lives (campaign/database.py)."""
 
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
 import psycopg
 import pytest
 
-from campaign.database import EMBEDDED_DATABASE_NAME, database_settings
+from campaign.database import EMBEDDED_DATABASE_NAME, database_settings, start_embedded_postgres
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_database_url_is_used_when_set(tmp_path):
@@ -54,3 +61,37 @@ def test_embedded_server_starts_when_database_url_is_unset_or_empty(tmp_path):
         assert version >= 160000
     finally:
         pgserver.get_server(chosen_dir).cleanup()
+
+
+def test_a_killed_process_does_not_keep_the_embedded_server_alive_forever(tmp_path):
+    """pgserver stops the server with the last process that uses it; a process killed by
+    SIGKILL never leaves that list, so the next process must forget it."""
+    import pgserver
+    from pgserver.utils import PostmasterInfo
+
+    data_dir = tmp_path / "pg"
+    starter = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time, pathlib;"
+            "from campaign.database import start_embedded_postgres;"
+            "start_embedded_postgres(pathlib.Path(sys.argv[1]));"
+            "print('up', flush=True); time.sleep(60)",
+            str(data_dir),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert starter.stdout.readline().strip() == "up"
+    starter.send_signal(signal.SIGKILL)
+    starter.wait()
+    orphan = PostmasterInfo.read_from_pgdata(data_dir)
+    assert orphan is not None and orphan.is_running()
+
+    start_embedded_postgres(data_dir)
+    pgserver.get_server(data_dir).cleanup()  # this process is the last user: the server stops
+
+    orphan.process.wait(timeout=10)
+    assert not orphan.is_running()
