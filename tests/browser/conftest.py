@@ -23,10 +23,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# Playwright's sync API keeps an event loop in this thread; Django then believes it is in async
-# code and refuses ORM calls made by the test itself (factories, assertions).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -43,7 +39,10 @@ def chromium():
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
+    # Playwright's sync API keeps an event loop in this thread; Django then believes it is in
+    # async code and refuses the ORM calls of the tests themselves (factories, assertions).
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )

@@ -16,6 +16,8 @@ def test_check_deploy_reports_only_the_documented_https_warnings():
         key: value
         for key, value in os.environ.items()
         if not key.startswith(("DEBUG", "SECURE_", "TRUST_X_FORWARDED"))
+        # set by the browser tests' fixture for Playwright, never in deployment
+        and key != "DJANGO_ALLOW_ASYNC_UNSAFE"
     }
     env["SECRET_KEY"] = "a-production-like-key-" + "x7Qp2vLm9Rt4Wk8Zb3Nc6Hd1Jf5Gs0Ya" * 2
 
