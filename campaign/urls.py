@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
-from django.urls import path
+from django.urls import include, path
 from django.views.generic import RedirectView
 
 from campaign import views
@@ -28,6 +28,7 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("healthz", views.healthz, name="healthz"),
     *account_patterns,
+    path("", include("warbands.urls")),
     # Staff log in through the same page as everybody else.
     path(
         "admin/login/",

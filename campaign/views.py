@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
@@ -10,7 +11,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign.forms import SignUpForm
 from campaign.models import Membership
-from warbands.models import Warband
+from warbands.models import Warband, Warrior
+from warbands.services import rating
 
 
 @login_not_required
@@ -39,7 +41,20 @@ def signup(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The user's campaigns (with their role) and warbands."""
     memberships = Membership.objects.filter(user=request.user).select_related("campaign")
-    warbands = Warband.objects.owned_by(request.user).select_related("campaign")
+    warbands = list(
+        Warband.objects.owned_by(request.user)
+        .playing()
+        .select_related("campaign", "warband_type")
+        .prefetch_related(
+            Prefetch(
+                "warriors",
+                queryset=Warrior.objects.on_roster().select_related("warrior_type"),
+                to_attr="roster",
+            )
+        )
+    )
+    for warband in warbands:
+        warband.rating = rating(warband.roster)
     return render(
         request,
         "campaign/dashboard.html",

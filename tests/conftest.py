@@ -17,3 +17,16 @@ def password() -> str:
 @pytest.fixture
 def user(db):
     return UserFactory()
+
+
+@pytest.fixture
+def reference_data(transactional_db):
+    """The warband lists, for tests on a transactional database: pytest-django empties every
+    table after such a test, data migrations included, so they are loaded again here."""
+    from django.apps import apps
+
+    from warbands.models import WarbandType
+    from warbands.reference import load_reference_data
+
+    if not WarbandType.objects.exists():
+        load_reference_data(apps)

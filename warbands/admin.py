@@ -1,11 +1,137 @@
+"""Admin: the warband lists are reference data that organisers may extend for house rules."""
+
 from django.contrib import admin
 
-from warbands.models import Warband
+from warbands.models import (
+    EquipmentList,
+    EquipmentListEntry,
+    Injury,
+    Item,
+    RacialMaximum,
+    Skill,
+    SkillList,
+    Spell,
+    SpellList,
+    Warband,
+    WarbandType,
+    Warrior,
+    WarriorItem,
+    WarriorSkill,
+    WarriorSpell,
+    WarriorType,
+)
+
+
+class WarriorTypeInline(admin.StackedInline):
+    model = WarriorType
+    extra = 0
+    filter_horizontal = ["equipment_lists", "skill_lists"]
+    show_change_link = True
+
+
+class EquipmentListInline(admin.TabularInline):
+    model = EquipmentList
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(WarbandType)
+class WarbandTypeAdmin(admin.ModelAdmin):
+    list_display = ["name", "family", "starting_gold", "max_warriors", "max_heroes"]
+    search_fields = ["name", "key"]
+    inlines = [EquipmentListInline, WarriorTypeInline]
+
+
+@admin.register(WarriorType)
+class WarriorTypeAdmin(admin.ModelAdmin):
+    list_display = ["name", "warband_type", "kind", "cost", "min_count", "max_count"]
+    list_filter = ["warband_type", "kind"]
+    list_select_related = ["warband_type"]
+    search_fields = ["name", "key"]
+    filter_horizontal = ["equipment_lists", "skill_lists"]
+
+
+class EquipmentListEntryInline(admin.TabularInline):
+    model = EquipmentListEntry
+    extra = 0
+    autocomplete_fields = ["item"]
+
+
+@admin.register(EquipmentList)
+class EquipmentListAdmin(admin.ModelAdmin):
+    list_display = ["name", "warband_type"]
+    list_select_related = ["warband_type"]
+    inlines = [EquipmentListEntryInline]
+
+
+@admin.register(Item)
+class ItemAdmin(admin.ModelAdmin):
+    list_display = ["name", "category", "price", "price_dice", "rarity"]
+    list_filter = ["category"]
+    search_fields = ["name", "key"]
+
+
+class SkillInline(admin.TabularInline):
+    model = Skill
+    extra = 0
+
+
+@admin.register(SkillList)
+class SkillListAdmin(admin.ModelAdmin):
+    list_display = ["name", "warband_type"]
+    inlines = [SkillInline]
+
+
+class SpellInline(admin.TabularInline):
+    model = Spell
+    extra = 0
+
+
+@admin.register(SpellList)
+class SpellListAdmin(admin.ModelAdmin):
+    inlines = [SpellInline]
+
+
+@admin.register(RacialMaximum)
+class RacialMaximumAdmin(admin.ModelAdmin):
+    list_display = ["name", "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]
+    search_fields = ["name"]
 
 
 @admin.register(Warband)
 class WarbandAdmin(admin.ModelAdmin):
-    list_display = ["name", "campaign", "owner", "created_at"]
-    list_select_related = ["campaign", "owner"]
+    list_display = ["name", "warband_type", "campaign", "owner", "status", "created_at"]
+    list_filter = ["status", "warband_type"]
+    list_select_related = ["campaign", "owner", "warband_type"]
     search_fields = ["name", "owner__username"]
     autocomplete_fields = ["campaign", "owner"]
+
+
+class WarriorItemInline(admin.TabularInline):
+    model = WarriorItem
+    extra = 0
+    autocomplete_fields = ["item"]
+
+
+class WarriorSkillInline(admin.TabularInline):
+    model = WarriorSkill
+    extra = 0
+
+
+class WarriorSpellInline(admin.TabularInline):
+    model = WarriorSpell
+    extra = 0
+
+
+class InjuryInline(admin.TabularInline):
+    model = Injury
+    extra = 0
+
+
+@admin.register(Warrior)
+class WarriorAdmin(admin.ModelAdmin):
+    list_display = ["name", "warrior_type", "warband", "group_size", "experience", "status"]
+    list_filter = ["status", "is_hero"]
+    list_select_related = ["warrior_type", "warband"]
+    search_fields = ["name", "warband__name"]
+    inlines = [WarriorItemInline, WarriorSkillInline, WarriorSpellInline, InjuryInline]

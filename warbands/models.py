@@ -1,9 +1,326 @@
-"""Warbands and everything on their roster."""
+"""Warband lists (reference data) and the warbands players build from them.
+
+Reference data (``WarbandType`` and everything hanging off it, ``Item``, ``SkillList``,
+``SpellList``, ``RacialMaximum``) is loaded from ``warbands/data/`` by a data migration and can
+be extended in the admin for house rules. Rosters (``Warband``, ``Warrior`` and their items,
+skills, spells and injuries) belong to players.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+
+from warbands import rules
+
+
+class ProfileFields(models.Model):
+    """The nine characteristics of a profile (M WS BS S T W I A Ld)."""
+
+    M = models.PositiveSmallIntegerField()
+    WS = models.PositiveSmallIntegerField()
+    BS = models.PositiveSmallIntegerField()
+    S = models.PositiveSmallIntegerField()
+    T = models.PositiveSmallIntegerField()
+    W = models.PositiveSmallIntegerField()
+    I = models.PositiveSmallIntegerField()  # noqa: E741 - Initiative
+    A = models.PositiveSmallIntegerField()
+    Ld = models.PositiveSmallIntegerField()
+
+    class Meta:
+        abstract = True
+
+    @property
+    def profile(self) -> rules.Profile:
+        return rules.Profile(**{name: getattr(self, name) for name in rules.CHARACTERISTICS})
+
+    def set_profile(self, profile: rules.Profile) -> None:
+        for name, value in profile.as_dict().items():
+            setattr(self, name, value)
+
+    def profile_cells(self) -> list[tuple[str, int]]:
+        return [(name, getattr(self, name)) for name in rules.CHARACTERISTICS]
+
+
+# --- Reference data ------------------------------------------------------------------------
+
+
+class RacialMaximum(ProfileFields):
+    """Maximum characteristics of a race or profile (FACTS.md section 3)."""
+
+    key = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "racial maximums"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SkillList(models.Model):
+    key = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=100)
+    warband_type = models.ForeignKey(
+        "WarbandType",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="own_skill_lists",
+        help_text="Set for a warband's special list; empty for the five core lists.",
+    )
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Skill(models.Model):
+    skill_list = models.ForeignKey(SkillList, on_delete=models.CASCADE, related_name="skills")
+    key = models.SlugField(max_length=60)
+    name = models.CharField(max_length=100)
+    text = models.TextField(blank=True)
+    optional_rule = models.CharField(
+        max_length=60, blank=True, help_text="Campaign option the skill needs (Quartermaster)."
+    )
+
+    class Meta:
+        ordering = ["skill_list", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["skill_list", "key"], name="skill_key_per_list")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SpellList(models.Model):
+    key = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Spell(models.Model):
+    spell_list = models.ForeignKey(SpellList, on_delete=models.CASCADE, related_name="spells")
+    d6 = models.PositiveSmallIntegerField("D6")
+    key = models.SlugField(max_length=60)
+    name = models.CharField(max_length=100)
+    difficulty = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["spell_list", "d6"]
+        constraints = [
+            models.UniqueConstraint(fields=["spell_list", "key"], name="spell_key_per_list"),
+            models.UniqueConstraint(fields=["spell_list", "d6"], name="spell_d6_per_list"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Item(models.Model):
+    """An item of the trading chart (or one a warband list adds), at its general price."""
+
+    class Category(models.TextChoices):
+        HAND_TO_HAND = "hand_to_hand", "Hand-to-hand weapon"
+        MISSILE = "missile", "Missile weapon"
+        BLACKPOWDER = "blackpowder", "Blackpowder weapon"
+        ARMOUR = "armour", "Armour"
+        MISC = "misc", "Miscellaneous"
+        ANIMAL = "animal", "Animal"
+        MUTATION = "mutation", "Mutation"
+
+    key = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=100)
+    category = models.CharField(max_length=20, choices=Category.choices)
+    price = models.PositiveIntegerField(help_text="Fixed part of the price in gold crowns.")
+    price_dice = models.CharField(
+        max_length=20, blank=True, help_text="Variable part: 2D6, D6x10 …"
+    )
+    rarity = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="N of 'Rare N'; empty for Common."
+    )
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["category", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def price_label(self) -> str:
+        return f"{self.price}+{self.price_dice} gc" if self.price_dice else f"{self.price} gc"
+
+
+class WarbandType(models.Model):
+    """A warband list of the rulebook: Reikland Mercenaries, Skaven of Clan Eshin …"""
+
+    key = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=100)
+    family = models.CharField(max_length=100)
+    source = models.TextField(blank=True)
+    starting_gold = models.PositiveIntegerField(default=500)
+    min_warriors = models.PositiveSmallIntegerField(default=3)
+    max_warriors = models.PositiveSmallIntegerField()
+    max_heroes = models.PositiveSmallIntegerField(default=6)
+    rare_item_modifier = models.SmallIntegerField(default=0)
+    special_rules = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def limits(self) -> rules.WarbandLimits:
+        return rules.WarbandLimits(
+            max_warriors=self.max_warriors,
+            min_warriors=self.min_warriors,
+            max_heroes=self.max_heroes,
+        )
+
+
+class EquipmentList(models.Model):
+    warband_type = models.ForeignKey(
+        WarbandType, on_delete=models.CASCADE, related_name="equipment_lists"
+    )
+    key = models.SlugField(max_length=60)
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        ordering = ["warband_type", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["warband_type", "key"], name="equipment_list_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.warband_type})"
+
+
+class EquipmentListEntry(models.Model):
+    equipment_list = models.ForeignKey(
+        EquipmentList, on_delete=models.CASCADE, related_name="entries"
+    )
+    item = models.ForeignKey(Item, on_delete=models.PROTECT, related_name="list_entries")
+    price = models.PositiveIntegerField(
+        help_text="The list price, which may differ from the chart."
+    )
+    first_free = models.BooleanField(default=False)
+    heroes_only = models.BooleanField(default=False)
+    recruitment_only = models.BooleanField(default=False)
+    repeat_price_multiplier = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["equipment_list", "item__category", "price", "item__name"]
+        verbose_name_plural = "equipment list entries"
+        constraints = [
+            models.UniqueConstraint(fields=["equipment_list", "item"], name="entry_once_per_list")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item} {self.price} gc"
+
+    def as_rule(self) -> rules.ListEntry:
+        return rules.ListEntry(
+            item_key=self.item.key,
+            item_name=self.item.name,
+            category=self.item.category,
+            price=self.price,
+            first_free=self.first_free,
+            heroes_only=self.heroes_only,
+            recruitment_only=self.recruitment_only,
+            repeat_price_multiplier=self.repeat_price_multiplier,
+        )
+
+
+class WarriorType(ProfileFields):
+    """A hero or henchman type of a warband list, with its starting profile.
+
+    ``warband_type`` is empty for warriors any warband may hire (hired swords, later).
+    """
+
+    class Kind(models.TextChoices):
+        HERO = "hero", "Hero"
+        HENCHMAN = "henchman", "Henchman"
+
+    warband_type = models.ForeignKey(
+        WarbandType,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="warrior_types",
+    )
+    key = models.SlugField(max_length=60)
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    is_leader = models.BooleanField(default=False)
+    cost = models.PositiveIntegerField()
+    min_count = models.PositiveSmallIntegerField(default=0)
+    max_count = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty: any.")
+    group_max = models.PositiveSmallIntegerField(default=1)
+    starting_experience = models.PositiveSmallIntegerField(default=0)
+    race = models.ForeignKey(RacialMaximum, null=True, blank=True, on_delete=models.PROTECT)
+    equipment_lists = models.ManyToManyField(EquipmentList, blank=True)
+    skill_lists = models.ManyToManyField(SkillList, blank=True)
+    spell_list = models.ForeignKey(SpellList, null=True, blank=True, on_delete=models.PROTECT)
+    starting_spells = models.PositiveSmallIntegerField(default=0)
+    gains_experience = models.BooleanField(default=True)
+    is_large = models.BooleanField(default=False, help_text="Rated 20 + experience.")
+    required_at_hire = models.JSONField(default=list, blank=True)
+    special_rules = models.JSONField(default=list, blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["warband_type", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["warband_type", "key"], name="warrior_type_key"),
+            models.CheckConstraint(
+                condition=Q(kind="henchman") | Q(group_max=1), name="heroes_come_alone"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_hero(self) -> bool:
+        return self.kind == self.Kind.HERO
+
+    @property
+    def count_label(self) -> str:
+        if self.max_count is None:
+            return "any number"
+        if self.min_count == self.max_count:
+            return str(self.max_count)
+        return f"{self.min_count}-{self.max_count}"
+
+    def as_rule(self) -> rules.WarriorKind:
+        return rules.WarriorKind(
+            key=self.key,
+            name=self.name,
+            is_hero=self.is_hero,
+            is_leader=self.is_leader,
+            cost=self.cost,
+            min_count=self.min_count,
+            max_count=self.max_count,
+            group_max=self.group_max,
+        )
+
+
+# --- Rosters -------------------------------------------------------------------------------
 
 
 class WarbandQuerySet(models.QuerySet):
@@ -13,9 +330,23 @@ class WarbandQuerySet(models.QuerySet):
     def in_campaign(self, campaign) -> WarbandQuerySet:
         return self.filter(campaign=campaign)
 
+    def playing(self) -> WarbandQuerySet:
+        """Warbands that still take part: being mustered or active."""
+        return self.exclude(status=Warband.Status.DISBANDED)
+
 
 class Warband(models.Model):
-    """A player's warband in one campaign."""
+    """A player's warband in one campaign.
+
+    Its rating is derived from the warriors (``rating``), never stored by hand. ``gold_crowns``
+    is the purse while the warband is being mustered; when mustering ends what is left becomes
+    the warband's starting treasury.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Being mustered"
+        ACTIVE = "active", "Active"
+        DISBANDED = "disbanded", "Disbanded"
 
     campaign = models.ForeignKey(
         "campaign.Campaign", on_delete=models.CASCADE, related_name="warbands"
@@ -23,13 +354,187 @@ class Warband(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="warbands"
     )
+    warband_type = models.ForeignKey(WarbandType, on_delete=models.PROTECT, related_name="+")
     name = models.CharField(max_length=100)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    gold_crowns = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = WarbandQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(gold_crowns__gte=0), name="warband_gold_not_negative"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+
+class WarriorQuerySet(models.QuerySet):
+    def on_roster(self) -> WarriorQuerySet:
+        """Warriors still with the warband (fighting, recovering or held captive)."""
+        return self.filter(status__in=Warrior.ON_ROSTER)
+
+    def for_roster_page(self) -> WarriorQuerySet:
+        """Everything the roster sheet shows, in a fixed number of queries whatever the roster
+        holds (one per relation: a nested ``items__item`` would skip a query when empty)."""
+        return self.select_related("warrior_type", "warrior_type__race").prefetch_related(
+            models.Prefetch("items", queryset=WarriorItem.objects.select_related("item")),
+            models.Prefetch("skills", queryset=WarriorSkill.objects.select_related("skill")),
+            models.Prefetch("spells", queryset=WarriorSpell.objects.select_related("spell")),
+            "injuries",
+        )
+
+
+class Warrior(ProfileFields):
+    """A hero, or a group of henchmen sharing one profile, equipment set and experience."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        CAPTURED = "captured", "Captured"
+        DEAD = "dead", "Dead"
+        RETIRED = "retired", "Retired"
+        DISMISSED = "dismissed", "Dismissed"
+
+    ON_ROSTER = (Status.ACTIVE, Status.CAPTURED)
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="warriors")
+    warrior_type = models.ForeignKey(WarriorType, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=100)
+    is_hero = models.BooleanField()
+    is_leader = models.BooleanField(default=False)
+    group_size = models.PositiveSmallIntegerField(default=1)
+    experience = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    games_to_miss = models.PositiveSmallIntegerField(default=0)
+    extra_skill_lists = models.ManyToManyField(
+        SkillList,
+        blank=True,
+        related_name="+",
+        help_text="Lists picked when a henchman became a hero (the lad's got talent).",
+    )
+    maximum_bonuses = models.JSONField(
+        default=dict, blank=True, help_text='Raised racial maximums, e.g. {"WS": 1}.'
+    )
+    hired_at_creation = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = WarriorQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-is_leader", "-is_hero", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(group_size__gte=1), name="group_has_someone"),
+            models.CheckConstraint(
+                condition=Q(is_hero=False) | Q(group_size=1), name="hero_is_one_model"
+            ),
+            models.UniqueConstraint(
+                fields=["warband"],
+                condition=Q(is_leader=True, status__in=["active", "captured"]),
+                name="one_leader_per_warband",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def maximum(self) -> rules.Profile | None:
+        race = self.warrior_type.race
+        if race is None:
+            return None
+        bonus = self.maximum_bonuses or {}
+        return rules.Profile(
+            **{
+                name: getattr(race, name) + int(bonus.get(name, 0))
+                for name in rules.CHARACTERISTICS
+            }
+        )
+
+    @property
+    def rated(self) -> rules.RatedWarrior:
+        return rules.RatedWarrior(
+            models=self.group_size, experience=self.experience, large=self.warrior_type.is_large
+        )
+
+    def experience_track(self) -> list[rules.TrackBox]:
+        return rules.experience_track(
+            self.experience,
+            is_hero=self.is_hero,
+            starting_experience=self.warrior_type.starting_experience,
+        )
+
+    @property
+    def next_advance(self) -> int | None:
+        if not self.warrior_type.gains_experience:
+            return None
+        return rules.next_advance(self.experience, is_hero=self.is_hero)
+
+
+class WarriorItem(models.Model):
+    """One item carried by a warrior (by each model of a henchman group)."""
+
+    warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="items")
+    item = models.ForeignKey(Item, on_delete=models.PROTECT, related_name="+")
+    price_paid = models.PositiveIntegerField(
+        default=0, help_text="Per model; refunded if the purchase is undone while mustering."
+    )
+
+    class Meta:
+        ordering = ["item__category", "item__name", "pk"]
+
+    def __str__(self) -> str:
+        return str(self.item)
+
+
+class WarriorSkill(models.Model):
+    warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="skills")
+    skill = models.ForeignKey(Skill, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["skill__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["warrior", "skill"], name="skill_once_per_warrior")
+        ]
+
+    def __str__(self) -> str:
+        return str(self.skill)
+
+
+class WarriorSpell(models.Model):
+    warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="spells")
+    spell = models.ForeignKey(Spell, on_delete=models.PROTECT, related_name="+")
+    roll = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The D6 rolled.")
+
+    class Meta:
+        ordering = ["spell__d6"]
+        constraints = [
+            models.UniqueConstraint(fields=["warrior", "spell"], name="spell_once_per_warrior")
+        ]
+
+    def __str__(self) -> str:
+        return str(self.spell)
+
+
+class Injury(models.Model):
+    """A lasting serious injury written on the roster (leg wound, madness …)."""
+
+    warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="injuries")
+    name = models.CharField(max_length=100)
+    effect = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "injuries"
 
     def __str__(self) -> str:
         return self.name

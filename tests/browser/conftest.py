@@ -30,6 +30,13 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
+@pytest.fixture(autouse=True)
+def _reference_data_for_live_server(request):
+    """Browser tests run on a transactional database (the live server is another thread)."""
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("reference_data")
+
+
 @pytest.fixture(scope="session")
 def chromium():
     if not (CHROMIUM.exists() or shutil.which(str(CHROMIUM))):

@@ -65,3 +65,20 @@ def test_seed_demo_refuses_to_run_with_debug_off(settings):
         call_command("seed_demo")
 
     assert row_counts()["users"] == 0
+
+
+def test_seed_demo_gives_each_player_a_full_legal_warband_of_a_different_list(settings):
+    from warbands import services
+
+    settings.DEBUG = True
+    call_command("seed_demo")
+
+    warbands = list(Warband.objects.select_related("warband_type"))
+    assert len({w.warband_type.key for w in warbands}) == len(warbands) == 2
+    for warband in warbands:
+        warriors = list(services.roster(warband))
+        assert warband.status == "active"
+        assert services.muster_problems(warband, warriors) == []
+        assert sum(w.group_size for w in warriors) >= 9
+        assert all(w.items.exists() for w in warriors if w.warrior_type.equipment_lists.exists())
+        assert 0 <= warband.gold_crowns < warband.warband_type.starting_gold

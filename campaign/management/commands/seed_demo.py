@@ -10,8 +10,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from campaign.auth import DEMO_PASSWORD
+from campaign.dice import ScriptedDice
 from campaign.models import Campaign, Membership
-from warbands.models import Warband
+from warbands import services
+from warbands.models import Warband, WarbandType
 
 DEMO_CAMPAIGN = "The Year of the Comet (demo)"
 # username, staff, organiser of the demo campaign, warband name (None: does not play)
@@ -21,6 +23,34 @@ DEMO_USERS = [
     ("alice", False, False, "Reikland Reavers"),
     ("bob", False, False, "The Grey Scourge"),
 ]
+# Each demo warband: its list, and (warrior type, name, models, items bought per model).
+# Both are legal starting warbands within the list's starting gold.
+DEMO_ROSTERS = {
+    "Reikland Reavers": (
+        "reikland",
+        [
+            ("mercenary_captain", "Gerhardt Adler", 1, ["sword", "light_armour", "helmet"]),
+            ("champion", "Otto Brandt", 1, ["halberd", "light_armour"]),
+            ("champion", "Lukas Falk", 1, ["sword", "shield"]),
+            ("youngblood", "Jonas Weber", 1, ["spear"]),
+            ("warrior", "Stadtwache", 3, ["spear"]),
+            ("marksman", "Jäger", 2, ["bow"]),
+        ],
+    ),
+    "The Grey Scourge": (
+        "skaven",
+        [
+            ("assassin_adept", "Skrit Nightclaw", 1, ["fighting_claws"]),
+            ("eshin_sorcerer", "Queek-Tail", 1, []),
+            ("black_skaven", "Snikch", 1, ["sword"]),
+            ("black_skaven", "Vex", 1, ["spear"]),
+            ("night_runner", "Tik", 1, ["sling"]),
+            ("night_runner", "Tok", 1, ["spear"]),
+            ("verminkin", "Verminkin", 5, ["club"]),
+            ("giant_rat", "Giant Rats", 3, []),
+        ],
+    ),
+}
 
 
 class Command(BaseCommand):
@@ -45,6 +75,7 @@ class Command(BaseCommand):
             defaults={
                 "description": "A demo league in the ruins of the City of the Damned.",
                 "mim_carried_items": True,
+                "max_warbands_per_player": 2,
             },
         )
         for username, staff, organiser, warband_name in DEMO_USERS:
@@ -60,4 +91,33 @@ class Command(BaseCommand):
                 campaign=campaign, user=user, defaults={"is_organiser": organiser}
             )
             if warband_name:
-                Warband.objects.get_or_create(campaign=campaign, owner=user, name=warband_name)
+                self.seed_warband(campaign, user, warband_name)
+
+    def seed_warband(self, campaign: Campaign, owner, name: str) -> None:
+        """Muster the demo roster unless the warband already has warriors."""
+        type_key, roster = DEMO_ROSTERS[name]
+        warband_type = WarbandType.objects.get(key=type_key)
+        warband = Warband.objects.filter(campaign=campaign, owner=owner, name=name).first()
+        if warband is None:
+            warband = services.create_warband(
+                actor=owner, campaign=campaign, warband_type=warband_type, name=name
+            )
+        if warband.warriors.exists():
+            return
+        # An empty warband left by an older seed may have the wrong list: start it again.
+        warband.warband_type = warband_type
+        warband.status = Warband.Status.DRAFT
+        warband.gold_crowns = warband_type.starting_gold
+        warband.save()
+        for type_key, warrior_name, models, items in roster:
+            warrior = services.hire_warrior(
+                warband,
+                actor=owner,
+                warrior_type=warband_type.warrior_types.get(key=type_key),
+                name=warrior_name,
+                group_size=models,
+                dice=ScriptedDice([3]),  # the same starting spell on every machine
+            )
+            for item_key in items:
+                services.buy_item(warrior, actor=owner, item_key=item_key)
+        services.finish_muster(warband, actor=owner)

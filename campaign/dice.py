@@ -1,0 +1,130 @@
+"""Dice: the only source of randomness in the rules engine.
+
+Rules functions receive a ``Dice`` and never import ``random``. Three kinds:
+
+- ``ServerDice``: a cryptographic RNG (``secrets``); every roll is handed to a ``recorder`` so the
+  service can log it where both players see it (the rulebook: rolls must be witnessed).
+- ``EnteredDice``: the player types what the physical dice showed; out-of-range values are refused.
+- ``ScriptedDice``: tests, with chosen rolls.
+
+Each roll is named (``purpose``) so the log says what it was for. Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class DiceError(ValueError):
+    """A die value that is not possible (entered 7 on a D6), or no value left to use."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One throw of ``len(faces)`` dice with ``sides`` sides, for a named purpose."""
+
+    purpose: str
+    sides: int
+    faces: tuple[int, ...]
+    source: str  # "server", "entered" or "scripted"
+
+    @property
+    def total(self) -> int:
+        return sum(self.faces)
+
+    def describe(self) -> str:
+        dice = f"{len(self.faces)}D{self.sides}" if len(self.faces) > 1 else f"D{self.sides}"
+        shown = "+".join(str(face) for face in self.faces)
+        return f"{dice} {shown}" + (f" = {self.total}" if len(self.faces) > 1 else "")
+
+
+class Dice(Protocol):
+    def roll(self, n: int, sides: int, purpose: str = "") -> Roll: ...
+
+
+def d6(dice: Dice, purpose: str = "") -> int:
+    return dice.roll(1, 6, purpose).total
+
+
+def d3(dice: Dice, purpose: str = "") -> int:
+    """A D3 is a D6 halved, rounding up (1-2 → 1, 3-4 → 2, 5-6 → 3)."""
+    return (dice.roll(1, 6, purpose).total + 1) // 2
+
+
+def two_d6(dice: Dice, purpose: str = "") -> int:
+    return dice.roll(2, 6, purpose).total
+
+
+def d66(dice: Dice, purpose: str = "") -> int:
+    """Two D6 read as tens and units: 1 and 5 make 15."""
+    first, second = dice.roll(2, 6, purpose).faces
+    return first * 10 + second
+
+
+Recorder = Callable[[Roll], None]
+
+
+def _ignore(roll: Roll) -> None:
+    return None
+
+
+class ServerDice:
+    """Rolled by the server with a cryptographic RNG; each roll goes to ``recorder``."""
+
+    source = "server"
+
+    def __init__(self, recorder: Recorder = _ignore) -> None:
+        self.recorder = recorder
+
+    def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
+        _check_shape(n, sides)
+        result = Roll(
+            purpose, sides, tuple(secrets.randbelow(sides) + 1 for _ in range(n)), "server"
+        )
+        self.recorder(result)
+        return result
+
+
+class _QueuedDice:
+    source = "scripted"
+
+    def __init__(self, faces: Iterable[int], recorder: Recorder = _ignore) -> None:
+        self._faces = list(faces)
+        self.recorder = recorder
+
+    def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
+        _check_shape(n, sides)
+        if len(self._faces) < n:
+            raise DiceError(f"{purpose or 'a roll'} needs {n} more dice")
+        faces = tuple(self._faces[:n])
+        del self._faces[:n]
+        for face in faces:
+            if not 1 <= face <= sides:
+                raise DiceError(f"{face} is not a possible roll of a D{sides}")
+        result = Roll(purpose, sides, faces, self.source)
+        self.recorder(result)
+        return result
+
+    @property
+    def remaining(self) -> Sequence[int]:
+        return tuple(self._faces)
+
+
+class ScriptedDice(_QueuedDice):
+    """Tests: the given faces are used in order."""
+
+    source = "scripted"
+
+
+class EnteredDice(_QueuedDice):
+    """Physical dice: the faces the player typed, used in order, each checked against the die."""
+
+    source = "entered"
+
+
+def _check_shape(n: int, sides: int) -> None:
+    if n < 1 or sides < 2:
+        raise DiceError(f"cannot roll {n} dice with {sides} sides")

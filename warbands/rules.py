@@ -1,0 +1,353 @@
+"""Pure rules of the roster: profiles, experience, rating, hiring and equipment.
+
+No Django, no ORM, no randomness: plain values in, plain values out. Services load the rows,
+turn them into the dataclasses below, call these functions and write the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+CHARACTERISTICS: tuple[str, ...] = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
+CHARACTERISTIC_NAMES = {
+    "M": "Movement",
+    "WS": "Weapon Skill",
+    "BS": "Ballistic Skill",
+    "S": "Strength",
+    "T": "Toughness",
+    "W": "Wounds",
+    "I": "Initiative",
+    "A": "Attacks",
+    "Ld": "Leadership",
+}
+
+
+class RuleViolation(ValueError):
+    """A choice the rules do not allow. The message is shown to the player as it is."""
+
+
+# --- Profiles and racial maximums ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Profile:
+    M: int
+    WS: int
+    BS: int
+    S: int
+    T: int
+    W: int
+    I: int  # noqa: E741 - the rulebook's name for Initiative
+    A: int
+    Ld: int
+
+    def get(self, characteristic: str) -> int:
+        return getattr(self, _checked(characteristic))
+
+    def with_value(self, characteristic: str, value: int) -> Profile:
+        return replace(self, **{_checked(characteristic): value})
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in CHARACTERISTICS}
+
+    @classmethod
+    def from_mapping(cls, values) -> Profile:
+        return cls(**{name: int(values[name]) for name in CHARACTERISTICS})
+
+
+def _checked(characteristic: str) -> str:
+    if characteristic not in CHARACTERISTICS:
+        raise ValueError(f"unknown characteristic {characteristic!r}")
+    return characteristic
+
+
+def raise_characteristic(current: Profile, characteristic: str, maximum: Profile) -> Profile:
+    """+1 to one characteristic, never above the racial maximum (core rules, Experience:
+    "no characteristic may be raised above the maximum for the warrior's race")."""
+    value = current.get(characteristic)
+    if value >= maximum.get(characteristic):
+        raise RuleViolation(
+            f"{CHARACTERISTIC_NAMES[characteristic]} is already at its racial maximum "
+            f"({maximum.get(characteristic)})."
+        )
+    return current.with_value(characteristic, value + 1)
+
+
+def characteristic_floor(starting_value: int) -> int:
+    """The lowest an injury may push a characteristic.
+
+    The serious-injury chart lowers M, WS, BS, T and I by 1 but prints no minimum; the core rules
+    give characteristics "(usually) between 1 and 10" and treat 0 as "no ability whatsoever".
+    Our reading, which players expect: an injury never takes a characteristic below 1, and a
+    characteristic that starts at 0 (the Possessed's BS) stays 0.
+    """
+    return min(1, starting_value)
+
+
+def lower_characteristic(current: Profile, characteristic: str, starting: Profile) -> Profile:
+    """-1 to one characteristic from an injury, not below ``characteristic_floor``.
+
+    A result that cannot lower the value further leaves it as it is (the injury is still
+    recorded by the caller)."""
+    floor = characteristic_floor(starting.get(characteristic))
+    value = current.get(characteristic)
+    return current.with_value(characteristic, max(floor, value - 1))
+
+
+# --- Experience ----------------------------------------------------------------------------
+
+# FACTS.md section 2 (S3, S6, S13): the thick-bordered boxes of the roster sheet.
+HERO_ADVANCE_THRESHOLDS: tuple[int, ...] = (
+    2, 4, 6, 8, 11, 14, 17, 20, 24, 28, 32, 36, 41, 46, 51, 57, 63, 69, 76, 83, 90,
+)  # fmt: skip
+HENCHMAN_ADVANCE_THRESHOLDS: tuple[int, ...] = (2, 5, 9, 14)
+# FACTS.md section 2: the hero strip has 90 boxes, the henchman strip 14. The rulebook says
+# nothing of experience beyond the last box; we keep counting it (it still counts towards the
+# rating) but no further advances come from it.
+HERO_TRACK_LENGTH = 90
+HENCHMAN_TRACK_LENGTH = 14
+
+
+def advance_thresholds(is_hero: bool) -> tuple[int, ...]:
+    return HERO_ADVANCE_THRESHOLDS if is_hero else HENCHMAN_ADVANCE_THRESHOLDS
+
+
+def advances_earned(old_experience: int, new_experience: int, *, is_hero: bool) -> list[int]:
+    """The thick boxes reached when experience goes from ``old`` to ``new``: one advance roll
+    each. Thresholds at or below the old total (starting experience included) give nothing."""
+    return [
+        threshold
+        for threshold in advance_thresholds(is_hero)
+        if old_experience < threshold <= new_experience
+    ]
+
+
+def next_advance(experience: int, *, is_hero: bool) -> int | None:
+    """The experience at which the next advance roll comes, or None past the last box."""
+    return next((t for t in advance_thresholds(is_hero) if t > experience), None)
+
+
+@dataclass(frozen=True)
+class TrackBox:
+    number: int
+    ticked: bool
+    thick: bool  # an advance roll is made on reaching this box
+    starting: bool  # ticked at recruitment: no advance came from it
+
+
+def experience_track(experience: int, *, is_hero: bool, starting_experience: int = 0):
+    """The roster sheet's strip of boxes for one hero or henchman group."""
+    length = HERO_TRACK_LENGTH if is_hero else HENCHMAN_TRACK_LENGTH
+    thick = set(advance_thresholds(is_hero))
+    return [
+        TrackBox(
+            number=n,
+            ticked=n <= experience,
+            thick=n in thick,
+            starting=n <= starting_experience,
+        )
+        for n in range(1, length + 1)
+    ]
+
+
+# --- Warband rating ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatedWarrior:
+    models: int  # 1 for a hero, the group size for henchmen
+    experience: int  # per model: every henchman of a group has the group's experience
+    large: bool = False
+
+
+def warband_rating(warriors: Iterable[RatedWarrior]) -> int:
+    """Campaigns text, Warband rating: 5 per warrior plus accumulated experience; large
+    creatures such as Rat Ogres are worth 20 plus their experience. A henchman group of three
+    with 2 experience each is 3 warriors with 6 experience between them: 21."""
+    return sum(w.models * ((20 if w.large else 5) + w.experience) for w in warriors if w.models > 0)
+
+
+# --- Hiring --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WarbandLimits:
+    """A warband list's recruiting limits (FACTS.md section 7, General recruiting rules)."""
+
+    max_warriors: int
+    min_warriors: int = 3
+    max_heroes: int = 6
+
+
+@dataclass(frozen=True)
+class WarriorKind:
+    """What the hiring rules need to know of a warrior type."""
+
+    key: str
+    name: str
+    is_hero: bool
+    is_leader: bool
+    cost: int
+    min_count: int
+    max_count: int | None  # None: any number
+    group_max: int = 1
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """A warrior (or henchman group) already on the roster."""
+
+    type_key: str
+    is_hero: bool
+    is_leader: bool
+    models: int
+
+
+def check_hire(
+    limits: WarbandLimits,
+    roster: Sequence[RosterEntry],
+    kind: WarriorKind,
+    *,
+    models: int,
+    gold: int | None,
+) -> int:
+    """Refuse a hire the warband list does not allow; otherwise return its cost.
+
+    ``models`` is 1 for a hero and the group size for henchmen (bought in groups of 1 to
+    ``group_max``). Checked in the order a player would: group shape, type limit, leader, heroes,
+    warband size, then gold (``gold=None`` checks the limits only).
+    """
+    if kind.is_hero and models != 1:
+        raise RuleViolation("Heroes are hired one at a time.")
+    if not kind.is_hero and not 1 <= models <= kind.group_max:
+        raise RuleViolation(f"{kind.name} are bought in groups of 1 to {kind.group_max}.")
+    already = sum(entry.models for entry in roster if entry.type_key == kind.key)
+    if kind.max_count is not None and already + models > kind.max_count:
+        raise RuleViolation(
+            f"The warband may have at most {kind.max_count} {kind.name} (it has {already})."
+        )
+    if kind.is_leader and any(entry.is_leader for entry in roster):
+        raise RuleViolation("A warband has one leader and may never hire a second.")
+    heroes = sum(1 for entry in roster if entry.is_hero)
+    if kind.is_hero and heroes + 1 > limits.max_heroes:
+        raise RuleViolation(f"A warband may have at most {limits.max_heroes} heroes.")
+    warriors = sum(entry.models for entry in roster)
+    if warriors + models > limits.max_warriors:
+        raise RuleViolation(
+            f"A warband may have at most {limits.max_warriors} warriors (it has {warriors})."
+        )
+    cost = kind.cost * models
+    if gold is not None and cost > gold:
+        raise RuleViolation(f"Hiring costs {cost} gc but only {gold} gc are left.")
+    return cost
+
+
+@dataclass(frozen=True)
+class MusterProblem:
+    message: str
+
+
+def muster_problems(
+    limits: WarbandLimits,
+    roster: Sequence[RosterEntry],
+    kinds: Sequence[WarriorKind],
+    *,
+    missing_required: Sequence[str] = (),
+) -> list[MusterProblem]:
+    """What still stops a new warband from being finished (FACTS.md section 7): a leader,
+    at least ``min_warriors`` warriors, every type's minimum, and required items
+    (``missing_required``: one message per warrior that lacks, e.g., its mutation)."""
+    problems = []
+    if not any(entry.is_leader for entry in roster):
+        problems.append(MusterProblem("The warband has no leader yet."))
+    warriors = sum(entry.models for entry in roster)
+    if warriors < limits.min_warriors:
+        problems.append(
+            MusterProblem(
+                f"A warband needs at least {limits.min_warriors} warriors (it has {warriors})."
+            )
+        )
+    for kind in kinds:
+        if kind.is_leader or kind.min_count == 0:
+            continue
+        have = sum(entry.models for entry in roster if entry.type_key == kind.key)
+        if have < kind.min_count:
+            problems.append(
+                MusterProblem(f"The warband must include {kind.min_count} {kind.name}.")
+            )
+    problems.extend(MusterProblem(message) for message in missing_required)
+    return problems
+
+
+# --- Equipment -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    """An item on one of the warrior's equipment lists, at its list price."""
+
+    item_key: str
+    item_name: str
+    category: str
+    price: int
+    first_free: bool = False
+    heroes_only: bool = False
+    recruitment_only: bool = False
+    repeat_price_multiplier: int = 1
+
+
+@dataclass(frozen=True)
+class Buyer:
+    """The warrior (or henchman group) being equipped."""
+
+    name: str
+    is_hero: bool
+    models: int
+    owned_item_keys: Sequence[str] = field(default_factory=tuple)
+    owned_categories: Sequence[str] = field(default_factory=tuple)
+    being_recruited: bool = True
+
+
+def price_per_model(entry: ListEntry, buyer: Buyer) -> int:
+    """The list price, with the dagger's first-free rule and the mutations' doubling.
+
+    Core rules: every warrior's first dagger is free. Cult of the Possessed, Mutations: the
+    first mutation costs the listed price, the second and later ones for the same model double.
+    """
+    if entry.first_free and entry.item_key not in buyer.owned_item_keys:
+        return 0
+    if entry.repeat_price_multiplier > 1 and entry.category in buyer.owned_categories:
+        return entry.price * entry.repeat_price_multiplier
+    return entry.price
+
+
+def check_purchase(
+    entries: Sequence[ListEntry],
+    item_key: str,
+    buyer: Buyer,
+    *,
+    models: int,
+    gold: int,
+) -> tuple[ListEntry, int]:
+    """Refuse an item the warrior may not have; otherwise return the entry and total cost.
+
+    Henchmen in a group carry identical equipment (core rules, Henchmen), so a group buys for
+    every model at once: ``models`` must be the group size.
+    """
+    entry = next((e for e in entries if e.item_key == item_key), None)
+    if entry is None:
+        raise RuleViolation(f"That item is not on {buyer.name}'s equipment list.")
+    if entry.heroes_only and not buyer.is_hero:
+        raise RuleViolation(f"{entry.item_name} is for heroes only.")
+    if entry.recruitment_only and not buyer.being_recruited:
+        raise RuleViolation(f"{entry.item_name} can only be bought when the warrior is recruited.")
+    if models != buyer.models:
+        raise RuleViolation(
+            f"Henchmen in a group are equipped alike: {entry.item_name} must be bought for all "
+            f"{buyer.models} of {buyer.name}."
+        )
+    cost = price_per_model(entry, buyer) * models
+    if cost > gold:
+        raise RuleViolation(f"{entry.item_name} costs {cost} gc but only {gold} gc are left.")
+    return entry, cost

@@ -1,0 +1,430 @@
+"""Use cases of the roster: muster a warband, hire, equip, dismiss, rename, disband.
+
+Every function takes the acting user, checks the permission through ``campaign.permissions``,
+locks the warband row (``select_for_update``) so that two requests cannot spend the same gold,
+calls the pure rules in ``warbands.rules`` and writes the result in one transaction. A choice the
+rules refuse raises ``RuleViolation`` with the reason and changes nothing.
+
+While a warband is being mustered (status ``draft``) its purse is ``Warband.gold_crowns`` and
+every purchase can be undone for a full refund. Once mustering ends the roster changes only
+through the post-battle sequence; what is left of the purse becomes the starting treasury.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F
+from django.template.defaultfilters import pluralize
+
+from campaign import permissions
+from campaign.dice import Dice, d6
+from campaign.models import Campaign
+from warbands import rules
+from warbands.models import (
+    EquipmentListEntry,
+    Item,
+    Spell,
+    Warband,
+    WarbandType,
+    Warrior,
+    WarriorItem,
+    WarriorSpell,
+    WarriorType,
+)
+from warbands.rules import RuleViolation
+
+__all__ = ["RuleViolation"]
+
+
+# --- Reads ---------------------------------------------------------------------------------
+
+
+def roster(warband: Warband):
+    """The warriors still on the roster, with everything the roster sheet shows."""
+    return warband.warriors.on_roster().for_roster_page()
+
+
+def rating(warriors) -> int:
+    return rules.warband_rating(w.rated for w in warriors)
+
+
+def roster_entries(warriors) -> list[rules.RosterEntry]:
+    return [
+        rules.RosterEntry(
+            type_key=w.warrior_type.key,
+            is_hero=w.is_hero,
+            is_leader=w.is_leader,
+            models=w.group_size,
+        )
+        for w in warriors
+    ]
+
+
+def list_entries_for(warrior_type: WarriorType):
+    """The items a warrior type may buy, at list price."""
+    return (
+        EquipmentListEntry.objects.filter(equipment_list__warriortype=warrior_type)
+        .select_related("item")
+        .order_by("item__category", "price", "item__name")
+    )
+
+
+def list_entries_by_type(type_ids) -> dict[int, list[EquipmentListEntry]]:
+    """``list_entries_for`` for several warrior types in one query. An item on two of a
+    type's lists is offered once, at the lower price."""
+    by_type: dict[int, dict[int, EquipmentListEntry]] = {}
+    entries = (
+        EquipmentListEntry.objects.filter(equipment_list__warriortype__in=type_ids)
+        .annotate(type_id=F("equipment_list__warriortype"))
+        .select_related("item")
+        .order_by("item__category", "price", "item__name")
+    )
+    for entry in entries:
+        offered = by_type.setdefault(entry.type_id, {})
+        if entry.item_id not in offered:
+            offered[entry.item_id] = entry
+    return {type_id: list(offered.values()) for type_id, offered in by_type.items()}
+
+
+def missing_required_items(warriors) -> list[str]:
+    """Warriors that lack an item category they must start with (Mutants: a mutation)."""
+    messages = []
+    for warrior in warriors:
+        owned = {owned.item.category for owned in warrior.items.all()}
+        for category in warrior.warrior_type.required_at_hire:
+            if category not in owned:
+                label = Item.Category(category).label.lower()
+                messages.append(f"{warrior.name} must start with at least one {label}.")
+    return messages
+
+
+def muster_problems(warband: Warband, warriors) -> list[rules.MusterProblem]:
+    kinds = [t.as_rule() for t in warband.warband_type.warrior_types.all()]
+    return rules.muster_problems(
+        warband.warband_type.limits,
+        roster_entries(warriors),
+        kinds,
+        missing_required=missing_required_items(warriors),
+    )
+
+
+# --- Writes --------------------------------------------------------------------------------
+
+
+def _locked(warband: Warband, actor) -> Warband:
+    """Re-read the warband under a row lock and check that ``actor`` may change it."""
+    locked = Warband.objects.select_for_update().select_related("warband_type").get(pk=warband.pk)
+    if not permissions.can_edit_warband(actor, locked):
+        raise PermissionDenied("Only the warband's owner may change it.")
+    return locked
+
+
+def _require_draft(warband: Warband) -> None:
+    if not warband.is_draft:
+        raise RuleViolation(
+            "Mustering is over: the roster now changes in the post-battle sequence."
+        )
+
+
+@transaction.atomic
+def create_warband(*, actor, campaign: Campaign, warband_type: WarbandType, name: str) -> Warband:
+    """A new warband in ``campaign``, being mustered with the list's starting gold."""
+    if not permissions.is_member(actor, campaign):
+        raise PermissionDenied("Only members of the campaign may muster a warband in it.")
+    name = name.strip()
+    if not name:
+        raise RuleViolation("The warband needs a name.")
+    # Lock the user's memberships so two tabs cannot both create the last allowed warband.
+    list(campaign.memberships.select_for_update().filter(user=actor))
+    playing = Warband.objects.owned_by(actor).in_campaign(campaign).playing().count()
+    if playing >= campaign.max_warbands_per_player:
+        allowed = campaign.max_warbands_per_player
+        raise RuleViolation(
+            f"This campaign allows {allowed} warband{pluralize(allowed)} per player "
+            "and you already have that many."
+        )
+    return Warband.objects.create(
+        campaign=campaign,
+        owner=actor,
+        warband_type=warband_type,
+        name=name,
+        status=Warband.Status.DRAFT,
+        gold_crowns=warband_type.starting_gold,
+    )
+
+
+@transaction.atomic
+def hire_warrior(
+    warband: Warband,
+    *,
+    actor,
+    warrior_type: WarriorType,
+    name: str,
+    group_size: int = 1,
+    dice: Dice | None = None,
+) -> Warrior:
+    """Hire a hero or a henchman group from the warband's list while mustering.
+
+    A new warrior comes with his free dagger when his equipment list has one. A spellcaster
+    starts with ``starting_spells`` spells rolled on his list (Magic: "Each wizard starts with
+    one randomly determined spell"); a spell he already knows is rolled again.
+    """
+    warband = _locked(warband, actor)
+    _require_draft(warband)
+    if warrior_type.warband_type_id != warband.warband_type_id:
+        raise RuleViolation(f"{warrior_type.name} is not on the {warband.warband_type} list.")
+    name = name.strip() or warrior_type.name
+    current = list(warband.warriors.on_roster().select_related("warrior_type"))
+    cost = rules.check_hire(
+        warband.warband_type.limits,
+        roster_entries(current),
+        warrior_type.as_rule(),
+        models=group_size,
+        gold=warband.gold_crowns,
+    )
+    warrior = Warrior(
+        warband=warband,
+        warrior_type=warrior_type,
+        name=name,
+        is_hero=warrior_type.is_hero,
+        is_leader=warrior_type.is_leader,
+        group_size=group_size,
+        experience=warrior_type.starting_experience,
+        hired_at_creation=True,
+    )
+    warrior.set_profile(warrior_type.profile)
+    warrior.save()
+    free_dagger = list_entries_for(warrior_type).filter(item__key="dagger", first_free=True)
+    if free_dagger.exists():
+        WarriorItem.objects.create(warrior=warrior, item=free_dagger.first().item, price_paid=0)
+    _roll_starting_spells(warrior, warrior_type, dice)
+    warband.gold_crowns -= cost
+    warband.save(update_fields=["gold_crowns"])
+    return warrior
+
+
+def _roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dice | None) -> None:
+    if not warrior_type.spell_list_id or not warrior_type.starting_spells:
+        return
+    if dice is None:
+        raise ValueError(f"hiring a {warrior_type.name} needs dice for the starting spell")
+    spells = {spell.d6: spell for spell in Spell.objects.filter(spell_list=warrior_type.spell_list)}
+    known: set[int] = set()
+    wanted = min(warrior_type.starting_spells, len(spells))
+    while len(known) < wanted:
+        roll = d6(dice, f"{warrior.name}: starting spell")
+        if roll in known or roll not in spells:
+            continue
+        known.add(roll)
+        WarriorSpell.objects.create(warrior=warrior, spell=spells[roll], roll=roll)
+
+
+def _buyer(warrior: Warrior, *, models: int | None = None) -> rules.Buyer:
+    owned = [owned.item for owned in warrior.items.all()]
+    return rules.Buyer(
+        name=warrior.name,
+        is_hero=warrior.is_hero,
+        models=warrior.group_size if models is None else models,
+        owned_item_keys=tuple(item.key for item in owned),
+        owned_categories=tuple(item.category for item in owned),
+        being_recruited=warrior.warband.is_draft,
+    )
+
+
+@transaction.atomic
+def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = None) -> WarriorItem:
+    """Buy an item from the warrior's equipment list at list price (no rarity roll while
+    mustering, FACTS.md section 7). A henchman group buys it for all its models at once."""
+    warband = _locked(warrior.warband, actor)
+    _require_draft(warband)
+    warrior = (
+        Warrior.objects.select_related("warrior_type")
+        .prefetch_related("items__item")
+        .get(pk=warrior.pk, warband=warband)
+    )
+    warrior.warband = warband
+    offered = list_entries_by_type([warrior.warrior_type_id]).get(warrior.warrior_type_id, [])
+    entries = [entry.as_rule() for entry in offered]
+    buyer = _buyer(warrior)
+    entry, cost = rules.check_purchase(
+        entries,
+        item_key,
+        buyer,
+        models=warrior.group_size if models is None else models,
+        gold=warband.gold_crowns,
+    )
+    item = Item.objects.get(key=entry.item_key)
+    owned = WarriorItem.objects.create(
+        warrior=warrior, item=item, price_paid=rules.price_per_model(entry, buyer)
+    )
+    warband.gold_crowns -= cost
+    warband.save(update_fields=["gold_crowns"])
+    return owned
+
+
+@transaction.atomic
+def remove_item(owned: WarriorItem, *, actor) -> None:
+    """Undo a purchase while mustering: the item goes, its price comes back."""
+    warband = _locked(owned.warrior.warband, actor)
+    _require_draft(warband)
+    owned = WarriorItem.objects.select_related("warrior").get(pk=owned.pk, warrior__warband=warband)
+    warband.gold_crowns += owned.price_paid * owned.warrior.group_size
+    owned.delete()
+    warband.save(update_fields=["gold_crowns"])
+
+
+@transaction.atomic
+def set_group_size(warrior: Warrior, *, actor, group_size: int) -> Warrior:
+    """Add models to a henchman group or take some away while mustering. A new model costs the
+    type's price plus the group's equipment (henchmen of a group are equipped alike)."""
+    warband = _locked(warrior.warband, actor)
+    _require_draft(warband)
+    warrior = Warrior.objects.select_related("warrior_type").get(pk=warrior.pk, warband=warband)
+    if warrior.is_hero:
+        raise RuleViolation("Heroes are not in groups.")
+    change = group_size - warrior.group_size
+    if change == 0:
+        return warrior
+    per_model = warrior.warrior_type.cost + sum(owned.price_paid for owned in warrior.items.all())
+    if change < 0:
+        if group_size < 1:
+            raise RuleViolation("A group needs at least one model; dismiss it instead.")
+        warband.gold_crowns += per_model * -change
+    else:
+        others = warband.warriors.on_roster().exclude(pk=warrior.pk).select_related("warrior_type")
+        rules.check_hire(
+            warband.warband_type.limits,
+            roster_entries(others),
+            warrior.warrior_type.as_rule(),
+            models=group_size,
+            gold=None,
+        )
+        cost = per_model * change
+        if cost > warband.gold_crowns:
+            raise RuleViolation(
+                f"{change} more {warrior.warrior_type.name} with the group's equipment cost "
+                f"{cost} gc but only {warband.gold_crowns} gc are left."
+            )
+        warband.gold_crowns -= cost
+    warrior.group_size = group_size
+    warrior.save(update_fields=["group_size"])
+    warband.save(update_fields=["gold_crowns"])
+    return warrior
+
+
+@transaction.atomic
+def dismiss_warrior(warrior: Warrior, *, actor) -> None:
+    """Core rules: "You can also dismiss any warrior in your warband at any time."
+
+    While mustering this undoes the hire: the warrior and his equipment are refunded. Afterwards
+    he leaves the roster (kept in the warband's history as dismissed) and takes his equipment
+    with him: there is no stash to put it in until the treasury exists.
+    """
+    warband = _locked(warrior.warband, actor)
+    warrior = Warrior.objects.select_related("warrior_type").get(pk=warrior.pk, warband=warband)
+    if warrior.status not in Warrior.ON_ROSTER:
+        raise RuleViolation(f"{warrior.name} is no longer on the roster.")
+    if warband.is_draft:
+        spent = warrior.warrior_type.cost + sum(o.price_paid for o in warrior.items.all())
+        warband.gold_crowns += spent * warrior.group_size
+        warband.save(update_fields=["gold_crowns"])
+        warrior.delete()
+        return
+    if warrior.is_leader:
+        raise RuleViolation("The leader cannot be dismissed.")
+    warrior.status = Warrior.Status.DISMISSED
+    warrior.save(update_fields=["status"])
+
+
+@transaction.atomic
+def finish_muster(warband: Warband, *, actor) -> Warband:
+    """End mustering once the warband is legal; what is left of the purse is its treasury."""
+    warband = _locked(warband, actor)
+    _require_draft(warband)
+    warriors = list(
+        warband.warriors.on_roster().select_related("warrior_type").prefetch_related("items__item")
+    )
+    problems = muster_problems(warband, warriors)
+    if problems:
+        raise RuleViolation(" ".join(problem.message for problem in problems))
+    warband.status = Warband.Status.ACTIVE
+    warband.save(update_fields=["status"])
+    return warband
+
+
+@transaction.atomic
+def rename_warband(warband: Warband, *, actor, name: str) -> Warband:
+    warband = _locked(warband, actor)
+    name = name.strip()
+    if not name:
+        raise RuleViolation("The warband needs a name.")
+    warband.name = name
+    warband.save(update_fields=["name"])
+    return warband
+
+
+@transaction.atomic
+def rename_warrior(warrior: Warrior, *, actor, name: str) -> Warrior:
+    warband = _locked(warrior.warband, actor)
+    warrior = Warrior.objects.get(pk=warrior.pk, warband=warband)
+    name = name.strip()
+    if not name:
+        raise RuleViolation("The warrior needs a name.")
+    warrior.name = name
+    warrior.save(update_fields=["name"])
+    return warrior
+
+
+@transaction.atomic
+def disband_warband(warband: Warband, *, actor) -> Warband:
+    """Campaigns text, Disbanding warbands: all warriors, equipment and benefits are lost. The
+    warband stays in the campaign's history (its battles keep their opponent) as disbanded."""
+    warband = _locked(warband, actor)
+    if warband.status == Warband.Status.DISBANDED:
+        raise RuleViolation("The warband has already been disbanded.")
+    warband.status = Warband.Status.DISBANDED
+    warband.save(update_fields=["status"])
+    warband.warriors.filter(status__in=Warrior.ON_ROSTER).update(
+        status=Warrior.Status.DISMISSED, is_leader=False
+    )
+    return warband
+
+
+def warrior_types_for(warband: Warband):
+    return warband.warband_type.warrior_types.select_related("race", "spell_list").prefetch_related(
+        "skill_lists", "equipment_lists"
+    )
+
+
+def hireable_types(warband: Warband, warriors) -> list[tuple[WarriorType, str | None]]:
+    """Each type of the list with the reason it cannot be hired now (None: it can)."""
+    entries = roster_entries(warriors)
+    result = []
+    for warrior_type in warrior_types_for(warband):
+        try:
+            rules.check_hire(
+                warband.warband_type.limits,
+                entries,
+                warrior_type.as_rule(),
+                models=1,
+                gold=warband.gold_crowns,
+            )
+            reason = None
+        except RuleViolation as refusal:
+            reason = str(refusal)
+        result.append((warrior_type, reason))
+    return result
+
+
+def equipment_choices(warrior: Warrior, entries) -> list[tuple[EquipmentListEntry, int]]:
+    """The items this warrior may buy now (from his type's ``entries``), with the price for
+    the whole group. Uses the warrior's prefetched items."""
+    buyer = _buyer(warrior)
+    choices = []
+    for entry in entries:
+        rule = entry.as_rule()
+        if rule.heroes_only and not warrior.is_hero:
+            continue
+        choices.append((entry, rules.price_per_model(rule, buyer) * warrior.group_size))
+    return choices

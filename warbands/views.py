@@ -1,0 +1,277 @@
+"""Roster pages: muster a warband, read its roster, export it.
+
+Thin views: parse the form, call one service, render the page or, for htmx, the partial that
+changed. The muster page's forms all swap ``#muster-board``; a refusal comes back as the same
+partial with the reason, status 422.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from campaign import permissions
+from campaign.dice import DiceError, EnteredDice, ServerDice
+from warbands import services
+from warbands.export import warband_as_json
+from warbands.forms import BuyItemForm, GroupSizeForm, HireForm, RenameForm, WarbandCreateForm
+from warbands.models import Warband, WarriorItem
+from warbands.rules import RuleViolation
+
+
+def _redirect(request: HttpRequest, to: str, *args) -> HttpResponse:
+    url = reverse(to, args=args)
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _first_error(form) -> str:
+    for field, errors in form.errors.items():
+        if field not in form.fields:
+            return errors[0]
+        label = form.fields[field].label or field.replace("_", " ").capitalize()
+        return f"{label}: {errors[0]}"
+    return "Please check the form."
+
+
+@require_http_methods(["GET", "POST"])
+def warband_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = permissions.get_campaign_for_user(request, campaign_id)
+    form = WarbandCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            warband = services.create_warband(
+                actor=request.user,
+                campaign=campaign,
+                warband_type=form.cleaned_data["warband_type"],
+                name=form.cleaned_data["name"],
+            )
+        except RuleViolation as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            messages.success(request, f"{warband.name} is mustering: hire a leader first.")
+            return redirect("warband_muster", warband.pk)
+    status = 422 if form.errors else 200
+    return render(
+        request, "warbands/warband_create.html", {"form": form, "campaign": campaign}, status=status
+    )
+
+
+def muster_context(warband: Warband, *, error: str = "") -> dict:
+    warriors = list(services.roster(warband))
+    entries = services.list_entries_by_type({w.warrior_type_id for w in warriors})
+    return {
+        "warband": warband,
+        "warriors": [
+            (w, services.equipment_choices(w, entries.get(w.warrior_type_id, []))) for w in warriors
+        ],
+        "rating": services.rating(warriors),
+        "models": sum(w.group_size for w in warriors),
+        "heroes": sum(1 for w in warriors if w.is_hero),
+        "hireable": services.hireable_types(warband, warriors),
+        "problems": services.muster_problems(warband, warriors),
+        "error": error,
+    }
+
+
+def _board(request: HttpRequest, warband: Warband, *, error: str = "") -> HttpResponse:
+    """The muster board after a POST: the partial for htmx, the page again otherwise."""
+    warband.refresh_from_db(fields=["gold_crowns", "status", "name"])
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("warband_muster", warband.pk)
+    return render(
+        request,
+        "warbands/warband_muster.html#muster-board",
+        muster_context(warband, error=error),
+        status=422 if error else 200,
+    )
+
+
+@require_GET
+def warband_muster(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_warband_for_user(request, pk, write=True)
+    if not warband.is_draft:
+        return redirect("warband_roster", warband.pk)
+    return render(request, "warbands/warband_muster.html", muster_context(warband))
+
+
+@require_POST
+def warband_hire(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_warband_for_user(request, pk, write=True)
+    form = HireForm(request.POST, warband=warband)
+    if not form.is_valid():
+        return _board(request, warband, error=_first_error(form))
+    roll = form.cleaned_data["spell_roll"]
+    try:
+        services.hire_warrior(
+            warband,
+            actor=request.user,
+            warrior_type=form.cleaned_data["warrior_type"],
+            name=form.cleaned_data["name"],
+            group_size=form.cleaned_data["group_size"],
+            dice=EnteredDice([roll]) if roll else ServerDice(),
+        )
+    except (RuleViolation, DiceError) as refusal:
+        return _board(request, warband, error=str(refusal))
+    return _board(request, warband)
+
+
+@require_POST
+def warrior_buy_item(request: HttpRequest, pk: int) -> HttpResponse:
+    warrior = permissions.get_warrior_for_user(request, pk, write=True)
+    form = BuyItemForm(request.POST)
+    if not form.is_valid():
+        return _board(request, warrior.warband, error="Choose an item to buy.")
+    try:
+        services.buy_item(warrior, actor=request.user, item_key=form.cleaned_data["item"])
+    except RuleViolation as refusal:
+        return _board(request, warrior.warband, error=str(refusal))
+    return _board(request, warrior.warband)
+
+
+@require_POST
+def warrior_remove_item(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    warrior = permissions.get_warrior_for_user(request, pk, write=True)
+    owned = get_object_or_404(WarriorItem, pk=item_pk, warrior=warrior)
+    try:
+        services.remove_item(owned, actor=request.user)
+    except RuleViolation as refusal:
+        return _board(request, warrior.warband, error=str(refusal))
+    return _board(request, warrior.warband)
+
+
+@require_POST
+def warrior_group_size(request: HttpRequest, pk: int) -> HttpResponse:
+    warrior = permissions.get_warrior_for_user(request, pk, write=True)
+    form = GroupSizeForm(request.POST)
+    if not form.is_valid():
+        return _board(request, warrior.warband, error=_first_error(form))
+    try:
+        services.set_group_size(
+            warrior, actor=request.user, group_size=form.cleaned_data["group_size"]
+        )
+    except RuleViolation as refusal:
+        return _board(request, warrior.warband, error=str(refusal))
+    return _board(request, warrior.warband)
+
+
+@require_http_methods(["GET", "POST"])
+def warrior_dismiss(request: HttpRequest, pk: int) -> HttpResponse:
+    """While mustering a dismissal is an undo (no question asked); afterwards it cannot be
+    undone, so the GET shows a confirmation page first."""
+    warrior = permissions.get_warrior_for_user(request, pk, write=True)
+    warband = warrior.warband
+    if request.method == "GET":
+        return render(request, "warbands/warrior_dismiss.html", {"warrior": warrior})
+    try:
+        services.dismiss_warrior(warrior, actor=request.user)
+    except RuleViolation as refusal:
+        if warband.is_draft:
+            return _board(request, warband, error=str(refusal))
+        messages.error(request, str(refusal))
+        return _redirect(request, "warband_roster", warband.pk)
+    if warband.is_draft:
+        return _board(request, warband)
+    messages.success(request, f"{warrior.name} has left the warband.")
+    return _redirect(request, "warband_roster", warband.pk)
+
+
+@require_POST
+def warband_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_warband_for_user(request, pk, write=True)
+    try:
+        services.finish_muster(warband, actor=request.user)
+    except RuleViolation as refusal:
+        return _board(request, warband, error=str(refusal))
+    messages.success(request, f"{warband.name} is ready for battle.")
+    return _redirect(request, "warband_roster", warband.pk)
+
+
+@require_GET
+def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_warband_for_user(request, pk)
+    warriors = list(services.roster(warband))
+    can_edit = permissions.can_edit_warband(request.user, warband)
+    return render(
+        request,
+        "warbands/warband_roster.html",
+        {
+            "warband": warband,
+            "warriors": warriors,
+            "rating": services.rating(warriors),
+            "models": sum(w.group_size for w in warriors),
+            "can_edit": can_edit,
+            "show_treasury": permissions.can_see_treasury(request.user, warband),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def warband_rename(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_warband_for_user(request, pk, write=True)
+    form = RenameForm(request.POST or None, initial={"name": warband.name})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.rename_warband(warband, actor=request.user, name=form.cleaned_data["name"])
+        except RuleViolation as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            messages.success(request, "Warband renamed.")
+            return _redirect(request, "warband_roster", warband.pk)
+    return render(
+        request,
+        "warbands/warband_rename.html",
+        {"form": form, "warband": warband},
+        status=422 if form.errors else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def warrior_rename(request: HttpRequest, pk: int) -> HttpResponse:
+    warrior = permissions.get_warrior_for_user(request, pk, write=True)
+    form = RenameForm(request.POST or None, initial={"name": warrior.name})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.rename_warrior(warrior, actor=request.user, name=form.cleaned_data["name"])
+        except RuleViolation as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            messages.success(request, "Warrior renamed.")
+            if warrior.warband.is_draft:
+                return _redirect(request, "warband_muster", warrior.warband_id)
+            return _redirect(request, "warband_roster", warrior.warband_id)
+    return render(
+        request,
+        "warbands/warrior_rename.html",
+        {"form": form, "warrior": warrior},
+        status=422 if form.errors else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def warband_disband(request: HttpRequest, pk: int) -> HttpResponse:
+    """Disbanding cannot be undone: the GET asks first."""
+    warband = permissions.get_warband_for_user(request, pk, write=True)
+    if request.method == "POST":
+        try:
+            services.disband_warband(warband, actor=request.user)
+        except RuleViolation as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(request, f"{warband.name} has been disbanded.")
+        return _redirect(request, "dashboard")
+    return render(request, "warbands/warband_disband.html", {"warband": warband})
+
+
+@require_GET
+def warband_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The public roster as JSON, for backup and sharing: never the treasury."""
+    warband = permissions.get_warband_for_user(request, pk)
+    response = JsonResponse(warband_as_json(warband), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="warband-{warband.pk}.json"'
+    return response
