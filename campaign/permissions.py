@@ -11,11 +11,15 @@ warbands: a roster page under edit shows the muster purse, which becomes the sec
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from campaign.models import Campaign, Membership
-from warbands.models import Warband, Warrior
+from warbands.models import StorageContainer, Warband, Warrior
+from warbands.rules import containers as container_rules
 
 
 def membership(user, campaign: Campaign) -> Membership | None:
@@ -38,11 +42,87 @@ def can_edit_warband(user, warband: Warband) -> bool:
 
 
 def can_see_treasury(user, warband: Warband) -> bool:
-    """The warband's gold and wyrdstone are the owner's secret (Mayhem in Mordheim: contents
-    need not be revealed); an organiser sees them only when the campaign says so."""
+    """The warband's gold, wyrdstone and stored items are the owner's secret (Mayhem in
+    Mordheim: "You need not reveal to your opponent what is inside any of your storage
+    containers"); an organiser sees them only when the campaign says so."""
     if can_edit_warband(user, warband):
         return True
     return warband.campaign.organiser_sees_secrets and is_organiser(user, warband.campaign)
+
+
+def can_see_contents(user, container: StorageContainer) -> bool:
+    """Whoever holds the container now sees inside: its owner, and after a capture the captor
+    (the container then belongs to the captor's warband)."""
+    return can_see_treasury(user, container.warband)
+
+
+@dataclass(frozen=True)
+class StoredView:
+    pk: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Contents:
+    gold: int
+    wyrdstone: int
+    items: tuple[StoredView, ...]
+    capacity: container_rules.Capacity
+
+
+@dataclass(frozen=True)
+class ContainerView:
+    """What a user may know of a container. Everybody sees its kind, whether it is heavy (it
+    is on the table) and who carries it; ``label`` and ``contents`` are None unless
+    ``can_see_contents``. Templates get these, never the model, so they cannot leak."""
+
+    pk: int
+    kind: str
+    kind_label: str
+    heavy: bool
+    carried_by: str
+    label: str | None
+    contents: Contents | None
+
+
+def visible_containers(user, containers: Iterable[StorageContainer]) -> list[ContainerView]:
+    """``containers`` must come with ``warband__campaign``, ``holder`` and ``parent`` loaded
+    and, when the user may see inside, ``stored_items`` prefetched."""
+    views = []
+    allowed: dict[int, bool] = {}
+    for container in containers:
+        if container.warband_id not in allowed:
+            allowed[container.warband_id] = can_see_contents(user, container)
+        carried_by = ""
+        if container.holder_id:
+            carried_by = container.holder.name
+        elif container.parent_id:
+            carried_by = container.parent.get_kind_display()
+        contents = None
+        if allowed[container.warband_id]:
+            children = [child.kind for child in container.children.all()]
+            contents = Contents(
+                gold=container.gold_crowns,
+                wyrdstone=container.wyrdstone,
+                items=tuple(
+                    StoredView(stored.pk, stored.name) for stored in container.stored_items.all()
+                ),
+                capacity=container_rules.open_capacity(container.kind, children)
+                if container.kind != StorageContainer.LOOSE
+                else container_rules.Capacity(0, 0, 0),
+            )
+        views.append(
+            ContainerView(
+                pk=container.pk,
+                kind=container.kind,
+                kind_label=container.get_kind_display(),
+                heavy=container.is_heavy,
+                carried_by=carried_by,
+                label=container.label if allowed[container.warband_id] else None,
+                contents=contents,
+            )
+        )
+    return views
 
 
 def get_campaign_for_user(request: HttpRequest, pk: int) -> Campaign:
@@ -61,6 +141,28 @@ def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) 
     if write and not can_edit_warband(request.user, warband):
         raise PermissionDenied("Only the warband's owner may change it.")
     return warband
+
+
+def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
+    """The warband, if the user may open its treasury (404 for strangers, 403 for others)."""
+    warband = get_warband_for_user(request, pk, write=write)
+    if not can_see_treasury(request.user, warband):
+        raise PermissionDenied("A warband's treasury is its owner's secret.")
+    return warband
+
+
+def get_container_for_user(request: HttpRequest, pk: int) -> StorageContainer:
+    """A container the user may change (its owner's): 404 for anybody else, so that nobody
+    learns which containers exist beyond what the roster shows."""
+    container = (
+        StorageContainer.objects.held()
+        .select_related("warband", "warband__campaign", "warband__owner")
+        .filter(pk=pk)
+        .first()
+    )
+    if container is None or not can_edit_warband(request.user, container.warband):
+        raise Http404("No such container.")
+    return container
 
 
 def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:

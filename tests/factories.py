@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 
 from campaign.dice import ScriptedDice
 from campaign.models import Campaign, Membership
-from warbands import services
+from warbands import services, treasury
 from warbands.models import Warband, WarbandType
 
 PASSWORD = "correct-horse-battery"
@@ -56,6 +56,11 @@ class WarbandFactory(factory.django.DjangoModelFactory):
         if create:
             Membership.objects.get_or_create(campaign=obj.campaign, user=obj.owner)
 
+    @factory.post_generation
+    def starting_chest(obj, create, extracted, **kwargs):
+        if create:
+            treasury.create_starting_chest(obj)
+
 
 def hire(warband, type_key: str, *, models: int = 1, items=(), name: str = "", rolls=(3,)):
     """Hire through the real service (the owner acting) and buy ``items`` for the warrior."""
@@ -73,12 +78,62 @@ def hire(warband, type_key: str, *, models: int = 1, items=(), name: str = "", r
     return warrior
 
 
+def buy_storage_for_purse(warband) -> None:
+    """Buy large sacks (2 gc, 50 gc each) until the purse fits the containers, as a player
+    would before finishing the muster."""
+    while treasury.storage_problems(warband):
+        treasury.buy_container(warband, "large_sack", actor=warband.owner)
+        warband.refresh_from_db()
+
+
+def finish(warband) -> Warband:
+    buy_storage_for_purse(warband)
+    services.finish_muster(warband, actor=warband.owner)
+    warband.refresh_from_db()
+    return warband
+
+
 def mustered_warband(**kwargs) -> Warband:
-    """A legal Reikland warband, mustering finished: a captain, a champion, three warriors."""
+    """A legal Reikland warband, mustering finished: a captain, a champion, three warriors.
+    285 gc are left; four large sacks (8 gc) make room, and the 277 gc fill the free chest
+    (100) and the sacks (50, 50, 50, 27)."""
     warband = WarbandFactory(**kwargs)
     hire(warband, "mercenary_captain", items=["sword"], name="Captain Adler")
     hire(warband, "champion", items=["axe"], name="Brandt")
     hire(warband, "warrior", models=3, items=["spear"], name="Stadtwache")
-    services.finish_muster(warband, actor=warband.owner)
-    warband.refresh_from_db()
-    return warband
+    return finish(warband)
+
+
+SECRET_GOLD = 37
+SECRET_WYRDSTONE = 7
+SECRET_ITEM = "Elven cloak"
+
+
+def hide_secrets(warband) -> list[object]:
+    """Give the warband's treasure chest a distinctive treasure (37 gc, 7 wyrdstone and an
+    Elven cloak) and return every value an opponent must never see: those three and the
+    warband's totals."""
+    from warbands.models import Item, LedgerEntry
+
+    chest = warband.containers.get(kind="treasure_chest")
+    treasury.add_treasure(
+        chest,
+        gold=SECRET_GOLD - chest.gold_crowns,
+        wyrdstone=SECRET_WYRDSTONE - chest.wyrdstone,
+        reason=LedgerEntry.Reason.INCOME,
+    )
+    treasury.add_item(
+        chest, item=Item.objects.get(key="elven_cloak"), reason=LedgerEntry.Reason.INCOME
+    )
+    totals = treasury.totals(warband)
+    return [SECRET_ITEM, totals["gold"]]
+
+
+def change_secrets(warband) -> None:
+    """Change the treasure chest's contents without crossing a Heavy threshold (37 → 41 gc,
+    7 → 3 wyrdstone, one more stored item): see tests/secrets.py."""
+    from warbands.models import Item, LedgerEntry
+
+    chest = warband.containers.get(kind="treasure_chest")
+    treasury.add_treasure(chest, gold=4, wyrdstone=-4, reason=LedgerEntry.Reason.INCOME)
+    treasury.add_item(chest, item=Item.objects.get(key="rope_and_hook"), reason="income")

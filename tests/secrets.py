@@ -1,6 +1,21 @@
-"""Helpers for checking that a secret value never reaches a response."""
+"""Helpers for checking that a secret never reaches a response.
+
+Two complementary checks:
+- ``contains_value``: a distinctive value (a stored item's name, a large total) does not appear.
+- ``assert_unchanged_by_secrets``: the differential check. The page is fetched, the secret
+  treasury is changed (different gold, wyrdstone, items, on the same side of the Heavy
+  thresholds, which are public), and the page is fetched again: for someone who may not see
+  the secret, both responses must be identical. Small numbers that would collide with public
+  ones (a profile's 7, an experience box) are caught this way too.
+"""
 
 import re
+from collections.abc import Callable
+
+_CSRF = [
+    re.compile(r'("X-CSRFToken": ")[^"]*(")'),
+    re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")'),
+]
 
 
 def contains_value(text: str, value: object) -> bool:
@@ -9,3 +24,23 @@ def contains_value(text: str, value: object) -> bool:
     "warrior-137", "/warriors/137/"), which object ids and CSRF tokens produce by chance."""
     pattern = rf"(?<![\w/-]){re.escape(str(value))}(?![\w/-])"
     return re.search(pattern, text) is not None
+
+
+def normalised(text: str) -> str:
+    """The response without what differs between two requests anyway (CSRF tokens)."""
+    for pattern in _CSRF:
+        text = pattern.sub(r"\1…\2", text)
+    return text
+
+
+def assert_unchanged_by_secrets(fetch: Callable[[], str], change_secrets: Callable[[], None]):
+    before = normalised(fetch())
+    change_secrets()
+    after = normalised(fetch())
+    if before != after:
+        import difflib
+
+        diff = "\n".join(
+            difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=1)
+        )
+        raise AssertionError(f"the response depends on a secret:\n{diff[:3000]}")

@@ -7,11 +7,15 @@ from warbands.models import (
     EquipmentListEntry,
     Injury,
     Item,
+    LedgerEntry,
     RacialMaximum,
     Skill,
     SkillList,
     Spell,
     SpellList,
+    StorageContainer,
+    StoredItem,
+    VesselItem,
     Warband,
     WarbandType,
     Warrior,
@@ -135,3 +139,54 @@ class WarriorAdmin(admin.ModelAdmin):
     list_select_related = ["warrior_type", "warband"]
     search_fields = ["name", "warband__name"]
     inlines = [WarriorItemInline, WarriorSkillInline, WarriorSpellInline, InjuryInline]
+
+
+class StoredItemInline(admin.TabularInline):
+    model = StoredItem
+    extra = 0
+    fields = ["name", "item"]
+    readonly_fields = ["name", "item"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(StorageContainer)
+class StorageContainerAdmin(admin.ModelAdmin):
+    """Balances are read-only here: treasure moves only through warbands.treasury, with ledger
+    entries (the admin is for staff, who may see every secret)."""
+
+    list_display = ["__str__", "warband", "status", "gold_crowns", "wyrdstone", "item_count"]
+    list_filter = ["kind", "status"]
+    list_select_related = ["warband"]
+    readonly_fields = ["warband", "kind", "gold_crowns", "wyrdstone", "item_count", "status"]
+    inlines = [StoredItemInline]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(VesselItem)
+class VesselItemAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind", "warband", "coach"]
+    list_filter = ["kind"]
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    """Append-only: entries can be read, never added, changed or deleted here."""
+
+    list_display = ["created_at", "warband", "container", "kind", "amount", "item_name", "reason"]
+    list_filter = ["reason", "kind"]
+    list_select_related = ["warband", "container"]
+    search_fields = ["warband__name", "item_name", "note"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

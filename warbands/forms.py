@@ -2,7 +2,8 @@
 
 from django import forms
 
-from warbands.models import WarbandType, WarriorType
+from warbands import treasury
+from warbands.models import WarbandType, Warrior, WarriorType
 
 
 class WarbandCreateForm(forms.Form):
@@ -43,3 +44,12 @@ class GroupSizeForm(forms.Form):
 
 class RenameForm(forms.Form):
     name = forms.CharField(max_length=100)
+
+
+class MusterContainerForm(forms.Form):
+    kind = forms.ChoiceField(choices=[(kind, kind) for kind in treasury.BUYABLE_CONTAINERS])
+    holder = forms.ModelChoiceField(queryset=Warrior.objects.none(), required=False)
+
+    def __init__(self, *args, warband, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["holder"].queryset = Warrior.objects.on_roster().filter(warband=warband)

@@ -20,11 +20,12 @@ from django.template.defaultfilters import pluralize
 from campaign import permissions
 from campaign.dice import Dice, d6
 from campaign.models import Campaign
-from warbands import rules
+from warbands import rules, treasury
 from warbands.models import (
     EquipmentListEntry,
     Item,
     Spell,
+    StorageContainer,
     Warband,
     WarbandType,
     Warrior,
@@ -105,7 +106,7 @@ def muster_problems(warband: Warband, warriors) -> list[rules.MusterProblem]:
         warband.warband_type.limits,
         roster_entries(warriors),
         kinds,
-        missing_required=missing_required_items(warriors),
+        missing_required=missing_required_items(warriors) + treasury.storage_problems(warband),
     )
 
 
@@ -144,7 +145,7 @@ def create_warband(*, actor, campaign: Campaign, warband_type: WarbandType, name
             f"This campaign allows {allowed} warband{pluralize(allowed)} per player "
             "and you already have that many."
         )
-    return Warband.objects.create(
+    warband = Warband.objects.create(
         campaign=campaign,
         owner=actor,
         warband_type=warband_type,
@@ -152,6 +153,8 @@ def create_warband(*, actor, campaign: Campaign, warband_type: WarbandType, name
         status=Warband.Status.DRAFT,
         gold_crowns=warband_type.starting_gold,
     )
+    treasury.create_starting_chest(warband)
+    return warband
 
 
 @transaction.atomic
@@ -317,15 +320,19 @@ def set_group_size(warrior: Warrior, *, actor, group_size: int) -> Warrior:
 def dismiss_warrior(warrior: Warrior, *, actor) -> None:
     """Core rules: "You can also dismiss any warrior in your warband at any time."
 
-    While mustering this undoes the hire: the warrior and his equipment are refunded. Afterwards
-    he leaves the roster (kept in the warband's history as dismissed) and takes his equipment
-    with him: there is no stash to put it in until the treasury exists.
+    While mustering this undoes the hire: the warrior, his equipment and his pouch are
+    refunded. Afterwards he leaves the roster (kept in the warband's history as dismissed) and
+    what he carried stays with the warband, unstored (``treasury.release_warrior``): the owner
+    puts it in a container or it is lost at the end of the next post-battle sequence.
     """
     warband = _locked(warrior.warband, actor)
     warrior = Warrior.objects.select_related("warrior_type").get(pk=warrior.pk, warband=warband)
     if warrior.status not in Warrior.ON_ROSTER:
         raise RuleViolation(f"{warrior.name} is no longer on the roster.")
     if warband.is_draft:
+        for pouch in StorageContainer.objects.held().filter(holder=warrior):
+            treasury.sell_container(pouch, actor=actor, proceeds_to=None)
+        StorageContainer.objects.filter(holder=warrior).update(holder=None)
         spent = warrior.warrior_type.cost + sum(o.price_paid for o in warrior.items.all())
         warband.gold_crowns += spent * warrior.group_size
         warband.save(update_fields=["gold_crowns"])
@@ -333,6 +340,7 @@ def dismiss_warrior(warrior: Warrior, *, actor) -> None:
         return
     if warrior.is_leader:
         raise RuleViolation("The leader cannot be dismissed.")
+    treasury.release_warrior(warrior, actor=actor)
     warrior.status = Warrior.Status.DISMISSED
     warrior.save(update_fields=["status"])
 
@@ -348,6 +356,7 @@ def finish_muster(warband: Warband, *, actor) -> Warband:
     problems = muster_problems(warband, warriors)
     if problems:
         raise RuleViolation(" ".join(problem.message for problem in problems))
+    treasury.store_purse(warband, actor=actor)
     warband.status = Warband.Status.ACTIVE
     warband.save(update_fields=["status"])
     return warband
@@ -384,7 +393,8 @@ def disband_warband(warband: Warband, *, actor) -> Warband:
     if warband.status == Warband.Status.DISBANDED:
         raise RuleViolation("The warband has already been disbanded.")
     warband.status = Warband.Status.DISBANDED
-    warband.save(update_fields=["status"])
+    warband.gold_crowns = 0  # a purse not yet spent goes with the warband
+    warband.save(update_fields=["status", "gold_crowns"])
     warband.warriors.filter(status__in=Warrior.ON_ROSTER).update(
         status=Warrior.Status.DISMISSED, is_leader=False
     )

@@ -16,11 +16,19 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import permissions
 from campaign.dice import DiceError, EnteredDice, ServerDice
-from warbands import services
+from warbands import services, treasury
 from warbands.export import warband_as_json
-from warbands.forms import BuyItemForm, GroupSizeForm, HireForm, RenameForm, WarbandCreateForm
-from warbands.models import Warband, WarriorItem
+from warbands.forms import (
+    BuyItemForm,
+    GroupSizeForm,
+    HireForm,
+    MusterContainerForm,
+    RenameForm,
+    WarbandCreateForm,
+)
+from warbands.models import StorageContainer, Warband, WarriorItem
 from warbands.rules import RuleViolation
+from warbands.rules import containers as container_rules
 
 
 def _redirect(request: HttpRequest, to: str, *args) -> HttpResponse:
@@ -64,6 +72,12 @@ def muster_context(warband: Warband, *, error: str = "") -> dict:
     warriors = list(services.roster(warband))
     entries = services.list_entries_by_type({w.warrior_type_id for w in warriors})
     return {
+        "containers": list(
+            StorageContainer.objects.real().filter(warband=warband).select_related("holder")
+        ),
+        "buyable_containers": [
+            (kind, container_rules.spec(kind)) for kind in treasury.BUYABLE_CONTAINERS
+        ],
         "warband": warband,
         "warriors": [
             (w, services.equipment_choices(w, entries.get(w.warrior_type_id, []))) for w in warriors
@@ -182,6 +196,39 @@ def warrior_dismiss(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+def warband_buy_container(request: HttpRequest, pk: int) -> HttpResponse:
+    """Buy a common storage container from the muster purse."""
+    warband = permissions.get_warband_for_user(request, pk, write=True)
+    form = MusterContainerForm(request.POST, warband=warband)
+    if not form.is_valid():
+        return _board(request, warband, error=_first_error(form))
+    try:
+        treasury.buy_container(
+            warband,
+            form.cleaned_data["kind"],
+            actor=request.user,
+            holder=form.cleaned_data["holder"],
+        )
+    except RuleViolation as refusal:
+        return _board(request, warband, error=str(refusal))
+    return _board(request, warband)
+
+
+@require_POST
+def warband_return_container(request: HttpRequest, pk: int, container_pk: int) -> HttpResponse:
+    """Undo a container bought while mustering: its price comes back to the purse."""
+    warband = permissions.get_warband_for_user(request, pk, write=True)
+    container = get_object_or_404(StorageContainer.objects.real(), pk=container_pk, warband=warband)
+    try:
+        if not warband.is_draft:
+            raise RuleViolation("Mustering is over: sell containers from the treasury page.")
+        treasury.sell_container(container, actor=request.user, proceeds_to=None)
+    except RuleViolation as refusal:
+        return _board(request, warband, error=str(refusal))
+    return _board(request, warband)
+
+
+@require_POST
 def warband_finish(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk, write=True)
     try:
@@ -197,6 +244,14 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk)
     warriors = list(services.roster(warband))
     can_edit = permissions.can_edit_warband(request.user, warband)
+    show_treasury = permissions.can_see_treasury(request.user, warband)
+    containers = (
+        StorageContainer.objects.real()
+        .filter(warband=warband)
+        .select_related("warband__campaign", "warband__owner", "holder", "parent")
+        .prefetch_related("stored_items", "children")
+        .order_by("kind", "pk")
+    )
     return render(
         request,
         "warbands/warband_roster.html",
@@ -206,7 +261,9 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
             "rating": services.rating(warriors),
             "models": sum(w.group_size for w in warriors),
             "can_edit": can_edit,
-            "show_treasury": permissions.can_see_treasury(request.user, warband),
+            "show_treasury": show_treasury,
+            "totals": treasury.totals(warband) if show_treasury else None,
+            "containers": permissions.visible_containers(request.user, containers),
         },
     )
 

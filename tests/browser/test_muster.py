@@ -66,8 +66,20 @@ def test_mustering_a_warband_updates_gold_and_rating_without_reloading(live_serv
     expect(gold).to_have_text("200 gc")
     assert page.evaluate("window.stillTheSamePage") is True
 
+    # 200 gc do not fit the free chest (100 gc): two large sacks make room.
+    expect(page.locator("ul.problems")).to_contain_text("containers hold only 100 gc")
+    storage = page.locator("section", has=page.get_by_role("heading", name="Storage"))
+    for gold_left in ("198 gc", "196 gc"):
+        storage.get_by_label("Buy a container").select_option(
+            label="Large Sack · 2 gc · holds 50 gc"
+        )
+        storage.get_by_role("button", name="Buy").click()
+        expect(gold).to_have_text(gold_left)
+    expect(page.locator("ul.problems")).to_have_count(0)
+
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Finish mustering").click()
     expect(page.get_by_role("heading", name="Reikland Reavers")).to_be_visible()
     expect(page.get_by_test_id("rating")).to_have_text("65")
     expect(page.get_by_text("Experience 20 · next advance at 24")).to_be_visible()
+    expect(page.get_by_test_id("treasury-gold")).to_have_text("196 gc")

@@ -4,7 +4,14 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from campaign.dice import ScriptedDice
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory, WarbandFactory, hire
+from tests.factories import (
+    CampaignFactory,
+    MembershipFactory,
+    UserFactory,
+    WarbandFactory,
+    finish,
+    hire,
+)
 from warbands import services
 from warbands.models import Warband, WarbandType, Warrior, WarriorItem
 from warbands.rules import RuleViolation
@@ -271,8 +278,7 @@ def test_a_mutant_must_start_with_a_mutation():
         "Gurgle must start with at least one mutation",
     )
     services.buy_item(mutant, actor=warband.owner, item_key="tentacle")
-    services.finish_muster(warband, actor=warband.owner)
-    warband.refresh_from_db()
+    finish(warband)
     assert warband.status == "active"
 
 

@@ -7,8 +7,8 @@ import pytest
 from django.apps import apps
 
 from campaign.dice import ScriptedDice
-from tests.factories import WarbandFactory
-from warbands import services
+from tests.factories import WarbandFactory, finish
+from warbands import services, treasury
 from warbands.models import (
     EquipmentListEntry,
     Item,
@@ -351,13 +351,12 @@ def test_a_legal_starting_warband_can_be_built_within_the_starting_gold(key):
             dice=None,
         )
 
-    services.finish_muster(warband, actor=warband.owner)
+    left = warband.warband_type.starting_gold - leader.cost - cheapest.cost * models
+    finish(warband)
 
-    warband.refresh_from_db()
     assert warband.status == "active"
-    assert warband.gold_crowns == warband.warband_type.starting_gold - leader.cost - (
-        cheapest.cost * models
-    )
+    sacks = warband.containers.filter(kind="large_sack").count()
+    assert treasury.totals(warband)["gold"] == left - 2 * sacks
 
 
 def test_loading_the_reference_data_again_changes_nothing():

@@ -11,10 +11,13 @@ from tests.factories import (
     MembershipFactory,
     UserFactory,
     WarbandFactory,
+    buy_storage_for_purse,
+    change_secrets,
+    hide_secrets,
     hire,
     mustered_warband,
 )
-from tests.secrets import contains_value
+from tests.secrets import assert_unchanged_by_secrets, contains_value
 from warbands.models import Warband, WarbandType, Warrior
 
 pytestmark = pytest.mark.django_db
@@ -170,6 +173,7 @@ def test_an_item_not_on_the_list_is_refused_by_the_view(client, draft):
 
 def test_finishing_through_htmx_redirects_the_page_to_the_roster(client, draft):
     hire(draft, "warrior", models=2)
+    buy_storage_for_purse(draft)
     client.force_login(draft.owner)
 
     response = client.post(reverse("warband_finish", args=[draft.pk]), headers=HTMX)
@@ -247,15 +251,20 @@ def test_the_roster_shows_profiles_equipment_and_experience(client):
 
 def test_other_members_see_the_roster_without_controls_or_gold(client, roles):
     warband = mustered_warband()
+    secrets = hide_secrets(warband)
     opponent = MembershipFactory(campaign=warband.campaign).user
-    Warband.objects.filter(pk=warband.pk).update(gold_crowns=137)
     client.force_login(opponent)
 
-    page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+    url = reverse("warband_roster", args=[warband.pk])
+    page = client.get(url).content.decode()
 
     assert "Captain Adler" in page
-    assert not contains_value(page, 137)
+    for secret in secrets:
+        assert not contains_value(page, secret), secret
     assert "Treasury" not in page
+    assert_unchanged_by_secrets(
+        lambda: client.get(url).content.decode(), lambda: change_secrets(warband)
+    )
     for name in ("warband_rename", "warband_disband"):
         assert reverse(name, args=[warband.pk]) not in page
     assert reverse("warrior_dismiss", args=[warband.warriors.first().pk]) not in page
@@ -265,10 +274,18 @@ def test_the_owner_sees_the_treasury_and_controls(client):
     warband = mustered_warband()
     client.force_login(warband.owner)
 
-    page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+    url = reverse("warband_roster", args=[warband.pk])
+    page = client.get(url).content.decode()
 
-    assert f"<dd>{warband.gold_crowns} gc</dd>" in page
+    assert "<dd>277 gc</dd>" in page  # 500 - 60 - 10 - 35 - 5 - 75 - 30 - 4 sacks at 2 gc
     assert reverse("warband_disband", args=[warband.pk]) in page
+    assert reverse("warband_treasury", args=[warband.pk]) in page
+    # The differential check is sensitive: the owner's page does change with the secrets.
+    hide_secrets(warband)
+    with pytest.raises(AssertionError, match="depends on a secret"):
+        assert_unchanged_by_secrets(
+            lambda: client.get(url).content.decode(), lambda: change_secrets(warband)
+        )
 
 
 def test_the_roster_page_query_count_does_not_grow_with_the_roster(client):
@@ -319,11 +336,15 @@ def test_the_muster_page_query_count_does_not_grow_with_the_roster(client):
 
 def test_the_json_export_has_the_public_roster_and_no_gold(client):
     warband = mustered_warband()
-    Warband.objects.filter(pk=warband.pk).update(gold_crowns=137)
+    secrets = hide_secrets(warband)
     opponent = MembershipFactory(campaign=warband.campaign).user
     client.force_login(opponent)
 
     response = client.get(reverse("warband_export", args=[warband.pk]))
+    assert_unchanged_by_secrets(
+        lambda: client.get(reverse("warband_export", args=[warband.pk])).content.decode(),
+        lambda: change_secrets(warband),
+    )
 
     assert response["Content-Type"] == "application/json"
     data = json.loads(response.content)
@@ -332,7 +353,8 @@ def test_the_json_export_has_the_public_roster_and_no_gold(client):
     assert [w["name"] for w in data["warriors"]] == ["Captain Adler", "Brandt", "Stadtwache"]
     assert data["warriors"][2]["models"] == 3
     assert data["warriors"][0]["profile"]["Ld"] == 8
-    assert not contains_value(response.content.decode(), 137)
+    for secret in secrets:
+        assert not contains_value(response.content.decode(), secret), secret
     assert "gold" not in response.content.decode()
 
 

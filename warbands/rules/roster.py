@@ -9,6 +9,37 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+__all__ = [
+    "CHARACTERISTICS",
+    "CHARACTERISTIC_NAMES",
+    "HENCHMAN_ADVANCE_THRESHOLDS",
+    "HENCHMAN_TRACK_LENGTH",
+    "HERO_ADVANCE_THRESHOLDS",
+    "HERO_TRACK_LENGTH",
+    "Buyer",
+    "ListEntry",
+    "MusterProblem",
+    "Profile",
+    "RatedWarrior",
+    "RosterEntry",
+    "RuleViolation",
+    "TrackBox",
+    "WarbandLimits",
+    "WarriorKind",
+    "advance_thresholds",
+    "advances_earned",
+    "characteristic_floor",
+    "check_hire",
+    "check_purchase",
+    "experience_track",
+    "lower_characteristic",
+    "muster_problems",
+    "next_advance",
+    "price_per_model",
+    "raise_characteristic",
+    "warband_rating",
+]
+
 CHARACTERISTICS: tuple[str, ...] = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 CHARACTERISTIC_NAMES = {
     "M": "Movement",

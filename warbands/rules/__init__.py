@@ -1,0 +1,12 @@
+"""Pure rules of the warbands app: no Django, no ORM, no randomness of its own.
+
+``roster``: profiles, experience, rating, hiring and equipment.
+``containers``: Mayhem in Mordheim storage containers, their capacities and nesting.
+
+The roster rules are re-exported here (``from warbands import rules; rules.check_hire``).
+"""
+
+from warbands.rules.roster import *  # noqa: F403
+from warbands.rules.roster import __all__ as _roster_all
+
+__all__ = list(_roster_all)

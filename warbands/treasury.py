@@ -1,0 +1,720 @@
+"""The secret treasury: storage containers, their contents and the append-only ledger.
+
+Invariant: treasure only moves through the functions of this module. Each one locks the rows it
+changes (``select_for_update``, containers in primary-key order so that two requests never wait
+on each other in opposite orders), checks the capacity rules of ``warbands.rules.containers``,
+updates the container balances and writes the ``LedgerEntry`` rows that explain them, all in
+one transaction. The database refuses negative and over-capacity balances as a last line.
+
+Readings where the rules are silent (the player would expect them):
+- Common containers (backpack, large sack, pouch, treasure chest) may be bought while mustering,
+  from the muster purse, and at any time from the treasury page; rare ones (saddle bags, pack
+  animals, carts, the coach) need a rarity roll, so only the post-battle sequence buys them.
+- Selling a container pays half its price, rounded down (trading: "half its listed price"); it
+  must be empty first, so that nothing in it is lost by accident.
+- A henchman group is equipped alike: storing a group's item stores one per model, and
+  equipping a group takes one stored item per model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Case, Count, Q, Sum, When
+
+from campaign import permissions
+from warbands.models import (
+    EquipmentListEntry,
+    Item,
+    LedgerEntry,
+    StorageContainer,
+    StoredItem,
+    VesselItem,
+    Warband,
+    Warrior,
+    WarriorItem,
+)
+from warbands.rules import RuleViolation
+from warbands.rules import containers as rules
+
+Reason = LedgerEntry.Reason
+COMMON_CONTAINERS = tuple(kind for kind, spec in rules.CATALOGUE.items() if spec.rarity is None)
+BUYABLE_CONTAINERS = tuple(
+    kind for kind in COMMON_CONTAINERS if rules.CATALOGUE[kind].price is not None
+)
+NOT_STORABLE = (Item.Category.MUTATION, Item.Category.ANIMAL)
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who changes the treasury, and in which battle and post-battle step (for the ledger)."""
+
+    actor: object = None
+    step: int | None = None
+    note: str = ""
+
+
+NO_CONTEXT = Context()
+
+
+# --- Reads ---------------------------------------------------------------------------------
+
+
+def containers_of(warband: Warband):
+    """The warband's containers, with the pile of unstored treasure only when it holds any."""
+    return (
+        StorageContainer.objects.held()
+        .filter(warband=warband)
+        .exclude(Q(kind=StorageContainer.LOOSE, gold_crowns=0, wyrdstone=0, item_count=0))
+        .for_treasury()
+    )
+
+
+def totals(warband: Warband) -> dict[str, int]:
+    """The warband's gold, wyrdstone and stored items across all containers (secret)."""
+    sums = (
+        StorageContainer.objects.held()
+        .filter(warband=warband)
+        .aggregate(
+            gold=Sum("gold_crowns", default=0),
+            wyrdstone=Sum("wyrdstone", default=0),
+            items=Sum("item_count", default=0),
+        )
+    )
+    return sums
+
+
+def loose_pile(warband: Warband) -> StorageContainer:
+    pile, _ = StorageContainer.objects.get_or_create(warband=warband, kind=StorageContainer.LOOSE)
+    return pile
+
+
+# --- Ledger --------------------------------------------------------------------------------
+
+
+def _record(
+    container: StorageContainer,
+    kind: str,
+    amount: int,
+    reason: str,
+    context: Context,
+    *,
+    item: Item | None = None,
+    item_name: str = "",
+    reverses: LedgerEntry | None = None,
+    warband_id: int | None = None,
+) -> LedgerEntry:
+    return LedgerEntry.objects.create(
+        warband_id=warband_id or container.warband_id,
+        container=container,
+        kind=kind,
+        amount=amount,
+        item=item,
+        item_name=item_name or (item.name if item else ""),
+        reason=reason,
+        note=context.note[:200],
+        step=context.step,
+        actor=context.actor if getattr(context.actor, "is_authenticated", False) else None,
+        reverses=reverses,
+    )
+
+
+def _lock(*containers: StorageContainer) -> list[StorageContainer]:
+    """Lock containers in primary-key order; return them fresh, in the order given."""
+    pks = [c.pk for c in containers]
+    locked = {
+        c.pk: c
+        for c in StorageContainer.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+    }
+    return [locked[pk] for pk in pks]
+
+
+def _children_kinds(container: StorageContainer) -> list[str]:
+    return list(container.children.values_list("kind", flat=True))
+
+
+def _check(container: StorageContainer) -> None:
+    if container.kind == StorageContainer.LOOSE:
+        return
+    rules.check_contents(container.kind, container.contents, _children_kinds(container))
+
+
+def _save_balances(container: StorageContainer) -> None:
+    _check(container)
+    container.save(update_fields=["gold_crowns", "wyrdstone", "item_count"])
+
+
+def add_treasure(
+    container: StorageContainer,
+    *,
+    gold: int = 0,
+    wyrdstone: int = 0,
+    reason: str,
+    context: Context = NO_CONTEXT,
+) -> None:
+    """Put (or, with negative amounts, take) gold and wyrdstone into one container, with its
+    ledger entries. The building block of income, purchases, sales and losses."""
+    with transaction.atomic():
+        (container,) = _lock(container)
+        container.gold_crowns += gold
+        container.wyrdstone += wyrdstone
+        _save_balances(container)
+        if gold:
+            _record(container, LedgerEntry.Kind.GOLD, gold, reason, context)
+        if wyrdstone:
+            _record(container, LedgerEntry.Kind.WYRDSTONE, wyrdstone, reason, context)
+
+
+def add_item(
+    container: StorageContainer,
+    *,
+    item: Item | None,
+    name: str = "",
+    reason: str,
+    context: Context = NO_CONTEXT,
+) -> StoredItem:
+    with transaction.atomic():
+        (container,) = _lock(container)
+        container.item_count += 1
+        _save_balances(container)
+        stored = StoredItem.objects.create(
+            container=container, item=item, name=name or (item.name if item else "")
+        )
+        _record(
+            container, LedgerEntry.Kind.ITEM, 1, reason, context, item=item, item_name=stored.name
+        )
+        return stored
+
+
+def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEXT) -> None:
+    with transaction.atomic():
+        stored = StoredItem.objects.select_for_update().get(pk=stored.pk)
+        (container,) = _lock(stored.container)
+        container.item_count -= 1
+        _save_balances(container)
+        _record(
+            container,
+            LedgerEntry.Kind.ITEM,
+            -1,
+            reason,
+            context,
+            item=stored.item,
+            item_name=stored.name,
+        )
+        stored.delete()
+
+
+# --- The owner's moves ---------------------------------------------------------------------
+
+
+def _owned(actor, *containers: StorageContainer) -> None:
+    warband_ids = {c.warband_id for c in containers}
+    if len(warband_ids) != 1:
+        raise RuleViolation("Both containers must belong to the same warband.")
+    warband = Warband.objects.select_related("owner").get(pk=warband_ids.pop())
+    if not permissions.can_edit_warband(actor, warband):
+        raise PermissionDenied("Only the warband's owner may move its treasure.")
+
+
+@transaction.atomic
+def move_treasure(
+    source: StorageContainer,
+    target: StorageContainer,
+    *,
+    actor,
+    gold: int = 0,
+    wyrdstone: int = 0,
+) -> None:
+    """Move gold and wyrdstone from one of the owner's containers to another."""
+    _owned(actor, source, target)
+    if source.pk == target.pk:
+        raise RuleViolation("Choose two different containers.")
+    if gold < 0 or wyrdstone < 0 or not (gold or wyrdstone):
+        raise RuleViolation("Say how many gold crowns or wyrdstone shards to move.")
+    source, target = _lock(source, target)
+    if gold > source.gold_crowns:
+        raise RuleViolation(f"The {source} holds only {source.gold_crowns} gc.")
+    if wyrdstone > source.wyrdstone:
+        raise RuleViolation(f"The {source} holds only {source.wyrdstone} wyrdstone.")
+    source.gold_crowns -= gold
+    source.wyrdstone -= wyrdstone
+    target.gold_crowns += gold
+    target.wyrdstone += wyrdstone
+    _save_balances(source)
+    _save_balances(target)
+    context = Context(actor=actor, note=f"{source} → {target}")
+    for container, sign in ((source, -1), (target, 1)):
+        if gold:
+            _record(container, LedgerEntry.Kind.GOLD, sign * gold, Reason.TRANSFER, context)
+        if wyrdstone:
+            _record(
+                container, LedgerEntry.Kind.WYRDSTONE, sign * wyrdstone, Reason.TRANSFER, context
+            )
+
+
+@transaction.atomic
+def move_stored_item(stored: StoredItem, target: StorageContainer, *, actor) -> StoredItem:
+    stored = StoredItem.objects.select_for_update().select_related("container").get(pk=stored.pk)
+    _owned(actor, stored.container, target)
+    if stored.container_id == target.pk:
+        raise RuleViolation(f"{stored.name} is already in the {target}.")
+    context = Context(actor=actor, note=f"{stored.container} → {target}")
+    source, target = _lock(stored.container, target)
+    target.item_count += 1
+    _save_balances(target)
+    source.item_count -= 1
+    _save_balances(source)
+    _record(source, LedgerEntry.Kind.ITEM, -1, Reason.TRANSFER, context, item=stored.item,
+            item_name=stored.name)  # fmt: skip
+    _record(target, LedgerEntry.Kind.ITEM, 1, Reason.TRANSFER, context, item=stored.item,
+            item_name=stored.name)  # fmt: skip
+    stored.container = target
+    stored.save(update_fields=["container"])
+    return stored
+
+
+def _may_use(warrior: Warrior, item: Item) -> None:
+    """Campaigns text: equipment "taken from storage for your warband must be of an
+    appropriate type for the warrior, as indicated by the warband lists". Miscellaneous
+    equipment off the list may be carried by heroes."""
+    if item.category in NOT_STORABLE:
+        raise RuleViolation(f"{item.name} cannot be handed from warrior to warrior.")
+    entry = (
+        EquipmentListEntry.objects.filter(
+            equipment_list__warriortype=warrior.warrior_type, item=item
+        )
+        .order_by("heroes_only")
+        .first()
+    )
+    if entry is not None and (warrior.is_hero or not entry.heroes_only):
+        return
+    if item.category == Item.Category.MISC and warrior.is_hero:
+        return
+    raise RuleViolation(f"{item.name} is not on {warrior.name}'s equipment list.")
+
+
+@transaction.atomic
+def store_warrior_item(owned: WarriorItem, container: StorageContainer, *, actor) -> None:
+    """Take an item off a warrior (off every model of a henchman group) into a container."""
+    owned = WarriorItem.objects.select_related("warrior__warband", "item").get(pk=owned.pk)
+    warrior = owned.warrior
+    _owned(actor, container)
+    if warrior.warband_id != container.warband_id:
+        raise RuleViolation("Both must belong to the same warband.")
+    if warrior.warband.is_draft:
+        raise RuleViolation("While mustering, give the item back instead.")
+    if owned.item.category in NOT_STORABLE:
+        raise RuleViolation(f"{owned.item.name} cannot be stored.")
+    (container,) = _lock(container)
+    context = Context(actor=actor, note=f"from {warrior.name}")
+    for _ in range(warrior.group_size):
+        container.item_count += 1
+        StoredItem.objects.create(container=container, item=owned.item, name=owned.item.name)
+        _record(container, LedgerEntry.Kind.ITEM, 1, Reason.UNEQUIP, context, item=owned.item)
+    _save_balances(container)
+    owned.delete()
+
+
+@transaction.atomic
+def equip_stored_item(stored: StoredItem, warrior: Warrior, *, actor) -> WarriorItem:
+    """Give a stored item to a warrior who may use it; a henchman group takes one per model,
+    from the chosen container first, then from the warband's other containers."""
+    stored = StoredItem.objects.select_related("container", "item").get(pk=stored.pk)
+    _owned(actor, stored.container)
+    warrior = Warrior.objects.select_related("warrior_type", "warband").get(pk=warrior.pk)
+    if warrior.warband_id != stored.container.warband_id:
+        raise RuleViolation("Both must belong to the same warband.")
+    if warrior.status not in Warrior.ON_ROSTER:
+        raise RuleViolation(f"{warrior.name} is no longer on the roster.")
+    if stored.item is None:
+        raise RuleViolation(f"{stored.name} is not equipment: sell it or keep it stored.")
+    _may_use(warrior, stored.item)
+    preference = Case(
+        When(pk=stored.pk, then=0), When(container=stored.container_id, then=1), default=2
+    )
+    same = list(
+        StoredItem.objects.select_for_update()
+        .filter(container__warband=warrior.warband, item=stored.item)
+        .order_by(preference, "pk")[: warrior.group_size]
+    )
+    if len(same) < warrior.group_size:
+        raise RuleViolation(
+            f"Henchmen in a group are equipped alike: {warrior.name} need {warrior.group_size} "
+            f"{stored.item.name} and the treasury holds {len(same)}."
+        )
+    context = Context(actor=actor, note=f"to {warrior.name}")
+    for taken in same:
+        remove_item(taken, reason=Reason.EQUIP, context=context)
+    return WarriorItem.objects.create(warrior=warrior, item=stored.item, price_paid=0)
+
+
+# --- Buying, selling and arranging containers ----------------------------------------------
+
+
+@transaction.atomic
+def buy_container(
+    warband: Warband,
+    kind: str,
+    *,
+    actor,
+    pay_from: StorageContainer | None = None,
+    holder: Warrior | None = None,
+    rarity_passed: bool = False,
+    step: int | None = None,
+) -> StorageContainer:
+    """Buy a storage container at its catalogue price.
+
+    While mustering it is paid from the purse; afterwards from ``pay_from``. Rare ones need
+    ``rarity_passed`` (the post-battle sequence's rarity roll). A pouch is hero equipment and
+    names its hero.
+    """
+    warband = Warband.objects.select_for_update().get(pk=warband.pk)
+    if not permissions.can_edit_warband(actor, warband):
+        raise PermissionDenied("Only the warband's owner may buy for it.")
+    spec = rules.spec(kind)
+    if spec.price is None:
+        raise RuleViolation(f"A {spec.name} is not bought as a container.")
+    if spec.rarity is not None and not rarity_passed:
+        raise RuleViolation(
+            f"A {spec.name} is Rare {spec.rarity}: buy it after a successful rarity roll in the "
+            "post-battle sequence."
+        )
+    if spec.hero_only:
+        if holder is None or holder.warband_id != warband.pk:
+            raise RuleViolation(f"Choose the hero who carries the {spec.name}.")
+        if not holder.is_hero:
+            raise RuleViolation(f"Only heroes may use a {spec.name}; {holder.name} is not one.")
+        if StorageContainer.objects.filter(kind=kind, holder=holder).exists():
+            raise RuleViolation(f"{holder.name} already has a {spec.name}.")
+    context = Context(actor=actor, step=step, note=f"bought a {spec.name}")
+    if warband.is_draft:
+        if spec.price > warband.gold_crowns:
+            raise RuleViolation(
+                f"A {spec.name} costs {spec.price} gc but only {warband.gold_crowns} gc are left."
+            )
+        warband.gold_crowns -= spec.price
+        warband.save(update_fields=["gold_crowns"])
+    else:
+        if pay_from is None or pay_from.warband_id != warband.pk:
+            raise RuleViolation("Choose the container to pay from.")
+        (pay_from,) = _lock(pay_from)
+        if pay_from.gold_crowns < spec.price:
+            raise RuleViolation(
+                f"A {spec.name} costs {spec.price} gc; the {pay_from} holds "
+                f"{pay_from.gold_crowns} gc."
+            )
+        add_treasure(pay_from, gold=-spec.price, reason=Reason.PURCHASE, context=context)
+    return StorageContainer.objects.create(
+        warband=warband, kind=kind, holder=holder if spec.hero_only else None
+    )
+
+
+@transaction.atomic
+def sell_container(container: StorageContainer, *, actor, proceeds_to: StorageContainer | None):
+    """Sell an empty container for half its price, rounded down."""
+    (container,) = _lock(container)
+    _owned(actor, container)
+    spec = container.spec
+    if spec is None or spec.price is None:
+        raise RuleViolation("That cannot be sold.")
+    if not container.is_empty or container.children.exists() or container.vessel_items.exists():
+        raise RuleViolation(f"Empty the {container} before selling it.")
+    warband = Warband.objects.select_for_update().get(pk=container.warband_id)
+    price = spec.price // 2
+    container.status = StorageContainer.Status.SOLD
+    container.parent = None
+    container.save(update_fields=["status", "parent"])
+    if warband.is_draft:
+        # While mustering a container goes back for what it cost, like any purchase.
+        warband.gold_crowns += spec.price
+        warband.save(update_fields=["gold_crowns"])
+        return
+    if price:
+        if (
+            proceeds_to is None
+            or proceeds_to.warband_id != warband.pk
+            or proceeds_to.pk == container.pk
+        ):
+            raise RuleViolation("Choose the container that receives the money.")
+        add_treasure(
+            proceeds_to,
+            gold=price,
+            reason=Reason.SALE,
+            context=Context(actor=actor, note=f"sold a {spec.name}"),
+        )
+
+
+@transaction.atomic
+def place_container(container: StorageContainer, parent: StorageContainer | None, *, actor):
+    """Put a container on a pack animal, a warmount, into a cart or on a coach roof (or take
+    it off: ``parent=None``)."""
+    containers = [container] + ([parent] if parent else [])
+    _owned(actor, *containers)
+    locked = _lock(*containers)
+    container = locked[0]
+    if parent is None:
+        container.parent = None
+        container.save(update_fields=["parent"])
+        return container
+    parent = locked[1]
+    if parent.pk == container.pk or container.children.exists():
+        raise RuleViolation(f"A {container} cannot be put there.")
+    siblings = list(parent.children.exclude(pk=container.pk).values_list("kind", flat=True))
+    rules.check_placement(container.kind, parent.kind, siblings, parent.contents)
+    container.parent = parent
+    container.save(update_fields=["parent"])
+    return container
+
+
+@transaction.atomic
+def place_vessel_item(vessel: VesselItem, container: StorageContainer | None, *, actor):
+    """Dark Artefacts and Loyalty Symbols "cannot be placed in storage containers"; only an
+    opulent coach carries them (inside, whatever is on its roof)."""
+    vessel = VesselItem.objects.select_for_update().get(pk=vessel.pk)
+    warband = Warband.objects.get(pk=vessel.warband_id)
+    if not permissions.can_edit_warband(actor, warband):
+        raise PermissionDenied("Only the warband's owner may move its treasure.")
+    if container is not None:
+        if container.kind != "opulent_coach":
+            raise RuleViolation(
+                f"{vessel.get_kind_display()}s cannot be placed in storage containers: they "
+                "have vessels of their own (only an opulent coach may carry them)."
+            )
+        if container.warband_id != vessel.warband_id:
+            raise RuleViolation("The coach must belong to the same warband.")
+    vessel.coach = container
+    vessel.save(update_fields=["coach"])
+    return vessel
+
+
+# --- Mustering, capture and loss -----------------------------------------------------------
+
+
+def create_starting_chest(warband: Warband) -> StorageContainer:
+    """MiM: "Each warband starts the campaign with a treasure chest for free"."""
+    return StorageContainer.objects.create(warband=warband, kind="treasure_chest")
+
+
+def storage_problems(warband: Warband) -> list[str]:
+    """Why the purse cannot yet go into the warband's containers at the end of mustering."""
+    capacity = sum(
+        rules.open_capacity(c.kind, _children_kinds(c)).gold - c.gold_crowns
+        for c in StorageContainer.objects.filter(warband=warband).real()
+    )
+    if warband.gold_crowns > capacity:
+        return [
+            f"{warband.gold_crowns} gc are left but the containers hold only {capacity} gc: buy "
+            "a large sack or backpack, or spend more."
+        ]
+    return []
+
+
+def store_purse(warband: Warband, *, actor) -> None:
+    """At the end of mustering the purse goes into the containers: the treasure chest first,
+    then the others by size (MiM: the free chest holds "any remaining gold crowns after warband
+    creation"). The caller has locked the warband and checked ``storage_problems``."""
+    remaining = warband.gold_crowns
+    containers = sorted(
+        StorageContainer.objects.filter(warband=warband).real(),
+        key=lambda c: (c.kind != "treasure_chest", -rules.spec(c.kind).capacity.gold, c.pk),
+    )
+    context = Context(actor=actor, note="Gold left after mustering")
+    for container in containers:
+        room = rules.open_capacity(container.kind, _children_kinds(container)).gold
+        amount = min(remaining, room - container.gold_crowns)
+        if amount > 0:
+            add_treasure(container, gold=amount, reason=Reason.STARTING_TREASURY, context=context)
+            remaining -= amount
+    if remaining:
+        raise RuleViolation(storage_problems(warband)[0])
+    warband.gold_crowns = 0
+    warband.save(update_fields=["gold_crowns"])
+
+
+@transaction.atomic
+def release_warrior(warrior: Warrior, *, actor) -> None:
+    """A warrior leaves alive (dismissed): his equipment and the contents of his pouch stay
+    with the warband as unstored treasure; the pouch itself goes with him."""
+    pile = loose_pile(warrior.warband)
+    context = Context(actor=actor, note=f"left by {warrior.name}")
+    for owned in list(warrior.items.select_related("item")):
+        if owned.item.category in NOT_STORABLE:
+            continue
+        for _ in range(warrior.group_size):
+            add_item(pile, item=owned.item, reason=Reason.UNEQUIP, context=context)
+        owned.delete()
+    for pouch in StorageContainer.objects.held().filter(holder=warrior):
+        if pouch.gold_crowns or pouch.wyrdstone:
+            move_treasure(
+                pouch, pile, actor=actor, gold=pouch.gold_crowns, wyrdstone=pouch.wyrdstone
+            )
+        pouch.refresh_from_db()
+        pouch.status = StorageContainer.Status.LOST
+        pouch.save(update_fields=["status"])
+
+
+def _warbands_locked(*pks: int) -> None:
+    list(Warband.objects.select_for_update().filter(pk__in=sorted(set(pks))).order_by("pk"))
+
+
+@transaction.atomic
+def capture_container(
+    container: StorageContainer, captor: Warband, *, battle=None, actor=None, step=None
+) -> StorageContainer:
+    """An enemy secured the container: it moves to ``captor`` with its contents (and whatever
+    it carries: the chests on a pack animal, the containers in a cart). Both ledgers record
+    it; from now on its contents are the captor's secret and the former owner keeps only what
+    its own ledger shows."""
+    if container.kind == StorageContainer.LOOSE or container.kind == "pouch":
+        raise RuleViolation("A pouch is lost only with its hero; it cannot be captured.")
+    loser_id = container.warband_id
+    if loser_id == captor.pk:
+        raise RuleViolation("A warband cannot capture its own container.")
+    _warbands_locked(loser_id, captor.pk)
+    locked = _lock(*_with_descendants(container))
+    context = Context(actor=actor, step=step, note=f"{container.get_kind_display()} captured")
+    for box in locked:
+        stored = list(box.stored_items.all())
+        for warband_id, sign in ((loser_id, -1), (captor.pk, 1)):
+            for kind, amount in (
+                (LedgerEntry.Kind.GOLD, box.gold_crowns),
+                (LedgerEntry.Kind.WYRDSTONE, box.wyrdstone),
+            ):
+                if amount:
+                    _record(
+                        box, kind, sign * amount, Reason.CAPTURE, context, warband_id=warband_id
+                    )
+            for item in stored:
+                _record(
+                    box,
+                    LedgerEntry.Kind.ITEM,
+                    sign,
+                    Reason.CAPTURE,
+                    context,
+                    item=item.item,
+                    item_name=item.name,
+                    warband_id=warband_id,
+                )
+        box.warband_id = captor.pk
+        box.holder = None
+        box.save(update_fields=["warband", "holder"])
+    # The captured container leaves whatever carried it; what it carries goes along.
+    top = locked[0]
+    if top.parent_id:
+        top.parent = None
+        top.save(update_fields=["parent"])
+    VesselItem.objects.filter(coach__in=[c.pk for c in locked]).update(coach=None)
+    return top
+
+
+def _with_descendants(container: StorageContainer) -> list[StorageContainer]:
+    found = [container]
+    frontier = [container.pk]
+    while frontier:
+        children = list(StorageContainer.objects.filter(parent_id__in=frontier))
+        found.extend(children)
+        frontier = [c.pk for c in children]
+    return found
+
+
+@transaction.atomic
+def settle_unstored_treasure(
+    warband: Warband, *, actor=None, step: int | None = None
+) -> dict[str, object]:
+    """MiM: "Any gold crowns, wyrdstone, and/or stored items that do not have a storage
+    container to be placed in are lost at the end of any post battle sequence." Empties the
+    warband's pile of unstored treasure with "loss" entries and returns what was lost."""
+    pile = StorageContainer.objects.filter(warband=warband, kind=StorageContainer.LOOSE).first()
+    lost = {"gold": 0, "wyrdstone": 0, "items": []}
+    if pile is None or pile.is_empty:
+        return lost
+    (pile,) = _lock(pile)
+    context = Context(actor=actor, step=step, note="No container to hold it")
+    lost["gold"], lost["wyrdstone"] = pile.gold_crowns, pile.wyrdstone
+    if pile.gold_crowns or pile.wyrdstone:
+        add_treasure(
+            pile,
+            gold=-pile.gold_crowns,
+            wyrdstone=-pile.wyrdstone,
+            reason=Reason.LOSS,
+            context=context,
+        )
+    for stored in list(pile.stored_items.all()):
+        lost["items"].append(stored.name)
+        remove_item(stored, reason=Reason.LOSS, context=context)
+    return lost
+
+
+# --- Checks --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LedgerMismatch:
+    container_id: int
+    kind: str
+    balance: int
+    ledger: int
+
+    def __str__(self) -> str:
+        return (
+            f"container {self.container_id}: {self.kind} balance {self.balance}, "
+            f"ledger says {self.ledger}"
+        )
+
+
+def ledger_mismatches(containers: Iterable[StorageContainer] | None = None) -> list[LedgerMismatch]:
+    """Every container whose balances differ from the sum of its ledger entries, and every
+    container whose item count differs from its stored items."""
+    queryset = StorageContainer.objects.all() if containers is None else containers
+    sums = {
+        (row["container"], row["kind"]): row["total"]
+        for row in LedgerEntry.objects.values("container", "kind").annotate(total=Sum("amount"))
+    }
+    stored = dict(
+        StoredItem.objects.values("container").annotate(n=Count("pk")).values_list("container", "n")
+    )
+    mismatches = []
+    for container in queryset:
+        for kind, balance in (
+            (LedgerEntry.Kind.GOLD, container.gold_crowns),
+            (LedgerEntry.Kind.WYRDSTONE, container.wyrdstone),
+            (LedgerEntry.Kind.ITEM, container.item_count),
+        ):
+            ledger = sums.get((container.pk, kind), 0)
+            if ledger != balance:
+                mismatches.append(LedgerMismatch(container.pk, kind, balance, ledger))
+        if stored.get(container.pk, 0) != container.item_count:
+            mismatches.append(
+                LedgerMismatch(
+                    container.pk,
+                    "stored item rows",
+                    container.item_count,
+                    stored.get(container.pk, 0),
+                )
+            )
+    # Each warband's own entries for a container add up to the balance while it holds it and
+    # to nothing once it has lost it (sold, lost or captured by an enemy).
+    balances = {
+        c.pk: (
+            c.warband_id,
+            {"gold": c.gold_crowns, "wyrdstone": c.wyrdstone, "item": c.item_count},
+        )
+        for c in queryset
+    }
+    per_warband = LedgerEntry.objects.values("warband", "container", "kind").annotate(
+        total=Sum("amount")
+    )
+    for row in per_warband:
+        if row["container"] not in balances:
+            continue
+        holder, balance = balances[row["container"]]
+        expected = balance[row["kind"]] if row["warband"] == holder else 0
+        if row["total"] != expected:
+            mismatches.append(
+                LedgerMismatch(row["container"], f"{row['kind']} (warband {row['warband']})",
+                               expected, row["total"])
+            )  # fmt: skip
+    return mismatches

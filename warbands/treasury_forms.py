@@ -1,0 +1,124 @@
+"""Forms of the treasury page. Each lists its fields; choices are limited to the warband's own
+containers and warriors, so a posted id of somebody else's container is simply invalid."""
+
+from django import forms
+
+from warbands import treasury
+from warbands.models import StorageContainer, StoredItem, Warrior, WarriorItem
+from warbands.rules import containers as container_rules
+
+
+class _WarbandForm(forms.Form):
+    def __init__(self, *args, warband, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.warband = warband
+        held = StorageContainer.objects.held().filter(warband=warband).order_by("pk")
+        for name, field in self.fields.items():
+            if isinstance(field, forms.ModelChoiceField):
+                if field.queryset.model is StorageContainer:
+                    field.queryset = held.filter(
+                        **getattr(self, "container_filters", {}).get(name, {})
+                    )
+                elif field.queryset.model is Warrior:
+                    field.queryset = Warrior.objects.on_roster().filter(warband=warband)
+
+
+class MoveTreasureForm(_WarbandForm):
+    source = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="From")
+    target = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="To")
+    gold = forms.IntegerField(min_value=0, max_value=100_000, required=False, initial=0)
+    wyrdstone = forms.IntegerField(min_value=0, max_value=10_000, required=False, initial=0)
+
+    def clean(self):
+        data = super().clean()
+        data["gold"] = data.get("gold") or 0
+        data["wyrdstone"] = data.get("wyrdstone") or 0
+        return data
+
+
+class MoveItemForm(_WarbandForm):
+    """Move one stored item out of ``container`` into another of the warband's containers."""
+
+    stored_item = forms.ModelChoiceField(queryset=StoredItem.objects.none(), label="Item")
+    target = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="Into")
+
+    def __init__(self, *args, container, **kwargs):
+        super().__init__(*args, warband=container.warband, **kwargs)
+        self.fields["stored_item"].queryset = container.stored_items.all()
+
+
+class EquipForm(_WarbandForm):
+    """Give a stored item of ``container`` to a warrior."""
+
+    stored_item = forms.ModelChoiceField(queryset=StoredItem.objects.none(), label="Item")
+    warrior = forms.ModelChoiceField(queryset=Warrior.objects.none())
+
+    def __init__(self, *args, container, **kwargs):
+        super().__init__(*args, warband=container.warband, **kwargs)
+        self.fields["stored_item"].queryset = container.stored_items.all()
+
+
+class StoreItemForm(_WarbandForm):
+    """Take one of ``warrior``'s items into a container."""
+
+    owned = forms.ModelChoiceField(queryset=WarriorItem.objects.none(), label="Item")
+    target = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="Into")
+
+    def __init__(self, *args, warrior, **kwargs):
+        super().__init__(*args, warband=warrior.warband, **kwargs)
+        self.fields["owned"].queryset = warrior.items.all()
+
+
+class BuyContainerForm(_WarbandForm):
+    kind = forms.ChoiceField(
+        choices=[
+            (kind, f"{container_rules.spec(kind).name} · {container_rules.spec(kind).price} gc")
+            for kind in treasury.BUYABLE_CONTAINERS
+        ]
+    )
+    pay_from = forms.ModelChoiceField(
+        queryset=StorageContainer.objects.none(), required=False, label="Pay from"
+    )
+    holder = forms.ModelChoiceField(
+        queryset=Warrior.objects.none(), required=False, label="Hero (for a pouch)"
+    )
+
+
+class SellContainerForm(_WarbandForm):
+    proceeds_to = forms.ModelChoiceField(
+        queryset=StorageContainer.objects.none(), required=False, label="Money into"
+    )
+
+
+class PlaceContainerForm(_WarbandForm):
+    parent = forms.ModelChoiceField(
+        queryset=StorageContainer.objects.none(),
+        required=False,
+        label="Put on or in",
+        empty_label="Nothing (carried on its own)",
+    )
+    container_filters = {"parent": {"kind__in": container_rules.CARRIERS}}
+
+
+class VesselForm(_WarbandForm):
+    coach = forms.ModelChoiceField(
+        queryset=StorageContainer.objects.none(), required=False, empty_label="Its own vessel"
+    )
+    container_filters = {"coach": {"kind": "opulent_coach"}}
+
+
+class LedgerFilterForm(_WarbandForm):
+    container = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), required=False)
+    kind = forms.ChoiceField(
+        choices=[("", "Everything"), *treasury.LedgerEntry.Kind.choices], required=False
+    )
+    reason = forms.ChoiceField(
+        choices=[("", "Any reason"), *treasury.LedgerEntry.Reason.choices], required=False
+    )
+
+    def __init__(self, *args, warband, **kwargs):
+        super().__init__(*args, warband=warband, **kwargs)
+        # Past containers (sold, lost, captured) still have entries to filter by.
+        self.fields["container"].queryset = StorageContainer.objects.filter(
+            ledger_entries__warband=warband
+        ).distinct()
