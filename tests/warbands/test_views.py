@@ -277,7 +277,9 @@ def test_the_owner_sees_the_treasury_and_controls(client):
     url = reverse("warband_roster", args=[warband.pk])
     page = client.get(url).content.decode()
 
-    assert "<dd>277 gc</dd>" in page  # 500 - 60 - 10 - 35 - 5 - 75 - 30 - 4 sacks at 2 gc
+    assert (
+        '<dd data-testid="treasury-gold">277 gc</dd>' in page
+    )  # 500 - 60 - 10 - 35 - 5 - 75 - 30 - 4 sacks at 2 gc
     assert reverse("warband_disband", args=[warband.pk]) in page
     assert reverse("warband_treasury", args=[warband.pk]) in page
     # The differential check is sensitive: the owner's page does change with the secrets.
