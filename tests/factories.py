@@ -130,10 +130,16 @@ def hide_secrets(warband) -> list[object]:
 
 
 def change_secrets(warband) -> None:
-    """Change the treasure chest's contents without crossing a Heavy threshold (37 → 41 gc,
-    7 → 3 wyrdstone, one more stored item): see tests/secrets.py."""
+    """Change the treasure chest's contents without crossing a Heavy threshold: 37 gc, 7
+    wyrdstone and the cloak become 41 gc, 3 wyrdstone, the cloak and a rope, and back again on
+    the next call (see tests/secrets.py)."""
     from warbands.models import Item, LedgerEntry
 
     chest = warband.containers.get(kind="treasure_chest")
-    treasury.add_treasure(chest, gold=4, wyrdstone=-4, reason=LedgerEntry.Reason.INCOME)
-    treasury.add_item(chest, item=Item.objects.get(key="rope_and_hook"), reason="income")
+    rope = chest.stored_items.filter(item__key="rope_and_hook").first()
+    if rope is None:
+        treasury.add_treasure(chest, gold=4, wyrdstone=-4, reason=LedgerEntry.Reason.INCOME)
+        treasury.add_item(chest, item=Item.objects.get(key="rope_and_hook"), reason="income")
+    else:
+        treasury.add_treasure(chest, gold=-4, wyrdstone=4, reason=LedgerEntry.Reason.INCOME)
+        treasury.remove_item(rope, reason=LedgerEntry.Reason.SALE)

@@ -1,0 +1,168 @@
+"""The secret treasury, seen by everyone who is not its owner.
+
+Every page and partial that shows a warband is fetched as the opponent before and after the
+owner's treasury changes (tests/secrets.py): for anyone who may not see inside, the response
+must not change at all, and the stored item's name never appears.
+"""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import (
+    SECRET_ITEM,
+    MembershipFactory,
+    UserFactory,
+    change_secrets,
+    hide_secrets,
+    mustered_warband,
+)
+from tests.secrets import assert_unchanged_by_secrets, contains_value
+from warbands import treasury
+from warbands.models import StorageContainer
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def league():
+    owner_warband = mustered_warband(name="Reavers")
+    campaign = owner_warband.campaign
+    opponent_warband = mustered_warband(campaign=campaign, name="Grey Scourge")
+    secrets = hide_secrets(owner_warband)
+    return {
+        "warband": owner_warband,
+        "secrets": secrets,
+        "opponent": opponent_warband.owner,
+        "opponent_warband": opponent_warband,
+        "organiser": MembershipFactory(campaign=campaign, is_organiser=True).user,
+        "bystander": MembershipFactory(campaign=campaign).user,
+        "stranger": UserFactory(),
+    }
+
+
+def pages_showing(warband) -> list[tuple[str, dict]]:
+    """Every GET that shows something of the warband, plain and htmx."""
+    return [
+        (reverse("warband_roster", args=[warband.pk]), {}),
+        (reverse("warband_roster", args=[warband.pk]), HTMX),
+        (reverse("warband_export", args=[warband.pk]), {}),
+        (reverse("dashboard"), {}),
+        (reverse("warband_treasury", args=[warband.pk]), {}),
+        (reverse("warband_treasury", args=[warband.pk]), {**HTMX, "HX-Target": "ledger"}),
+        (reverse("warband_muster", args=[warband.pk]), {}),
+        (reverse("admin:warbands_storagecontainer_changelist"), {}),
+        (reverse("admin:warbands_ledgerentry_changelist"), {}),
+    ]
+
+
+@pytest.mark.parametrize("role", ["opponent", "organiser", "bystander", "stranger"])
+def test_nobody_but_the_owner_sees_inside_the_containers(client, league, role):
+    warband = league["warband"]
+    client.force_login(league[role])
+
+    for url, headers in pages_showing(warband):
+        body = client.get(url, headers=headers).content.decode()
+        for secret in league["secrets"]:
+            assert not contains_value(body, secret), (url, secret)
+        assert_unchanged_by_secrets(
+            lambda url=url, headers=headers: client.get(url, headers=headers).content.decode(),
+            lambda: change_secrets(warband),
+        )
+
+
+@pytest.mark.parametrize(
+    ("role", "status"), [("opponent", 403), ("organiser", 403), ("stranger", 404)]
+)
+def test_the_treasury_page_is_closed_to_others(client, league, role, status):
+    client.force_login(league[role])
+
+    response = client.get(reverse("warband_treasury", args=[league["warband"].pk]))
+
+    assert response.status_code == status
+
+
+def test_opponents_see_kind_heaviness_and_carrier_on_the_roster(client, league):
+    warband = league["warband"]
+    sack = warband.containers.filter(kind="large_sack", gold_crowns=50).first()
+    client.force_login(league["opponent"])
+
+    page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+
+    assert "Treasure Chest" in page and "Large Sack" in page
+    assert 'class="badge badge-heavy">Heavy</span>' in page  # the full sacks (50 gc)
+    assert sack.is_heavy
+    assert "is Reavers's secret" in page or "secret until an enemy captures" in page
+
+
+@pytest.mark.parametrize("role", ["opponent", "organiser", "stranger"])
+def test_nobody_else_can_touch_the_containers(client, league, role):
+    warband = league["warband"]
+    chest = warband.containers.get(kind="treasure_chest")
+    stored = chest.stored_items.get()
+    before = treasury.totals(warband), chest.stored_items.count()
+    client.force_login(league[role])
+
+    for url, data in [
+        (reverse("container_sell", args=[chest.pk]), {}),
+        (reverse("container_place", args=[chest.pk]), {}),
+        (reverse("container_move_item", args=[chest.pk]), {"stored_item": stored.pk}),
+        (reverse("container_equip", args=[chest.pk]), {"stored_item": stored.pk}),
+    ]:
+        assert client.post(url, data).status_code == 404, url
+    assert client.post(reverse("treasury_move", args=[warband.pk]), {"gold": 1}).status_code in (
+        403,
+        404,
+    )
+    assert (treasury.totals(warband), chest.stored_items.count()) == before
+
+
+def test_an_organiser_sees_inside_only_when_the_campaign_says_so(client, league):
+    warband = league["warband"]
+    campaign = warband.campaign
+    campaign.organiser_sees_secrets = True
+    campaign.save()
+    client.force_login(league["organiser"])
+
+    page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+    roster = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+
+    assert SECRET_ITEM in page and SECRET_ITEM in roster
+    assert reverse("treasury_move", args=[warband.pk]) not in page  # read-only
+    assert client.post(reverse("treasury_move", args=[warband.pk]), {}).status_code == 403
+
+
+def test_after_a_capture_the_captor_sees_inside_and_nobody_else_does(client, league):
+    warband, captor = league["warband"], league["opponent_warband"]
+    chest = warband.containers.get(kind="treasure_chest")
+
+    treasury.capture_container(chest, captor)
+
+    client.force_login(captor.owner)
+    captor_treasury = client.get(reverse("warband_treasury", args=[captor.pk])).content.decode()
+    assert SECRET_ITEM in captor_treasury
+    assert f'<span data-testid="gold">{chest.gold_crowns}</span>' in captor_treasury
+
+    # The bystander sees the captor's new chest from outside only.
+    client.force_login(league["bystander"])
+    for url, headers in pages_showing(captor) + pages_showing(warband):
+        body = client.get(url, headers=headers).content.decode()
+        assert SECRET_ITEM not in body, url
+        assert_unchanged_by_secrets(
+            lambda url=url, headers=headers: client.get(url, headers=headers).content.decode(),
+            lambda: treasury.add_treasure(
+                StorageContainer.objects.get(pk=chest.pk), gold=1, reason="income"
+            ),
+        )
+
+    # The former owner no longer sees what is in the chest now; its ledger keeps the capture.
+    client.force_login(warband.owner)
+    own = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+    assert f"container-{chest.pk}" not in own
+    assert "Capture" in own
+    assert_unchanged_by_secrets(
+        lambda: client.get(reverse("warband_roster", args=[captor.pk])).content.decode(),
+        lambda: treasury.add_treasure(
+            StorageContainer.objects.get(pk=chest.pk), gold=1, reason="income"
+        ),
+    )
