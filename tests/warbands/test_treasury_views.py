@@ -1,0 +1,165 @@
+"""The treasury page through the test client: htmx swaps, refusals, the ledger filter."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import hide_secrets, mustered_warband
+from warbands import treasury
+from warbands.models import LedgerEntry
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def warband(client):
+    warband = mustered_warband()
+    hide_secrets(warband)
+    client.force_login(warband.owner)
+    return warband
+
+
+def chest_and_sack(warband):
+    return (
+        warband.containers.get(kind="treasure_chest"),
+        warband.containers.filter(kind="large_sack", gold_crowns=27).get(),
+    )
+
+
+def test_the_owner_sees_every_container_with_its_fill_and_the_ledger(client, warband):
+    page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+
+    assert page.count('class="container-card"') == 5
+    assert '<span data-testid="gold">37</span> / 100' in page
+    assert "Elven cloak" in page
+    assert "Starting treasury" in page
+    assert '<dd data-testid="total-gold">' in page
+
+
+def test_moving_gold_with_htmx_returns_the_updated_board(client, warband):
+    chest, sack = chest_and_sack(warband)
+
+    response = client.post(
+        reverse("treasury_move", args=[warband.pk]),
+        {"source": chest.pk, "target": sack.pk, "gold": 20, "wyrdstone": ""},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="treasury-board">')
+    assert '<span data-testid="gold">17</span> / 100' in body
+    assert '<span data-testid="gold">47</span> / 50' in body
+    sack.refresh_from_db()
+    assert sack.gold_crowns == 47
+
+
+def test_a_refused_move_shows_the_reason_and_changes_nothing(client, warband):
+    chest, sack = chest_and_sack(warband)
+
+    response = client.post(
+        reverse("treasury_move", args=[warband.pk]),
+        {"source": chest.pk, "target": sack.pk, "gold": 30},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 422
+    assert "Only 50 gc fit in the Large Sack (that would make 57)" in response.content.decode()
+    assert treasury.ledger_mismatches() == []
+    sack.refresh_from_db()
+    assert sack.gold_crowns == 27
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"gold": "lots"}, "Enter a whole number"),
+        ({"gold": "-5"}, "greater than or equal to 0"),
+        ({"gold": "9999999"}, "less than or equal to"),
+    ],
+)
+def test_bad_amounts_get_a_message(client, warband, data, message):
+    chest, sack = chest_and_sack(warband)
+    before = LedgerEntry.objects.count()
+
+    response = client.post(
+        reverse("treasury_move", args=[warband.pk]),
+        {"source": chest.pk, "target": sack.pk, **data},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert LedgerEntry.objects.count() == before
+
+
+def test_another_warbands_container_is_not_a_valid_choice(client, warband):
+    other = mustered_warband(campaign=warband.campaign)
+    chest, _ = chest_and_sack(warband)
+
+    response = client.post(
+        reverse("treasury_move", args=[warband.pk]),
+        {"source": chest.pk, "target": other.containers.get(kind="treasure_chest").pk, "gold": 1},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 422
+    assert "Select a valid choice" in response.content.decode()
+
+
+def test_without_htmx_a_move_redirects_back_to_the_treasury(client, warband):
+    chest, sack = chest_and_sack(warband)
+
+    response = client.post(
+        reverse("treasury_move", args=[warband.pk]),
+        {"source": chest.pk, "target": sack.pk, "gold": 1},
+    )
+
+    assert response["Location"] == reverse("warband_treasury", args=[warband.pk])
+
+
+def test_storing_and_equipping_through_the_page(client, warband):
+    captain = warband.warriors.get(is_leader=True)
+    chest, _ = chest_and_sack(warband)
+    sword = captain.items.get(item__key="sword")
+
+    client.post(
+        reverse("warrior_store_item", args=[captain.pk]),
+        {"owned": sword.pk, "target": chest.pk},
+        headers=HTMX,
+    )
+    stored = chest.stored_items.get(item__key="sword")
+    response = client.post(
+        reverse("container_equip", args=[chest.pk]),
+        {"stored_item": stored.pk, "warrior": captain.pk},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 200
+    assert captain.items.filter(item__key="sword").exists()
+    assert not chest.stored_items.filter(item__key="sword").exists()
+
+
+def test_the_ledger_filter_swaps_only_the_ledger(client, warband):
+    response = client.get(
+        reverse("warband_treasury", args=[warband.pk]),
+        {"reason": "starting_treasury"},
+        headers={**HTMX, "HX-Target": "ledger"},
+    )
+
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="ledger"')
+    assert (
+        body.count("<tr>")
+        == 1 + LedgerEntry.objects.filter(warband=warband, reason="starting_treasury").count()
+    )
+    assert "Income" not in body.split("<tbody>")[1]
+
+
+def test_unstored_treasure_is_shown_with_a_warning(client, warband):
+    treasury.add_treasure(treasury.loose_pile(warband), gold=9, reason="income")
+
+    page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+
+    assert "Not in a container" in page
+    assert "lost at the end of the next post-battle sequence" in page
