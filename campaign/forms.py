@@ -1,4 +1,9 @@
+"""Forms of accounts and campaigns. Each lists its fields explicitly."""
+
+from django import forms
 from django.contrib.auth.forms import UserCreationForm
+
+from campaign.models import Campaign
 
 
 class SignUpForm(UserCreationForm):
@@ -6,3 +11,33 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+
+class CampaignForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = [
+            "name",
+            "description",
+            "start_date",
+            "mim_carried_items",
+            "quartermaster_skill",
+            "organiser_sees_secrets",
+            "max_warbands_per_player",
+        ]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "description": forms.Textarea(attrs={"rows": 3}),
+        }
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(max_length=20, label="Join code")
+
+
+class CoOrganiserForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username")
+
+
+class CampaignStatusForm(forms.Form):
+    status = forms.ChoiceField(choices=Campaign.Status.choices)

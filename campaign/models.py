@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import datetime
+import secrets
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
+JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(10))
+
 
 class CampaignQuerySet(models.QuerySet):
     def for_user(self, user) -> CampaignQuerySet:
-        """Campaigns the user is a member of (as player or organiser)."""
-        return self.filter(memberships__user=user)
+        """Campaigns the user is an active member of (as player or organiser)."""
+        return self.filter(memberships__user=user, memberships__is_active=True)
 
 
 class Campaign(models.Model):
@@ -20,6 +27,11 @@ class Campaign(models.Model):
 
     The options mirror the choices a group makes before its first game.
     """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Running"
+        CLOSED = "closed", "Closed"
+        ARCHIVED = "archived", "Archived"
 
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True)
@@ -41,6 +53,9 @@ class Campaign(models.Model):
     max_warbands_per_player = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1)]
     )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    join_code = models.CharField(max_length=12, unique=True, default=new_join_code)
+    joining_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = CampaignQuerySet.as_manager()
@@ -57,10 +72,18 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_open(self) -> bool:
+        """Closed and archived campaigns are read-only."""
+        return self.status == self.Status.OPEN
+
 
 class MembershipQuerySet(models.QuerySet):
+    def active(self) -> MembershipQuerySet:
+        return self.filter(is_active=True)
+
     def organisers(self) -> MembershipQuerySet:
-        return self.filter(is_organiser=True)
+        return self.active().filter(is_organiser=True)
 
 
 class Membership(models.Model):
@@ -71,6 +94,9 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     is_organiser = models.BooleanField(default=False)
+    is_active = models.BooleanField(
+        default=True, help_text="Off when an organiser removed the player (kept for history)."
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     objects = MembershipQuerySet.as_manager()
@@ -84,3 +110,36 @@ class Membership(models.Model):
     def __str__(self) -> str:
         role = "organiser" if self.is_organiser else "player"
         return f"{self.user} ({role}) in {self.campaign}"
+
+
+class CampaignEvent(models.Model):
+    """One line of the campaign feed. The message is written when the event happens, from
+    public facts only: never gold, wyrdstone or what a container held."""
+
+    class Kind(models.TextChoices):
+        JOINED = "joined", "Joined"
+        MUSTERED = "mustered", "Warband mustered"
+        BATTLE = "battle", "Battle fought"
+        DEATH = "death", "Warrior died"
+        CAPTURED = "captured", "Warrior captured"
+        ADVANCE = "advance", "Advance"
+        HIRE = "hire", "New hire"
+        CONTAINER = "container", "Container captured"
+        CAMPAIGN = "campaign", "Campaign news"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    message = models.CharField(max_length=300)
+    warband = models.ForeignKey(
+        "warbands.Warband", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    battle = models.ForeignKey(
+        "battles.Battle", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.message

@@ -23,9 +23,10 @@ from warbands.rules import containers as container_rules
 
 
 def membership(user, campaign: Campaign) -> Membership | None:
+    """The user's active membership of the campaign (a removed player has none)."""
     if not user.is_authenticated:
         return None
-    return Membership.objects.filter(campaign=campaign, user=user).first()
+    return Membership.objects.filter(campaign=campaign, user=user, is_active=True).first()
 
 
 def is_member(user, campaign: Campaign) -> bool:
@@ -38,7 +39,18 @@ def is_organiser(user, campaign: Campaign) -> bool:
 
 
 def can_edit_warband(user, warband: Warband) -> bool:
-    return user.is_authenticated and warband.owner_id == user.pk
+    """Only the owner changes a warband, and only while it plays in an open campaign."""
+    return (
+        user.is_authenticated
+        and warband.owner_id == user.pk
+        and warband.status in (Warband.Status.DRAFT, Warband.Status.ACTIVE)
+        and warband.campaign.is_open
+    )
+
+
+def can_run_campaign(user, campaign: Campaign) -> bool:
+    """Organisers (the creator and co-organisers) run an open campaign."""
+    return campaign.is_open and is_organiser(user, campaign)
 
 
 def can_see_treasury(user, warband: Warband) -> bool:
@@ -125,10 +137,19 @@ def visible_containers(user, containers: Iterable[StorageContainer]) -> list[Con
     return views
 
 
-def get_campaign_for_user(request: HttpRequest, pk: int) -> Campaign:
+def get_campaign_for_user(
+    request: HttpRequest, pk: int, *, organiser: bool = False, write: bool = False
+) -> Campaign:
+    """The campaign, for its members (404 for anyone else). ``organiser``: only organisers
+    (403); ``write``: the campaign must be open (403 once closed or archived)."""
     campaign = Campaign.objects.filter(pk=pk).first()
-    if campaign is None or not is_member(request.user, campaign):
+    found = membership(request.user, campaign) if campaign else None
+    if found is None:
         raise Http404("No such campaign.")
+    if organiser and not found.is_organiser:
+        raise PermissionDenied("Only the campaign's organisers may do this.")
+    if (organiser or write) and not campaign.is_open:
+        raise PermissionDenied("The campaign is closed: nothing in it can change.")
     return campaign
 
 
@@ -139,7 +160,9 @@ def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) 
     if warband is None or not is_member(request.user, warband.campaign):
         raise Http404("No such warband.")
     if write and not can_edit_warband(request.user, warband):
-        raise PermissionDenied("Only the warband's owner may change it.")
+        if not warband.campaign.is_open:
+            raise PermissionDenied("The campaign is closed: nothing in it can change.")
+        raise PermissionDenied("Only the warband's owner may change it, while it plays.")
     return warband
 
 

@@ -24,11 +24,40 @@ account_patterns = [
     path("accounts/signup/", views.signup, name="signup"),
 ]
 
+campaign_patterns = [
+    path("campaigns/new/", views.campaign_create, name="campaign_create"),
+    path("campaigns/<int:pk>/", views.campaign_detail, name="campaign_detail"),
+    path("campaigns/<int:pk>/feed/", views.campaign_feed, name="campaign_feed"),
+    path("campaigns/<int:pk>/settings/", views.campaign_settings, name="campaign_settings"),
+    path(
+        "campaigns/<int:pk>/join-code/",
+        views.join_code_regenerate,
+        name="join_code_regenerate",
+    ),
+    path("campaigns/<int:pk>/joining/", views.joining_toggle, name="joining_toggle"),
+    path("campaigns/<int:pk>/organisers/", views.co_organiser_add, name="co_organiser_add"),
+    path(
+        "campaigns/<int:pk>/members/<int:membership_pk>/remove/",
+        views.member_remove,
+        name="member_remove",
+    ),
+    path(
+        "campaigns/<int:pk>/warbands/<int:warband_pk>/archive/",
+        views.warband_archive,
+        name="warband_archive",
+    ),
+    path("campaigns/<int:pk>/status/", views.campaign_status, name="campaign_status"),
+    path("join/", views.join, name="join"),
+    path("join/<str:code>/", views.join, name="join_link"),
+]
+
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("healthz", views.healthz, name="healthz"),
     *account_patterns,
+    *campaign_patterns,
     path("", include("warbands.urls")),
+    path("", include("battles.urls")),
     # Staff log in through the same page as everybody else.
     path(
         "admin/login/",

@@ -1,18 +1,31 @@
-"""Accounts, the dashboard and the health check."""
+"""Accounts, the dashboard, campaigns and the health check."""
+
+from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.forms import SignUpForm
-from campaign.models import Membership
-from warbands.models import Warband, Warrior
+from battles.models import Battle
+from campaign import charts, permissions, services
+from campaign.dashboard import next_steps
+from campaign.forms import CampaignForm, CampaignStatusForm, CoOrganiserForm, JoinForm, SignUpForm
+from campaign.models import Campaign, CampaignEvent, Membership
+from campaign.standings import COLUMNS, league_table
+from warbands.models import RatingSnapshot, Warband, Warrior
+from warbands.rules import RuleViolation
 from warbands.services import rating
+
+FEED_PAGE = 20
 
 
 @login_not_required
@@ -33,14 +46,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="campaign.auth.DemoPasswordRefusingBackend")
         messages.success(request, f"Welcome to Mordheim, {user.username}.")
-        return redirect("dashboard")
+        return redirect(request.GET.get("next") or "dashboard")
     return render(request, "registration/signup.html", {"form": form})
 
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The user's campaigns (with their role) and warbands."""
-    memberships = Membership.objects.filter(user=request.user).select_related("campaign")
+    """Every campaign of the user (running ones first) with the next thing to do in each."""
+    memberships = list(
+        Membership.objects.active()
+        .filter(user=request.user)
+        .exclude(campaign__status=Campaign.Status.ARCHIVED)
+        .select_related("campaign")
+        .order_by("campaign__status", "-campaign__start_date")
+    )
     warbands = list(
         Warband.objects.owned_by(request.user)
         .playing()
@@ -55,8 +74,234 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
     for warband in warbands:
         warband.rating = rating(warband.roster)
+    steps = next_steps(request.user, memberships, warbands)
     return render(
         request,
         "campaign/dashboard.html",
-        {"memberships": memberships, "warbands": warbands},
+        {
+            "memberships": [(m, steps.get(m.campaign_id, [])) for m in memberships],
+            "warbands": warbands,
+            "join_form": JoinForm(),
+        },
+    )
+
+
+# --- Campaigns -----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = services.create_campaign(actor=request.user, **form.cleaned_data)
+        messages.success(
+            request, f"{campaign.name} is ready. Share the join code with your players."
+        )
+        return redirect("campaign_settings", campaign.pk)
+    return render(
+        request, "campaign/campaign_create.html", {"form": form}, status=422 if form.errors else 200
+    )
+
+
+def _chart(campaign: Campaign):
+    snapshots = RatingSnapshot.objects.filter(
+        warband__campaign=campaign, warband__status__in=["draft", "active"]
+    ).select_related("warband")
+    series: dict[int, charts.Series] = {}
+    for snapshot in snapshots.order_by("taken_at", "pk"):
+        entry = series.setdefault(snapshot.warband_id, charts.Series(snapshot.warband.name, []))
+        entry.points.append((snapshot.taken_at, snapshot.rating))
+    return charts.rating_chart(list(series.values())), list(series.values())
+
+
+@require_GET
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = permissions.get_campaign_for_user(request, pk)
+    sort, direction = request.GET.get("sort", ""), request.GET.get("dir", "")
+    table = league_table(campaign, sort=sort or "won", direction=direction)
+    context = {
+        "campaign": campaign,
+        "table": table,
+        "columns": COLUMNS,
+        "sort": sort if sort in COLUMNS else "won",
+        "direction": direction or COLUMNS.get(sort, COLUMNS["won"])[1],
+    }
+    if request.htmx and request.htmx.target == "league-table":
+        return render(request, "campaign/campaign_detail.html#league-table", context)
+    chart, series = _chart(campaign)
+    context.update(
+        {
+            "is_organiser": permissions.is_organiser(request.user, campaign),
+            "battles": Battle.objects.in_campaign(campaign)
+            .prefetch_related("participants__warband")
+            .order_by("-fought_on", "-pk")[:10],
+            "events": CampaignEvent.objects.filter(campaign=campaign)[:10],
+            "members": campaign.memberships.active().select_related("user"),
+            "chart": chart,
+            "series": series,
+            "can_muster": campaign.is_open,
+        }
+    )
+    return render(request, "campaign/campaign_detail.html", context)
+
+
+@require_GET
+def campaign_feed(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = permissions.get_campaign_for_user(request, pk)
+    page = Paginator(CampaignEvent.objects.filter(campaign=campaign), FEED_PAGE).get_page(
+        request.GET.get("page")
+    )
+    context = {"campaign": campaign, "page": page}
+    if request.htmx:
+        return render(request, "campaign/campaign_feed.html#feed-page", context)
+    return render(request, "campaign/campaign_feed.html", context)
+
+
+def _settings_context(campaign: Campaign, form=None, co_form=None) -> dict:
+    return {
+        "campaign": campaign,
+        "form": form or CampaignForm(instance=campaign),
+        "co_form": co_form or CoOrganiserForm(),
+        "members": campaign.memberships.select_related("user").order_by("-is_active", "joined_at"),
+        "warbands": Warband.objects.in_campaign(campaign).select_related("owner", "warband_type"),
+        "statuses": Campaign.Status.choices,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Organisers only. A closed campaign's settings can be read but not changed."""
+    campaign = permissions.get_campaign_for_user(request, pk)
+    if not permissions.is_organiser(request.user, campaign):
+        raise PermissionDenied("Only the campaign's organisers may change it.")
+    form = CampaignForm(request.POST or None, instance=campaign)
+    if request.method == "POST":
+        permissions.get_campaign_for_user(request, pk, organiser=True)
+        if form.is_valid():
+            services.update_campaign(campaign, actor=request.user, **form.cleaned_data)
+            messages.success(request, "Campaign settings saved.")
+            return redirect("campaign_settings", campaign.pk)
+        campaign.refresh_from_db()
+    return render(
+        request,
+        "campaign/campaign_settings.html",
+        _settings_context(campaign, form=form),
+        status=422 if form.errors else 200,
+    )
+
+
+@require_POST
+def join_code_regenerate(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
+    services.regenerate_join_code(campaign, actor=request.user)
+    messages.success(request, "New join code: the old one no longer works.")
+    return redirect("campaign_settings", campaign.pk)
+
+
+@require_POST
+def joining_toggle(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
+    services.set_joining_open(campaign, actor=request.user, is_open=not campaign.joining_open)
+    messages.success(request, "Joining is open." if campaign.joining_open else "Joining is closed.")
+    return redirect("campaign_settings", campaign.pk)
+
+
+@require_POST
+def co_organiser_add(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
+    form = CoOrganiserForm(request.POST)
+    if form.is_valid():
+        try:
+            services.add_co_organiser(
+                campaign, actor=request.user, username=form.cleaned_data["username"]
+            )
+        except RuleViolation as refusal:
+            form.add_error("username", str(refusal))
+        else:
+            messages.success(request, f"{form.cleaned_data['username']} now co-organises.")
+            return redirect("campaign_settings", campaign.pk)
+    return render(
+        request,
+        "campaign/campaign_settings.html",
+        _settings_context(campaign, co_form=form),
+        status=422,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def member_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
+    membership = get_object_or_404(
+        Membership.objects.select_related("user"), pk=membership_pk, campaign=campaign
+    )
+    if request.method == "GET":
+        return render(
+            request, "campaign/member_remove.html", {"campaign": campaign, "membership": membership}
+        )
+    try:
+        services.remove_member(membership, actor=request.user)
+    except RuleViolation as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"{membership.user.username} was removed from the campaign.")
+    return redirect("campaign_settings", campaign.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def warband_archive(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
+    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
+    warband = get_object_or_404(Warband, pk=warband_pk, campaign=campaign)
+    if request.method == "GET":
+        return render(
+            request, "campaign/warband_archive.html", {"campaign": campaign, "warband": warband}
+        )
+    try:
+        services.archive_warband(warband, actor=request.user)
+    except RuleViolation as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"{warband.name} was removed from the campaign.")
+    return redirect("campaign_settings", campaign.pk)
+
+
+@require_POST
+def campaign_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close, archive or reopen. Reopening is allowed on a closed campaign, so this checks the
+    organiser role without requiring the campaign to be open."""
+    campaign = permissions.get_campaign_for_user(request, pk)
+    if not permissions.is_organiser(request.user, campaign):
+        raise PermissionDenied("Only the campaign's organisers may do this.")
+    form = CampaignStatusForm(request.POST)
+    if form.is_valid():
+        services.set_campaign_status(
+            campaign, actor=request.user, status=form.cleaned_data["status"]
+        )
+        messages.success(request, f"The campaign is now {campaign.get_status_display().lower()}.")
+    return redirect("campaign_settings", campaign.pk)
+
+
+# --- Joining -------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str = "") -> HttpResponse:
+    """Join a campaign with its code: typed in, or from the join link (which asks first)."""
+    form = JoinForm(request.POST or None, initial={"code": code})
+    campaign = Campaign.objects.filter(join_code=code.upper()).first() if code else None
+    if request.method == "POST" and form.is_valid():
+        try:
+            membership = services.join_campaign(actor=request.user, code=form.cleaned_data["code"])
+        except RuleViolation as refusal:
+            form.add_error("code", str(refusal))
+        else:
+            messages.success(
+                request, f"You are in {membership.campaign.name}: muster your warband."
+            )
+            url = reverse("campaign_detail", args=[membership.campaign_id])
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return render(
+        request,
+        "campaign/join.html",
+        {"form": form, "campaign": campaign if campaign and campaign.joining_open else None},
+        status=422 if form.errors else 200,
     )

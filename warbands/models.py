@@ -333,7 +333,7 @@ class WarbandQuerySet(models.QuerySet):
 
     def playing(self) -> WarbandQuerySet:
         """Warbands that still take part: being mustered or active."""
-        return self.exclude(status=Warband.Status.DISBANDED)
+        return self.filter(status__in=[Warband.Status.DRAFT, Warband.Status.ACTIVE])
 
 
 class Warband(models.Model):
@@ -348,6 +348,7 @@ class Warband(models.Model):
         DRAFT = "draft", "Being mustered"
         ACTIVE = "active", "Active"
         DISBANDED = "disbanded", "Disbanded"
+        ARCHIVED = "archived", "Removed by the organiser"
 
     campaign = models.ForeignKey(
         "campaign.Campaign", on_delete=models.CASCADE, related_name="warbands"
@@ -802,3 +803,21 @@ class LedgerEntry(models.Model):
         if self.kind == self.Kind.ITEM:
             return self.item_name
         return "gc" if self.kind == self.Kind.GOLD else "wyrdstone"
+
+
+class RatingSnapshot(models.Model):
+    """The warband's rating at a moment worth charting: end of mustering, each battle."""
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="ratings")
+    rating = models.PositiveIntegerField()
+    taken_at = models.DateTimeField()
+    battle = models.ForeignKey(
+        "battles.Battle", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["warband", "taken_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.warband}: {self.rating}"

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Case, F, OuterRef, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce
 from django.template.defaultfilters import pluralize
+from django.utils import timezone
 
 from campaign import permissions
 from campaign.dice import Dice, d6
@@ -24,6 +26,7 @@ from warbands import rules, treasury
 from warbands.models import (
     EquipmentListEntry,
     Item,
+    RatingSnapshot,
     Spell,
     StorageContainer,
     Warband,
@@ -48,6 +51,35 @@ def roster(warband: Warband):
 
 def rating(warriors) -> int:
     return rules.warband_rating(w.rated for w in warriors)
+
+
+def rating_expression():
+    """The rulebook's rating as SQL, for annotating many warbands in one query:
+    group size × (5, or 20 for large creatures, + experience) over the warriors on the
+    roster. Must agree with ``rules.warband_rating`` (a test checks both)."""
+    per_warrior = Case(When(warrior_type__is_large=True, then=Value(20)), default=Value(5)) + F(
+        "experience"
+    )
+    return Coalesce(
+        Subquery(
+            Warrior.objects.on_roster()
+            .filter(warband=OuterRef("pk"))
+            .values("warband")
+            .annotate(total=Sum(F("group_size") * per_warrior))
+            .values("total")
+        ),
+        Value(0),
+    )
+
+
+def ratings_of(warbands) -> dict[int, int]:
+    """Current ratings of several warbands, in one query."""
+    pks = [w.pk for w in warbands]
+    return dict(
+        Warband.objects.filter(pk__in=pks)
+        .annotate(current_rating=rating_expression())
+        .values_list("pk", "current_rating")
+    )
 
 
 def roster_entries(warriors) -> list[rules.RosterEntry]:
@@ -359,7 +391,18 @@ def finish_muster(warband: Warband, *, actor) -> Warband:
     treasury.store_purse(warband, actor=actor)
     warband.status = Warband.Status.ACTIVE
     warband.save(update_fields=["status"])
+    RatingSnapshot.objects.create(
+        warband=warband, rating=rating(warriors), taken_at=timezone.now(), note="mustered"
+    )
+    _announce(warband, f"{warband.name} ({warband.warband_type.name}) joined the fray.")
     return warband
+
+
+def _announce(warband: Warband, message: str) -> None:
+    from campaign.models import CampaignEvent
+    from campaign.services import record_event
+
+    record_event(warband.campaign, CampaignEvent.Kind.MUSTERED, message, warband=warband)
 
 
 @transaction.atomic

@@ -17,7 +17,7 @@ def test_mustering_a_warband_updates_gold_and_rating_without_reloading(live_serv
     membership = MembershipFactory(campaign__name="Siege of Sigmarhafen")
     log_in(page, live_server, membership.user)
 
-    page.get_by_role("link", name="Muster a warband").click()
+    page.get_by_role("link", name="Muster your warband").click()
     page.get_by_label("Warband name").fill("Reikland Reavers")
     page.get_by_label("Warband list").select_option(label="Reikland Mercenaries")
     page.locator("main").get_by_role("button", name="Start mustering").click()

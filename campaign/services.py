@@ -1,0 +1,177 @@
+"""Use cases of running a league: create a campaign, invite and remove players, close it.
+
+Each takes the acting user, checks the permission through ``campaign.permissions`` and writes
+in one transaction. The campaign feed gets a line for what other members should know.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from campaign import permissions
+from campaign.models import Campaign, CampaignEvent, Membership, new_join_code
+from warbands.models import Warband
+from warbands.rules import RuleViolation
+
+CAMPAIGN_FIELDS = (
+    "name",
+    "description",
+    "start_date",
+    "mim_carried_items",
+    "quartermaster_skill",
+    "organiser_sees_secrets",
+    "max_warbands_per_player",
+)
+
+
+def record_event(campaign: Campaign, kind: str, message: str, *, warband=None, battle=None):
+    """Append a line to the campaign feed. ``message`` must hold public facts only."""
+    return CampaignEvent.objects.create(
+        campaign=campaign, kind=kind, message=message[:300], warband=warband, battle=battle
+    )
+
+
+def _require_organiser(actor, campaign: Campaign) -> None:
+    if not permissions.is_organiser(actor, campaign):
+        raise PermissionDenied("Only the campaign's organisers may do this.")
+    if not campaign.is_open:
+        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+
+
+@transaction.atomic
+def create_campaign(*, actor, **fields) -> Campaign:
+    """A new campaign; its creator is its organiser."""
+    unknown = set(fields) - set(CAMPAIGN_FIELDS)
+    if unknown:
+        raise ValueError(f"not campaign settings: {sorted(unknown)}")
+    campaign = Campaign.objects.create(**fields)
+    Membership.objects.create(campaign=campaign, user=actor, is_organiser=True)
+    record_event(
+        campaign, CampaignEvent.Kind.CAMPAIGN, f"{actor.username} started {campaign.name}."
+    )
+    return campaign
+
+
+@transaction.atomic
+def update_campaign(campaign: Campaign, *, actor, **fields) -> Campaign:
+    _require_organiser(actor, campaign)
+    unknown = set(fields) - set(CAMPAIGN_FIELDS)
+    if unknown:
+        raise ValueError(f"not campaign settings: {sorted(unknown)}")
+    for name, value in fields.items():
+        setattr(campaign, name, value)
+    campaign.save(update_fields=list(fields))
+    return campaign
+
+
+@transaction.atomic
+def join_campaign(*, actor, code: str) -> Membership:
+    """Join with the code an organiser shared. Joining twice changes nothing."""
+    campaign = Campaign.objects.select_for_update().filter(join_code=code.strip().upper()).first()
+    if campaign is None:
+        raise RuleViolation("No campaign has that join code. Check it with your organiser.")
+    existing = Membership.objects.filter(campaign=campaign, user=actor).first()
+    if existing is not None and existing.is_active:
+        return existing
+    if existing is not None:
+        raise RuleViolation(f"An organiser removed you from {campaign.name}.")
+    if not campaign.is_open:
+        raise RuleViolation(f"{campaign.name} is closed.")
+    if not campaign.joining_open:
+        raise RuleViolation(f"{campaign.name} is not taking new players at the moment.")
+    membership = Membership.objects.create(campaign=campaign, user=actor)
+    record_event(campaign, CampaignEvent.Kind.JOINED, f"{actor.username} joined the campaign.")
+    return membership
+
+
+@transaction.atomic
+def regenerate_join_code(campaign: Campaign, *, actor) -> str:
+    """A new code; the old one stops working at once."""
+    _require_organiser(actor, campaign)
+    campaign.join_code = new_join_code()
+    campaign.save(update_fields=["join_code"])
+    return campaign.join_code
+
+
+@transaction.atomic
+def set_joining_open(campaign: Campaign, *, actor, is_open: bool) -> None:
+    _require_organiser(actor, campaign)
+    campaign.joining_open = is_open
+    campaign.save(update_fields=["joining_open"])
+
+
+@transaction.atomic
+def add_co_organiser(campaign: Campaign, *, actor, username: str) -> Membership:
+    """Make a user an organiser too (joining them to the campaign if needed)."""
+    _require_organiser(actor, campaign)
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise RuleViolation(f"There is no user called {username.strip()!r}.")
+    membership, _ = Membership.objects.update_or_create(
+        campaign=campaign, user=user, defaults={"is_organiser": True, "is_active": True}
+    )
+    record_event(
+        campaign, CampaignEvent.Kind.CAMPAIGN, f"{user.username} now co-organises the campaign."
+    )
+    return membership
+
+
+@transaction.atomic
+def remove_member(membership: Membership, *, actor) -> None:
+    """Remove a player: the membership and their warbands are archived, not deleted, so the
+    battles they fought stay in the campaign's history."""
+    campaign = membership.campaign
+    _require_organiser(actor, campaign)
+    if membership.user_id == actor.pk:
+        raise RuleViolation("You cannot remove yourself.")
+    if membership.is_organiser and campaign.memberships.organisers().count() == 1:
+        raise RuleViolation("A campaign keeps at least one organiser.")
+    membership.is_active = False
+    membership.is_organiser = False
+    membership.save(update_fields=["is_active", "is_organiser"])
+    Warband.objects.filter(campaign=campaign, owner=membership.user).playing().update(
+        status=Warband.Status.ARCHIVED
+    )
+    record_event(
+        campaign, CampaignEvent.Kind.CAMPAIGN, f"{membership.user.username} left the campaign."
+    )
+
+
+@transaction.atomic
+def archive_warband(warband: Warband, *, actor) -> None:
+    """Remove a warband from play; its battles stay in the history."""
+    _require_organiser(actor, warband.campaign)
+    if warband.status not in (Warband.Status.DRAFT, Warband.Status.ACTIVE):
+        raise RuleViolation(f"{warband.name} no longer plays.")
+    warband.status = Warband.Status.ARCHIVED
+    warband.gold_crowns = 0
+    warband.save(update_fields=["status", "gold_crowns"])
+    record_event(
+        warband.campaign,
+        CampaignEvent.Kind.CAMPAIGN,
+        f"{warband.name} was removed from the campaign.",
+        warband=warband,
+    )
+
+
+@transaction.atomic
+def set_campaign_status(campaign: Campaign, *, actor, status: str) -> Campaign:
+    """Close (read-only), archive (read-only and off the dashboards) or reopen a campaign."""
+    if not permissions.is_organiser(actor, campaign):
+        raise PermissionDenied("Only the campaign's organisers may do this.")
+    if status not in Campaign.Status.values:
+        raise ValueError(status)
+    if status == campaign.status:
+        return campaign
+    campaign.status = status
+    campaign.save(update_fields=["status"])
+    label = {"open": "reopened", "closed": "closed", "archived": "archived"}[status]
+    record_event(
+        campaign,
+        CampaignEvent.Kind.CAMPAIGN,
+        f"The campaign was {label} ({timezone.localdate():%d %b %Y}).",
+    )
+    return campaign

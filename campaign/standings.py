@@ -1,0 +1,150 @@
+"""The league table, computed from confirmed battles in a fixed number of queries.
+
+Public figures only: rating, battles, results, enemies put out of action, experience gained.
+Never the treasury (gold and wyrdstone are secret).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from battles.models import Battle, Participant, WarriorOutcome
+from campaign.models import Campaign
+from warbands.models import Warband
+from warbands.services import rating_expression
+
+# column key → (heading, default direction)
+COLUMNS: dict[str, tuple[str, str]] = {
+    "warband": ("Warband", "asc"),
+    "player": ("Player", "asc"),
+    "type": ("Type", "asc"),
+    "rating": ("Rating", "desc"),
+    "played": ("Played", "desc"),
+    "won": ("Won", "desc"),
+    "drawn": ("Drawn", "desc"),
+    "lost": ("Lost", "desc"),
+    "enemies_ooa": ("Enemies out of action", "desc"),
+    "experience": ("Experience gained", "desc"),
+}
+DEFAULT_SORT = "won"
+_ORDER_FIELDS = {
+    "warband": "name",
+    "player": "owner__username",
+    "type": "warband_type__name",
+    "rating": "current_rating",
+    "played": "played",
+    "won": "won",
+    "drawn": "drawn",
+    "lost": "lost",
+    "enemies_ooa": "enemies_ooa",
+    "experience": "experience_gained",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    warband: Warband
+    rating: int
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    enemies_ooa: int
+    experience: int
+
+
+def _count(result: str | None = None):
+    confirmed = Participant.objects.filter(
+        warband=OuterRef("pk"), battle__status=Battle.Status.CONFIRMED
+    )
+    if result:
+        confirmed = confirmed.filter(result=result)
+    return Coalesce(
+        Subquery(
+            confirmed.values("warband").annotate(n=Count("pk")).values("n"),
+            output_field=IntegerField(),
+        ),
+        Value(0),
+    )
+
+
+def _sum(queryset, field: str):
+    return Coalesce(
+        Subquery(
+            queryset.values(
+                "participant__warband" if queryset.model is WarriorOutcome else "warband"
+            )
+            .annotate(total=Sum(field))
+            .values("total"),
+            output_field=IntegerField(),
+        ),
+        Value(0),
+    )
+
+
+def league_table(campaign: Campaign, *, sort: str = DEFAULT_SORT, direction: str = "") -> list[Row]:
+    """Every warband that plays in the campaign, sorted by ``sort`` (ties broken by wins,
+    then rating, then name). Warbands without battles have zeroes, not gaps."""
+    if sort not in COLUMNS:
+        sort = DEFAULT_SORT
+    direction = direction if direction in ("asc", "desc") else COLUMNS[sort][1]
+    confirmed_outcomes = WarriorOutcome.objects.filter(
+        participant__warband=OuterRef("pk"), participant__battle__status=Battle.Status.CONFIRMED
+    )
+    confirmed_participations = Participant.objects.filter(
+        warband=OuterRef("pk"), battle__status=Battle.Status.CONFIRMED
+    )
+    warbands = (
+        Warband.objects.in_campaign(campaign)
+        .filter(status__in=[Warband.Status.DRAFT, Warband.Status.ACTIVE])
+        .select_related("owner", "warband_type")
+        .annotate(
+            current_rating=rating_expression(),
+            played=_count(),
+            won=_count(Participant.Result.WON),
+            drawn=_count(Participant.Result.DRAW),
+            lost=_count(Participant.Result.LOST),
+            enemies_ooa=_sum(confirmed_outcomes, "enemies_out_of_action"),
+            experience_gained=_sum(confirmed_participations, "experience_gained"),
+        )
+    )
+    primary = _ORDER_FIELDS[sort]
+    ordering = [f"-{primary}" if direction == "desc" else primary]
+    ordering += [
+        field for field in ("-won", "-current_rating", "name") if field.lstrip("-") != primary
+    ]
+    rows = []
+    previous_key, rank = object(), 0
+    for position, warband in enumerate(warbands.order_by(*ordering), start=1):
+        key = _key(warband, primary)
+        if key != previous_key:
+            rank, previous_key = position, key
+        rows.append(
+            Row(
+                rank=rank,
+                warband=warband,
+                rating=warband.current_rating,
+                played=warband.played,
+                won=warband.won,
+                drawn=warband.drawn,
+                lost=warband.lost,
+                enemies_ooa=warband.enemies_ooa,
+                experience=warband.experience_gained,
+            )
+        )
+    return rows
+
+
+def _key(warband: Warband, field: str):
+    """The sort value of a row: equal values share a rank (1, 2, 2, 4)."""
+    value = warband
+    for part in field.split("__"):
+        value = getattr(value, part)
+    return value
+
+
+__all__ = ["COLUMNS", "DEFAULT_SORT", "Row", "league_table"]
