@@ -55,11 +55,16 @@ def confirm(battle: Battle, participants: Sequence[Participant]) -> None:
     battle.status = Battle.Status.CONFIRMED
     battle.confirmed_at = timezone.now()
     battle.save(update_fields=["status", "confirmed_at"])
+    # Charted on the day of the battle (at noon), whenever it was entered.
+    fought_at = min(
+        timezone.make_aware(datetime.datetime.combine(battle.fought_on, datetime.time(12))),
+        battle.confirmed_at,
+    )
     for participant in participants:
         RatingSnapshot.objects.create(
             warband=participant.warband,
             rating=participant.rating_before,
-            taken_at=battle.confirmed_at,
+            taken_at=fought_at,
             battle=battle,
             note=f"before {battle.scenario}",
         )

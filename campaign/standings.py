@@ -17,18 +17,20 @@ from warbands.models import Warband
 from warbands.services import rating_expression
 
 # column key → (heading, default direction)
-COLUMNS: dict[str, tuple[str, str]] = {
-    "warband": ("Warband", "asc"),
-    "player": ("Player", "asc"),
-    "type": ("Type", "asc"),
-    "rating": ("Rating", "desc"),
-    "played": ("Played", "desc"),
-    "won": ("Won", "desc"),
-    "drawn": ("Drawn", "desc"),
-    "lost": ("Lost", "desc"),
-    "enemies_ooa": ("Enemies out of action", "desc"),
-    "experience": ("Experience gained", "desc"),
+# column key → (heading, default direction, full name when the heading is abbreviated)
+COLUMNS: dict[str, tuple[str, str, str]] = {
+    "warband": ("Warband", "asc", ""),
+    "player": ("Player", "asc", ""),
+    "type": ("Type", "asc", ""),
+    "rating": ("Rating", "desc", ""),
+    "played": ("P", "desc", "Battles played"),
+    "won": ("W", "desc", "Won"),
+    "drawn": ("D", "desc", "Drawn"),
+    "lost": ("L", "desc", "Lost"),
+    "enemies_ooa": ("OOA", "desc", "Enemies taken out of action"),
+    "experience": ("XP", "desc", "Experience gained"),
 }
+TIE_BREAKERS = ("-won", "-drawn", "-current_rating")
 DEFAULT_SORT = "won"
 _ORDER_FIELDS = {
     "warband": "name",
@@ -87,8 +89,9 @@ def _sum(queryset, field: str):
 
 
 def league_table(campaign: Campaign, *, sort: str = DEFAULT_SORT, direction: str = "") -> list[Row]:
-    """Every warband that plays in the campaign, sorted by ``sort`` (ties broken by wins,
-    then rating, then name). Warbands without battles have zeroes, not gaps."""
+    """Every warband that plays in the campaign, sorted by ``sort``; ties are broken by wins,
+    draws and rating, and rows equal on all of those share a rank (1, 2, 2, 4), listed by
+    name. Warbands without battles have zeroes, not gaps."""
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
     direction = direction if direction in ("asc", "desc") else COLUMNS[sort][1]
@@ -113,14 +116,12 @@ def league_table(campaign: Campaign, *, sort: str = DEFAULT_SORT, direction: str
         )
     )
     primary = _ORDER_FIELDS[sort]
-    ordering = [f"-{primary}" if direction == "desc" else primary]
-    ordering += [
-        field for field in ("-won", "-current_rating", "name") if field.lstrip("-") != primary
-    ]
+    ranking = [f"-{primary}" if direction == "desc" else primary]
+    ranking += [field for field in TIE_BREAKERS if field.lstrip("-") != primary]
     rows = []
     previous_key, rank = object(), 0
-    for position, warband in enumerate(warbands.order_by(*ordering), start=1):
-        key = _key(warband, primary)
+    for position, warband in enumerate(warbands.order_by(*ranking, "name"), start=1):
+        key = tuple(_key(warband, field.lstrip("-")) for field in ranking)
         if key != previous_key:
             rank, previous_key = position, key
         rows.append(

@@ -143,3 +143,35 @@ def change_secrets(warband) -> None:
     else:
         treasury.add_treasure(chest, gold=-4, wyrdstone=4, reason=LedgerEntry.Reason.INCOME)
         treasury.remove_item(rope, reason=LedgerEntry.Reason.SALE)
+
+
+def record(campaign, organiser, lines, *, scenario="Skirmish", fought_on=None, outcomes=None):
+    """A confirmed battle through the real service. ``lines``: (warband, result, routed);
+    ``outcomes``: {warband: [(warrior, out_of_action, enemies_ooa)]}; routers are numbered in
+    the order given."""
+    import datetime
+
+    from battles import services as battle_services
+    from battles.models import WarriorOutcome
+    from battles.rules import ReportedResult
+
+    order = iter(range(1, len(lines) + 1))
+    battle = battle_services.record_battle(
+        actor=organiser,
+        campaign=campaign,
+        scenario=scenario,
+        fought_on=fought_on or datetime.date(2026, 11, 1),
+        results=[
+            ReportedResult(w.pk, result, routed, next(order) if routed else None)
+            for w, result, routed in lines
+        ],
+    )
+    for participant in battle.participants.all():
+        for warrior, out_of_action, enemies in (outcomes or {}).get(participant.warband, []):
+            WarriorOutcome.objects.create(
+                participant=participant,
+                warrior=warrior,
+                out_of_action=out_of_action,
+                enemies_out_of_action=enemies,
+            )
+    return battle

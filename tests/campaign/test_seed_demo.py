@@ -10,11 +10,22 @@ pytestmark = pytest.mark.django_db
 
 
 def row_counts() -> dict[str, int]:
+    from battles.models import Battle, Participant
+    from campaign.models import CampaignEvent
+    from warbands.models import LedgerEntry, RatingSnapshot, StorageContainer, Warrior
+
     return {
         "users": get_user_model().objects.count(),
         "campaigns": Campaign.objects.count(),
         "memberships": Membership.objects.count(),
         "warbands": Warband.objects.count(),
+        "warriors": Warrior.objects.count(),
+        "containers": StorageContainer.objects.count(),
+        "ledger": LedgerEntry.objects.count(),
+        "battles": Battle.objects.count(),
+        "participants": Participant.objects.count(),
+        "ratings": RatingSnapshot.objects.count(),
+        "events": CampaignEvent.objects.count(),
     }
 
 
@@ -26,7 +37,13 @@ def test_seed_demo_twice_leaves_the_same_rows(settings, capsys):
     call_command("seed_demo")
 
     assert row_counts() == first
-    assert first == {"users": 4, "campaigns": 1, "memberships": 3, "warbands": 2}
+    assert {k: first[k] for k in ("users", "campaigns", "memberships", "warbands", "battles")} == {
+        "users": 6,
+        "campaigns": 1,
+        "memberships": 5,
+        "warbands": 4,
+        "battles": 4,
+    }
     output = capsys.readouterr().out
     assert DEMO_PASSWORD in output and "alice" in output and "organiser" in output
 
@@ -41,7 +58,7 @@ def test_seed_demo_gives_each_player_a_warband_and_the_organiser_the_campaign(se
         "organiser"
     ]
     owners = sorted(Warband.objects.values_list("owner__username", flat=True))
-    assert owners == ["alice", "bob"]
+    assert owners == ["alice", "bob", "carol", "dave"]
     assert get_user_model().objects.get(username="admin").is_staff
 
 
@@ -74,7 +91,7 @@ def test_seed_demo_gives_each_player_a_full_legal_warband_of_a_different_list(se
     call_command("seed_demo")
 
     warbands = list(Warband.objects.select_related("warband_type"))
-    assert len({w.warband_type.key for w in warbands}) == len(warbands) == 2
+    assert len({w.warband_type.key for w in warbands}) == len(warbands) == 4
     for warband in warbands:
         warriors = list(services.roster(warband))
         assert warband.status == "active"
@@ -82,3 +99,22 @@ def test_seed_demo_gives_each_player_a_full_legal_warband_of_a_different_list(se
         assert sum(w.group_size for w in warriors) >= 9
         assert all(w.items.exists() for w in warriors if w.warrior_type.equipment_lists.exists())
         assert 0 <= warband.gold_crowns < warband.warband_type.starting_gold
+
+
+def test_seed_demo_gives_the_league_table_feed_and_chart_something_to_show(settings):
+    from campaign.standings import league_table
+    from warbands.models import RatingSnapshot
+
+    settings.DEBUG = True
+    call_command("seed_demo")
+
+    campaign = Campaign.objects.get()
+    table = league_table(campaign)
+    assert [row.played for row in table] == [2, 2, 2, 2]
+    assert sum(row.won for row in table) == 3
+    assert campaign.events.filter(kind="battle").count() == 4
+    for warband in Warband.objects.all():
+        ratings = list(
+            RatingSnapshot.objects.filter(warband=warband).values_list("rating", flat=True)
+        )
+        assert len(ratings) >= 3 and ratings[-1] > ratings[0]

@@ -4,16 +4,22 @@ Idempotent: every row is looked up by its natural key before it is created, so r
 command again changes nothing (demo passwords are reset if someone changed them).
 """
 
+import datetime
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
+from battles import services as battle_services
+from battles.models import Battle, WarriorOutcome
+from battles.rules import ReportedResult
 from campaign.auth import DEMO_PASSWORD
 from campaign.dice import ScriptedDice
 from campaign.models import Campaign, Membership
-from warbands import services
-from warbands.models import Warband, WarbandType
+from warbands import services, treasury
+from warbands.models import RatingSnapshot, Warband, WarbandType
 
 DEMO_CAMPAIGN = "The Year of the Comet (demo)"
 # username, staff, organiser of the demo campaign, warband name (None: does not play)
@@ -22,6 +28,8 @@ DEMO_USERS = [
     ("organiser", False, True, None),
     ("alice", False, False, "Reikland Reavers"),
     ("bob", False, False, "The Grey Scourge"),
+    ("carol", False, False, "The Order of the Burning Pyre"),
+    ("dave", False, False, "Von Carstein's Get"),
 ]
 # Each demo warband: its list, and (warrior type, name, models, items bought per model).
 # Both are legal starting warbands within the list's starting gold.
@@ -50,7 +58,38 @@ DEMO_ROSTERS = {
             ("giant_rat", "Giant Rats", 3, []),
         ],
     ),
+    "The Order of the Burning Pyre": (
+        "witch_hunters",
+        [
+            ("witch_hunter_captain", "Mathias Thulmann", 1, ["sword", "crossbow_pistol"]),
+            ("warrior_priest", "Father Gotthard", 1, ["hammer"]),
+            ("witch_hunter", "Ulrika Weiss", 1, ["crossbow"]),
+            ("zealot", "Zealots", 4, ["axe"]),
+            ("flagellant", "Flagellants", 2, ["flail"]),
+        ],
+    ),
+    "Von Carstein's Get": (
+        "undead",
+        [
+            ("vampire", "Count Adolphus", 1, ["sword", "light_armour"]),
+            ("necromancer", "Mortis the Pale", 1, []),
+            ("dreg", "Igor", 1, ["spear"]),
+            ("dreg", "Hunch", 1, ["mace"]),
+            ("ghoul", "Ghouls", 2, []),
+            ("zombie", "Zombies", 5, []),
+        ],
+    ),
 }
+# A few battles of history, oldest first: days ago, scenario, and for each warband its result,
+# whether it routed, the experience it gained and the enemies it put out of action.
+REAVERS, SCOURGE = "Reikland Reavers", "The Grey Scourge"
+PYRE, GET = "The Order of the Burning Pyre", "Von Carstein's Get"
+DEMO_BATTLES = [
+    (21, "Skirmish", [(REAVERS, "won", False, 6, 3), (SCOURGE, "lost", True, 3, 1)]),
+    (14, "Wyrdstone Hunt", [(PYRE, "won", False, 5, 2), (GET, "lost", True, 4, 2)]),
+    (7, "Street Fight", [(SCOURGE, "won", False, 6, 4), (GET, "lost", True, 2, 1)]),
+    (2, "Chance Encounter", [(REAVERS, "draw", False, 4, 2), (PYRE, "draw", False, 4, 2)]),
+]
 
 
 class Command(BaseCommand):
@@ -70,12 +109,14 @@ class Command(BaseCommand):
 
     def seed(self) -> None:
         User = get_user_model()
+        start = timezone.localdate() - datetime.timedelta(days=28)
         campaign, _ = Campaign.objects.get_or_create(
             name=DEMO_CAMPAIGN,
             defaults={
                 "description": "A demo league in the ruins of the City of the Damned.",
                 "mim_carried_items": True,
                 "max_warbands_per_player": 2,
+                "start_date": start,
             },
         )
         for username, staff, organiser, warband_name in DEMO_USERS:
@@ -92,6 +133,56 @@ class Command(BaseCommand):
             )
             if warband_name:
                 self.seed_warband(campaign, user, warband_name)
+        self.seed_battles(campaign, User.objects.get(username="organiser"))
+
+    def seed_battles(self, campaign: Campaign, organiser) -> None:
+        """Record the demo history once. Until the post-battle sequence is played in the app,
+        the demo hands out the experience each battle earned directly (one point to each
+        survivor, the rest to the heroes) so that ratings change over time."""
+        if Battle.objects.filter(campaign=campaign).exists():
+            return
+        warbands = {w.name: w for w in Warband.objects.filter(campaign=campaign)}
+        for days_ago, scenario, lines in DEMO_BATTLES:
+            fought_on = timezone.localdate() - datetime.timedelta(days=days_ago)
+            battle = battle_services.record_battle(
+                actor=organiser,
+                campaign=campaign,
+                scenario=scenario,
+                fought_on=fought_on,
+                results=[
+                    ReportedResult(warbands[name].pk, result, routed, 1 if routed else None)
+                    for name, result, routed, _, _ in lines
+                ],
+            )
+            gains = {name: (experience, enemies) for name, _, _, experience, enemies in lines}
+            for participant in battle.participants.select_related("warband"):
+                self.award(participant, *gains[participant.warband.name])
+                RatingSnapshot.objects.create(
+                    warband=participant.warband,
+                    rating=services.rating(services.roster(participant.warband)),
+                    taken_at=timezone.make_aware(
+                        datetime.datetime.combine(fought_on, datetime.time(20))
+                    ),
+                    battle=battle,
+                    note=f"after {scenario}",
+                )
+
+    def award(self, participant, experience: int, enemies: int) -> None:
+        warriors = [
+            w for w in services.roster(participant.warband) if w.warrior_type.gains_experience
+        ]
+        heroes = [w for w in warriors if w.is_hero]
+        for index, warrior in enumerate(warriors):
+            gained = 1 + (1 if warrior in heroes[: max(experience - len(warriors), 0)] else 0)
+            warrior.experience += gained
+            warrior.save(update_fields=["experience"])
+            WarriorOutcome.objects.create(
+                participant=participant,
+                warrior=warrior,
+                enemies_out_of_action=1 if index < enemies else 0,
+            )
+        participant.experience_gained = experience
+        participant.save(update_fields=["experience_gained"])
 
     def seed_warband(self, campaign: Campaign, owner, name: str) -> None:
         """Muster the demo roster unless the warband already has warriors."""
@@ -120,4 +211,11 @@ class Command(BaseCommand):
             )
             for item_key in items:
                 services.buy_item(warrior, actor=owner, item_key=item_key)
+        while treasury.storage_problems(warband):  # room for the gold that is left
+            treasury.buy_container(warband, "large_sack", actor=owner)
+            warband.refresh_from_db()
         services.finish_muster(warband, actor=owner)
+        start = timezone.make_aware(
+            datetime.datetime.combine(campaign.start_date, datetime.time(9))
+        )
+        RatingSnapshot.objects.filter(warband=warband).update(taken_at=start)
