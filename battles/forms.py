@@ -1,5 +1,7 @@
 """Forms of battle reports. Each lists its fields explicitly."""
 
+import itertools
+
 from django import forms
 
 from battles.models import Participant
@@ -56,3 +58,89 @@ def reported_results(rows) -> tuple[list[ReportedResult], list[str]]:
             )
         )
     return results, errors
+
+
+class ReportForm(BattleForm):
+    fortune_table = forms.ChoiceField(
+        choices=[("d66", "D66"), ("d100", "D100")], label="Random fortune table", required=False
+    )
+
+
+class DiceField(forms.CharField):
+    """Physical dice as typed ("3 5"); empty means the server rolls."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 120)
+        kwargs.setdefault("label", "Dice you rolled")
+        kwargs.setdefault("help_text", "Leave empty and the server rolls, in front of everybody.")
+        super().__init__(**kwargs)
+
+
+class RespondForm(forms.Form):
+    agree = forms.ChoiceField(choices=[("yes", "Confirm"), ("no", "Dispute")])
+    reason = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class DiceForm(forms.Form):
+    dice = DiceField()
+
+
+class DiscoveryForm(forms.Form):
+    warband = forms.IntegerField()
+    dice = DiceField()
+    result = forms.CharField(required=False, max_length=200, label="What was found")
+
+
+class RecoverForm(forms.Form):
+    item = forms.IntegerField()
+    majority = forms.IntegerField(required=False)
+    dice = DiceField()
+
+
+class FortuneTableForm(forms.Form):
+    """The campaign's random fortune table as lines "low-high | result | kind"."""
+
+    table = forms.ChoiceField(choices=[("d66", "D66"), ("d100", "D100")])
+    lines = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 10}),
+        required=False,
+        help_text='One row a line: "11-16 | Silver goblet | carried_item". Kinds: carried_item, '
+        "animal, cart, coach.",
+    )
+
+    KINDS = ("carried_item", "animal", "cart", "coach")
+
+    def clean(self):
+        data = super().clean()
+        table = data.get("table")
+        limit = 66 if table == "d66" else 100
+        rows = []
+        for number, line in enumerate((data.get("lines") or "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = [part.strip() for part in line.split("|")]
+            if len(parts) not in (2, 3):
+                raise forms.ValidationError(f"Line {number}: write low-high | result | kind.")
+            span, result = parts[0], parts[1]
+            kind = parts[2] if len(parts) == 3 and parts[2] else "carried_item"
+            low, _, high = span.partition("-")
+            try:
+                low, high = int(low), int(high or low)
+            except ValueError:
+                raise forms.ValidationError(f"Line {number}: {span!r} is not a range.") from None
+            if not (1 <= low <= high <= limit) or not result:
+                raise forms.ValidationError(f"Line {number}: the range must lie in 1-{limit}.")
+            if kind not in self.KINDS:
+                raise forms.ValidationError(
+                    f"Line {number}: kind must be one of {', '.join(self.KINDS)}."
+                )
+            rows.append((low, high, result[:200], kind))
+        rows.sort()
+        for (_, high, *_), (low, *_) in itertools.pairwise(rows):
+            if low <= high:
+                raise forms.ValidationError("Two rows cover the same roll.")
+        data["rows"] = rows
+        return data

@@ -35,12 +35,26 @@ class Battle(models.Model):
     scenario = models.CharField(max_length=100)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
     random_fortune = models.BooleanField(default=False)
+    fortune_table = models.CharField(
+        max_length=4,
+        choices=[("d66", "D66"), ("d100", "D100")],
+        default="d66",
+        help_text="The random fortune table the scenario names.",
+    )
+    fortune_markers = models.PositiveSmallIntegerField(null=True, blank=True)
     notes = models.TextField(blank=True)
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    carried_items_done_at = models.DateTimeField(
+        null=True, blank=True, help_text="Step 0 of the post-battle sequence is over."
+    )
+    choosing_order = models.JSONField(
+        default=list, blank=True, help_text="Warband ids, in the order they choose items."
+    )
+    choosing_turn = models.PositiveSmallIntegerField(default=0)
 
     objects = BattleQuerySet.as_manager()
 
@@ -86,6 +100,15 @@ class Participant(models.Model):
     )
     dispute_reason = models.TextField(blank=True)
     experience_gained = models.PositiveIntegerField(default=0)
+    # What the warband declared for step 0 (carried items at the end of the game).
+    carried_items_declared = models.BooleanField(default=False)
+    securers = models.PositiveSmallIntegerField(
+        default=0, help_text="Warriors still on the table able to secure carried items."
+    )
+    pitters = models.PositiveSmallIntegerField(default=0, help_text="Band of Pitters: 0, 1 or 2.")
+    quartermasters = models.PositiveSmallIntegerField(
+        default=0, help_text="Standing Quartermasters at the end of the game."
+    )
 
     class Meta:
         ordering = ["battle", "pk"]
@@ -128,3 +151,143 @@ class WarriorOutcome(models.Model):
 
     def __str__(self) -> str:
         return f"{self.warrior} in {self.participant.battle}"
+
+
+class DiceRoll(models.Model):
+    """A roll made for a battle, shown to every participant and the organisers (campaigns
+    text: "any dice rolls must be seen by both players or a neutral third party")."""
+
+    class Source(models.TextChoices):
+        SERVER = "server", "Rolled by the server"
+        ENTERED = "entered", "Physical dice, entered"
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="dice_rolls")
+    warband = models.ForeignKey(
+        "warbands.Warband", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rolled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    purpose = models.CharField(max_length=200)
+    sides = models.PositiveSmallIntegerField()
+    faces = models.JSONField()
+    source = models.CharField(max_length=10, choices=Source.choices)
+    result = models.CharField(max_length=300, blank=True, help_text="What the roll decided.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.purpose}: {self.faces}"
+
+    @property
+    def shown(self) -> str:
+        dice = f"{len(self.faces)}D{self.sides}" if len(self.faces) > 1 else f"D{self.sides}"
+        return f"{dice}: {' + '.join(str(face) for face in self.faces)}"
+
+
+class Discovery(models.Model):
+    """A random fortune marker investigated during the game (Mayhem in Mordheim)."""
+
+    class Kind(models.TextChoices):
+        CARRIED_ITEM = "carried_item", "Carried item"
+        ANIMAL = "animal", "Animal or mount"
+        CART = "cart", "Cart"
+        COACH = "coach", "Opulent coach"
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="discoveries")
+    warband = models.ForeignKey(
+        "warbands.Warband", on_delete=models.PROTECT, related_name="+", help_text="Found by."
+    )
+    test_roll = models.PositiveSmallIntegerField()
+    discovered = models.BooleanField()
+    cult_attack = models.BooleanField(default=False)
+    table_roll = models.PositiveSmallIntegerField(null=True, blank=True)
+    result = models.CharField(max_length=200, blank=True)
+    kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.CARRIED_ITEM)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "discoveries"
+
+    def __str__(self) -> str:
+        return self.result or "nothing"
+
+
+class CarriedItemAtEnd(models.Model):
+    """A carried item on the table when the game ended (step 0 of the post-battle sequence):
+    who controlled it, and who secured it."""
+
+    class State(models.TextChoices):
+        UNDECLARED = "undeclared", "Not declared yet"
+        OWN = "own", "Controlled by its own warband"
+        ENEMY = "enemy", "Controlled by an enemy"
+        UNCONTROLLED = "uncontrolled", "Uncontrolled"
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending", "To be resolved"
+        SECURED = "secured", "Secured by its warband"
+        CAPTURED = "captured", "Captured"
+        RECOVERED = "recovered", "Recovered"
+        HOME = "home", "Went home"
+        LOST = "lost", "Left behind"
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="carried_items")
+    owner = models.ForeignKey(
+        "warbands.Warband",
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The warband that brought (or found) it.",
+    )
+    label = models.CharField(max_length=100, help_text="Public: what everybody sees on the table.")
+    container = models.ForeignKey(
+        "warbands.StorageContainer",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    vessel = models.ForeignKey(
+        "warbands.VesselItem", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    discovery = models.ForeignKey(
+        Discovery, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    heavy = models.BooleanField(default=False)
+    is_warmount = models.BooleanField(default=False)
+    is_mule = models.BooleanField(default=False)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.UNDECLARED)
+    controlled_by = models.ForeignKey(
+        "warbands.Warband", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    exposed = models.BooleanField(
+        default=False,
+        help_text="Heavy, held by routers of combined Strength under 6 in sight and charge "
+        "range of a standing enemy: it becomes uncontrolled.",
+    )
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.PENDING)
+    secured_by = models.ForeignKey(
+        "warbands.Warband", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recovery = models.TextField(blank=True, help_text="The recovery rolls, as shown to all.")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["battle", "owner", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(container__isnull=False)
+                | Q(vessel__isnull=False)
+                | Q(discovery__isnull=False),
+                name="carried_item_is_something",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def is_uncontrolled(self) -> bool:
+        return self.state == self.State.UNCONTROLLED or self.exposed

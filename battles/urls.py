@@ -4,6 +4,27 @@ from battles import views
 
 urlpatterns = [
     path("campaigns/<int:pk>/battles/new/", views.battle_record, name="battle_record"),
+    path("campaigns/<int:pk>/battles/report/", views.battle_report, name="battle_report"),
     path("battles/<int:pk>/", views.battle_detail, name="battle_detail"),
+    path("battles/<int:pk>/warriors/", views.battle_outcomes, name="battle_outcomes"),
+    path("battles/<int:pk>/respond/", views.battle_respond, name="battle_respond"),
+    path("battles/<int:pk>/confirm/", views.battle_confirm_all, name="battle_confirm_all"),
     path("battles/<int:pk>/correct/", views.battle_correct, name="battle_correct"),
+    path(
+        "battles/<int:pk>/fortune/markers/",
+        views.battle_fortune_markers,
+        name="battle_fortune_markers",
+    ),
+    path("battles/<int:pk>/fortune/discovery/", views.battle_discovery, name="battle_discovery"),
+    path(
+        "battles/<int:pk>/carried-items/<int:warband_pk>/",
+        views.battle_declare,
+        name="battle_declare",
+    ),
+    path(
+        "battles/<int:pk>/recovery/start/",
+        views.battle_recovery_start,
+        name="battle_recovery_start",
+    ),
+    path("battles/<int:pk>/recovery/", views.battle_recover, name="battle_recover"),
 ]

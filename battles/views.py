@@ -1,81 +1,264 @@
-"""Battle pages: record a battle (organisers), read it, correct its result."""
+"""Battle pages: report a battle, confirm or dispute it, random fortune, and step 0 of the
+post-battle sequence (carried items at the end of the game).
+
+Thin views: parse the form, call one service, then show the battle page again (for htmx, the
+``#battle-board`` partial; a refusal comes back as the same partial with its reason, 422).
+"""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from battles import services
-from battles.forms import BattleForm, participant_rows, reported_results
-from battles.models import Battle
+from battles.dice import dice_for
+from battles.forms import (
+    BattleForm,
+    DiceForm,
+    DiscoveryForm,
+    RecoverForm,
+    ReportForm,
+    RespondForm,
+    participant_rows,
+    reported_results,
+)
+from battles.models import Battle, CarriedItemAtEnd, Participant, WarriorOutcome
 from campaign import permissions
-from warbands.models import Warband
+from campaign.dice import DiceError
+from warbands.models import Warband, Warrior
 from warbands.rules import RuleViolation
 
 
 def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
-    battle = Battle.objects.select_related("campaign").filter(pk=pk).first()
+    battle = Battle.objects.select_related("campaign", "reported_by").filter(pk=pk).first()
     if battle is None or not permissions.is_member(request.user, battle.campaign):
         raise Http404("No such battle.")
     return battle
 
 
-@require_http_methods(["GET", "POST"])
-def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
-    """An organiser records a battle for any two or more warbands of the campaign."""
-    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
-    warbands = (
-        Warband.objects.in_campaign(campaign)
-        .filter(status="active")
-        .select_related("owner", "warband_type")
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> dict:
+    participants = list(
+        battle.participants.select_related("warband", "warband__owner", "confirmed_by")
     )
-    data = request.POST if request.method == "POST" else None
-    form = BattleForm(data, initial={"fought_on": timezone.localdate()})
-    rows = participant_rows(data, warbands)
-    errors: list[str] = []
-    if request.method == "POST":
-        results, errors = reported_results(rows)
-        if form.is_valid() and not errors:
-            try:
-                battle = services.record_battle(
-                    actor=request.user, campaign=campaign, results=results, **form.cleaned_data
-                )
-            except RuleViolation as refusal:
-                errors.append(str(refusal))
-            else:
-                messages.success(request, f"{battle} is recorded and confirmed.")
-                return redirect("battle_detail", battle.pk)
+    mine = [p for p in participants if p.warband.owner_id == request.user.pk]
+    organiser = permissions.can_run_campaign(request.user, battle.campaign)
+    outcomes = list(
+        WarriorOutcome.objects.filter(participant__battle=battle).select_related(
+            "warrior", "participant__warband", "taken_out_by"
+        )
+    )
+    items = list(
+        battle.carried_items.select_related("owner", "controlled_by", "secured_by").order_by(
+            "owner__name", "pk"
+        )
+    )
+    turn = services.chooser(battle)
+    may_edit = (
+        battle.campaign.is_open
+        and battle.status != Battle.Status.CONFIRMED
+        and (organiser or battle.reported_by_id == request.user.pk)
+    )
+    return {
+        "battle": battle,
+        "participants": participants,
+        "outcomes": outcomes,
+        "mine": mine,
+        "pending_mine": [p for p in mine if p.confirmation != Participant.Confirmation.CONFIRMED],
+        "is_organiser": organiser,
+        "may_edit": may_edit,
+        "may_play": battle.campaign.is_open and (bool(mine) or organiser),
+        "items": items,
+        "pending_items": [i for i in items if i.outcome == CarriedItemAtEnd.Outcome.PENDING],
+        "undeclared": [p for p in participants if not p.carried_items_declared],
+        "turn": turn,
+        "my_turn": turn is not None and (turn.owner_id == request.user.pk or organiser),
+        "discoveries": list(battle.discoveries.select_related("warband")),
+        "placement": services.placement(battle) if battle.fortune_markers else [],
+        "dice_rolls": list(battle.dice_rolls.select_related("warband", "rolled_by")),
+        "error": error,
+    }
+
+
+def _board(request: HttpRequest, battle: Battle, *, error: str = "") -> HttpResponse:
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("battle_detail", battle.pk)
+    battle.refresh_from_db()
     return render(
         request,
-        "battles/battle_record.html",
-        {"campaign": campaign, "form": form, "rows": rows, "errors": errors},
-        status=422 if errors or form.errors else 200,
+        "battles/battle_detail.html#battle-board",
+        battle_context(request, battle, error=error),
+        status=422 if error else 200,
     )
 
 
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for_user(request, pk)
-    participants = battle.participants.select_related("warband", "warband__owner")
+    return render(request, "battles/battle_detail.html", battle_context(request, battle))
+
+
+# --- Reporting -----------------------------------------------------------------------------
+
+
+def _warbands_that_fight(campaign):
+    return (
+        Warband.objects.in_campaign(campaign)
+        .filter(status=Warband.Status.ACTIVE)
+        .select_related("owner", "warband_type")
+    )
+
+
+def _report_page(request, template: str, campaign, *, record: bool) -> HttpResponse:
+    warbands = _warbands_that_fight(campaign)
+    data = request.POST if request.method == "POST" else None
+    form = (BattleForm if record else ReportForm)(data, initial={"fought_on": timezone.localdate()})
+    rows = participant_rows(data, warbands)
+    errors: list[str] = []
+    if request.method == "POST":
+        results, errors = reported_results(rows)
+        if form.is_valid() and not errors:
+            fields = dict(form.cleaned_data)
+            if not record:
+                fields["fortune_table"] = fields.get("fortune_table") or "d66"
+            try:
+                service = services.record_battle if record else services.report_battle
+                battle = service(actor=request.user, campaign=campaign, results=results, **fields)
+            except RuleViolation as refusal:
+                errors.append(str(refusal))
+            else:
+                if record:
+                    messages.success(request, f"{battle} is recorded and confirmed.")
+                    return redirect("battle_detail", battle.pk)
+                messages.success(request, "Battle reported. Now say what each warrior did.")
+                return redirect("battle_outcomes", battle.pk)
     return render(
         request,
-        "battles/battle_detail.html",
-        {
-            "battle": battle,
-            "participants": participants,
-            "is_organiser": permissions.can_run_campaign(request.user, battle.campaign),
-        },
+        template,
+        {"campaign": campaign, "form": form, "rows": rows, "errors": errors},
+        status=422 if errors or form.errors else 200,
     )
 
 
 @require_http_methods(["GET", "POST"])
-def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
-    """An organiser corrects a result (who won, drew, lost and routed)."""
+def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser records a battle for any two or more warbands of the campaign."""
+    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
+    return _report_page(request, "battles/battle_record.html", campaign, record=True)
+
+
+@require_http_methods(["GET", "POST"])
+def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """A participant reports a battle; the other participants confirm or dispute it."""
+    campaign = permissions.get_campaign_for_user(request, pk, write=True)
+    return _report_page(request, "battles/battle_report.html", campaign, record=False)
+
+
+@require_http_methods(["GET", "POST"])
+def battle_outcomes(request: HttpRequest, pk: int) -> HttpResponse:
+    """What each warrior did: out of action, enemies put out of action, scenario experience."""
     battle = _battle_for_user(request, pk)
-    permissions.get_campaign_for_user(request, battle.campaign_id, organiser=True)
+    context = battle_context(request, battle)
+    if not context["may_edit"]:
+        raise PermissionDenied("Only whoever reported the battle, or an organiser, changes it.")
+    participants = context["participants"]
+    warriors = list(
+        Warrior.objects.on_roster()
+        .filter(warband__in=[p.warband_id for p in participants])
+        .select_related("warband")
+        .order_by("warband__name", "-is_leader", "-is_hero", "pk")
+    )
+    existing = {o.warrior_id: o for o in context["outcomes"]}
+    errors: list[str] = []
+    if request.method == "POST":
+        outcomes = []
+        for warrior in warriors:
+            prefix = f"o{warrior.pk}-"
+            try:
+                enemies = int(request.POST.get(prefix + "enemies") or 0)
+                experience = int(request.POST.get(prefix + "experience") or 0)
+                by = request.POST.get(prefix + "by") or None
+                by = int(by) if by else None
+            except ValueError:
+                errors.append(f"{warrior.name}: numbers only.")
+                continue
+            if enemies < 0 or experience < 0:
+                errors.append(f"{warrior.name}: no negative numbers.")
+                continue
+            outcomes.append(
+                services.Outcome(
+                    warrior_id=warrior.pk,
+                    out_of_action=bool(request.POST.get(prefix + "ooa")),
+                    enemies_out_of_action=enemies,
+                    scenario_experience=experience,
+                    taken_out_by_id=by,
+                )
+            )
+        if not errors:
+            try:
+                services.set_outcomes(battle, actor=request.user, outcomes=outcomes)
+            except RuleViolation as refusal:
+                errors.append(str(refusal))
+            else:
+                messages.success(request, "The report is complete: the others can confirm it.")
+                return redirect("battle_detail", battle.pk)
+    return render(
+        request,
+        "battles/battle_outcomes.html",
+        {"battle": battle, "warriors": warriors, "existing": existing, "errors": errors},
+        status=422 if errors else 200,
+    )
+
+
+@require_POST
+def battle_respond(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for_user(request, pk)
+    form = RespondForm(request.POST)
+    if not form.is_valid():
+        return _board(request, battle, error="Confirm or dispute.")
+    try:
+        services.respond(
+            battle,
+            actor=request.user,
+            agree=form.cleaned_data["agree"] == "yes",
+            reason=form.cleaned_data["reason"],
+        )
+    except RuleViolation as refusal:
+        return _board(request, battle, error=str(refusal))
+    return _board(request, battle)
+
+
+@require_POST
+def battle_confirm_all(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for_user(request, pk)
+    try:
+        services.confirm_for_everybody(battle, actor=request.user)
+    except RuleViolation as refusal:
+        return _board(request, battle, error=str(refusal))
+    return _board(request, battle)
+
+
+@require_http_methods(["GET", "POST"])
+def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """Correct who won, drew, lost and routed: the reporter or an organiser while the report
+    waits or is disputed (everybody confirms again), an organiser after confirmation."""
+    battle = _battle_for_user(request, pk)
+    confirmed = battle.status == Battle.Status.CONFIRMED
+    if confirmed:
+        permissions.get_campaign_for_user(request, battle.campaign_id, organiser=True)
+    elif not battle_context(request, battle)["may_edit"]:
+        raise PermissionDenied("Only whoever reported the battle, or an organiser, changes it.")
     participants = list(battle.participants.select_related("warband"))
     initial = {
         p.warband_id: {
@@ -93,7 +276,8 @@ def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
         results, errors = reported_results(rows)
         if not errors:
             try:
-                services.correct_result(battle, actor=request.user, results=results)
+                service = services.correct_result if confirmed else services.correct_report
+                service(battle, actor=request.user, results=results)
             except RuleViolation as refusal:
                 errors.append(str(refusal))
             else:
@@ -105,3 +289,149 @@ def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
         {"battle": battle, "rows": rows, "errors": errors},
         status=422 if errors else 200,
     )
+
+
+# --- Random fortune ------------------------------------------------------------------------
+
+
+@require_POST
+def battle_fortune_markers(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for_user(request, pk)
+    form = DiceForm(request.POST)
+    if not form.is_valid():
+        return _board(request, battle, error="Check the dice.")
+    try:
+        dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
+        services.roll_fortune_markers(battle, actor=request.user, dice=dice)
+    except (RuleViolation, DiceError) as refusal:
+        return _board(request, battle, error=str(refusal))
+    return _board(request, battle)
+
+
+@require_POST
+def battle_discovery(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for_user(request, pk)
+    form = DiscoveryForm(request.POST)
+    if not form.is_valid():
+        return _board(request, battle, error="Choose the warband and check the dice.")
+    warband = Warband.objects.filter(
+        pk=form.cleaned_data["warband"], participations__battle=battle
+    ).first()
+    if warband is None:
+        return _board(request, battle, error="That warband did not fight in this battle.")
+    try:
+        dice = dice_for(
+            battle, entered=form.cleaned_data["dice"], warband=warband, user=request.user
+        )
+        services.test_discovery(
+            battle, warband, actor=request.user, dice=dice, result=form.cleaned_data["result"]
+        )
+    except (RuleViolation, DiceError) as refusal:
+        return _board(request, battle, error=str(refusal))
+    return _board(request, battle)
+
+
+# --- Step 0: carried items -----------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
+    """A warband's owner says where each of its carried items ended the game."""
+    battle = _battle_for_user(request, pk)
+    participant = get_object_or_404(
+        Participant.objects.select_related("warband"), battle=battle, warband_id=warband_pk
+    )
+    warband = participant.warband
+    if warband.owner_id != request.user.pk and not permissions.can_run_campaign(
+        request.user, battle.campaign
+    ):
+        raise PermissionDenied("Each warband declares its own carried items.")
+    items = list(battle.carried_items.filter(owner=warband))
+    enemies = [
+        p.warband
+        for p in battle.participants.select_related("warband")
+        if p.warband_id != warband.pk
+    ]
+    error = ""
+    if request.method == "POST":
+        declarations = []
+        for item in items:
+            state = request.POST.get(f"i{item.pk}-state", "")
+            controlled_by = None
+            if state.startswith("enemy-"):
+                state, controlled_by = "enemy", int(state.removeprefix("enemy-") or 0) or None
+            declarations.append(
+                services.Declaration(
+                    item_id=item.pk,
+                    state=state,
+                    controlled_by_id=controlled_by,
+                    exposed=bool(request.POST.get(f"i{item.pk}-exposed")),
+                )
+            )
+        try:
+            services.declare_carried_items(
+                battle,
+                warband,
+                actor=request.user,
+                declarations=declarations,
+                securers=_number(request.POST.get("securers")),
+                pitters=_number(request.POST.get("pitters")),
+                quartermasters=_number(request.POST.get("quartermasters")),
+            )
+        except RuleViolation as refusal:
+            error = str(refusal)
+        else:
+            return _redirect(request, reverse("battle_detail", args=[battle.pk]) + "#carried-items")
+    return render(
+        request,
+        "battles/battle_declare.html",
+        {
+            "battle": battle,
+            "participant": participant,
+            "warband": warband,
+            "items": items,
+            "enemies": enemies,
+            "error": error,
+        },
+        status=422 if error else 200,
+    )
+
+
+def _number(value) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        raise RuleViolation("Numbers only, please.") from None
+
+
+@require_POST
+def battle_recovery_start(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for_user(request, pk)
+    form = DiceForm(request.POST)
+    if not form.is_valid():
+        return _board(request, battle, error="Check the dice.")
+    try:
+        dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
+        services.start_recovery(battle, actor=request.user, dice=dice)
+    except (RuleViolation, DiceError) as refusal:
+        return _board(request, battle, error=str(refusal))
+    return _board(request, battle)
+
+
+@require_POST
+def battle_recover(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for_user(request, pk)
+    form = RecoverForm(request.POST)
+    if not form.is_valid():
+        return _board(request, battle, error="Choose an item and check the dice.")
+    item = CarriedItemAtEnd.objects.filter(pk=form.cleaned_data["item"], battle=battle).first()
+    if item is None:
+        return _board(request, battle, error="That item is not on this battlefield.")
+    try:
+        dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
+        services.resolve_item(
+            battle, item, actor=request.user, dice=dice, majority_id=form.cleaned_data["majority"]
+        )
+    except (RuleViolation, DiceError) as refusal:
+        return _board(request, battle, error=str(refusal))
+    return _board(request, battle)

@@ -8,6 +8,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.db.models import Q
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
@@ -143,3 +144,35 @@ class CampaignEvent(models.Model):
 
     def __str__(self) -> str:
         return self.message
+
+
+class RandomFortuneEntry(models.Model):
+    """A row of the campaign's random fortune table (Mayhem in Mordheim's D66/D100 tables are
+    not in our rule texts: organisers enter the table their campaign uses)."""
+
+    class Table(models.TextChoices):
+        D66 = "d66", "D66"
+        D100 = "d100", "D100"
+
+    class Kind(models.TextChoices):
+        CARRIED_ITEM = "carried_item", "Carried item (1 stored item)"
+        ANIMAL = "animal", "Animal or mount"
+        CART = "cart", "Cart"
+        COACH = "coach", "Opulent coach"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="fortune_entries")
+    table = models.CharField(max_length=4, choices=Table.choices, default=Table.D66)
+    low = models.PositiveSmallIntegerField()
+    high = models.PositiveSmallIntegerField()
+    result = models.CharField(max_length=200)
+    kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.CARRIED_ITEM)
+
+    class Meta:
+        ordering = ["campaign", "table", "low"]
+        verbose_name_plural = "random fortune entries"
+        constraints = [
+            models.CheckConstraint(condition=Q(low__lte=models.F("high")), name="fortune_range")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}: {self.result}"

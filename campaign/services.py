@@ -12,7 +12,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import permissions
-from campaign.models import Campaign, CampaignEvent, Membership, new_join_code
+from campaign.models import (
+    Campaign,
+    CampaignEvent,
+    Membership,
+    RandomFortuneEntry,
+    new_join_code,
+)
 from warbands.models import Warband
 from warbands.rules import RuleViolation
 
@@ -175,3 +181,14 @@ def set_campaign_status(campaign: Campaign, *, actor, status: str) -> Campaign:
         f"The campaign was {label} ({timezone.localdate():%d %b %Y}).",
     )
     return campaign
+
+
+@transaction.atomic
+def set_fortune_table(campaign: Campaign, *, actor, table: str, rows) -> None:
+    """Replace one of the campaign's random fortune tables (rows: low, high, result, kind)."""
+    _require_organiser(actor, campaign)
+    RandomFortuneEntry.objects.filter(campaign=campaign, table=table).delete()
+    RandomFortuneEntry.objects.bulk_create(
+        RandomFortuneEntry(campaign=campaign, table=table, low=low, high=high, result=r, kind=k)
+        for low, high, r, k in rows
+    )

@@ -47,6 +47,7 @@ campaign_patterns = [
         name="warband_archive",
     ),
     path("campaigns/<int:pk>/status/", views.campaign_status, name="campaign_status"),
+    path("campaigns/<int:pk>/random-fortune/", views.fortune_table, name="fortune_table"),
     path("join/", views.join, name="join"),
     path("join/<str:code>/", views.join, name="join_link"),
 ]

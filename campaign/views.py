@@ -15,11 +15,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from battles.forms import FortuneTableForm
 from battles.models import Battle
 from campaign import charts, permissions, services
 from campaign.dashboard import next_steps
 from campaign.forms import CampaignForm, CampaignStatusForm, CoOrganiserForm, JoinForm, SignUpForm
-from campaign.models import Campaign, CampaignEvent, Membership
+from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
 from campaign.standings import COLUMNS, league_table
 from warbands.models import RatingSnapshot, Warband, Warrior
 from warbands.rules import RuleViolation
@@ -303,5 +304,31 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
         request,
         "campaign/join.html",
         {"form": form, "campaign": campaign if campaign and campaign.joining_open else None},
+        status=422 if form.errors else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def fortune_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's random fortune table (D66 or D100), as organisers enter it."""
+    campaign = permissions.get_campaign_for_user(request, pk)
+    if not permissions.is_organiser(request.user, campaign):
+        raise PermissionDenied("Only the campaign's organisers change the table.")
+    table = request.POST.get("table") or request.GET.get("table") or "d66"
+    entries = RandomFortuneEntry.objects.filter(campaign=campaign, table=table)
+    lines = "\n".join(f"{e.low}-{e.high} | {e.result} | {e.kind}" for e in entries)
+    form = FortuneTableForm(request.POST or None, initial={"table": table, "lines": lines})
+    if request.method == "POST":
+        permissions.get_campaign_for_user(request, pk, organiser=True)
+        if form.is_valid():
+            services.set_fortune_table(
+                campaign, actor=request.user, table=table, rows=form.cleaned_data["rows"]
+            )
+            messages.success(request, f"The {table.upper()} random fortune table is saved.")
+            return redirect(f"{reverse('fortune_table', args=[campaign.pk])}?table={table}")
+    return render(
+        request,
+        "campaign/fortune_table.html",
+        {"campaign": campaign, "form": form, "entries": entries, "table": table},
         status=422 if form.errors else 200,
     )

@@ -707,6 +707,7 @@ class VesselItem(models.Model):
     warband = models.ForeignKey(Warband, on_delete=models.PROTECT, related_name="vessel_items")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     name = models.CharField(max_length=100)
+    is_lost = models.BooleanField(default=False, help_text="Left behind or lost to the cult.")
     coach = models.ForeignKey(
         StorageContainer,
         null=True,
@@ -766,7 +767,12 @@ class LedgerEntry(models.Model):
     item_name = models.CharField(max_length=100, blank=True)
     reason = models.CharField(max_length=20, choices=Reason.choices)
     note = models.CharField(max_length=200, blank=True)
-    step = models.PositiveSmallIntegerField(null=True, blank=True)
+    battle = models.ForeignKey(
+        "battles.Battle", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    step = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The post-battle step (0-10) that made the change."
+    )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

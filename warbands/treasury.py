@@ -55,6 +55,7 @@ class Context:
     actor: object = None
     step: int | None = None
     note: str = ""
+    battle: object = None
 
 
 NO_CONTEXT = Context()
@@ -116,6 +117,7 @@ def _record(
         item_name=item_name or (item.name if item else ""),
         reason=reason,
         note=context.note[:200],
+        battle=context.battle,
         step=context.step,
         actor=context.actor if getattr(context.actor, "is_authenticated", False) else None,
         reverses=reverses,
@@ -562,7 +564,7 @@ def _warbands_locked(*pks: int) -> None:
 
 @transaction.atomic
 def capture_container(
-    container: StorageContainer, captor: Warband, *, battle=None, actor=None, step=None
+    container: StorageContainer, captor: Warband, *, battle=None, actor=None, step=0
 ) -> StorageContainer:
     """An enemy secured the container: it moves to ``captor`` with its contents (and whatever
     it carries: the chests on a pack animal, the containers in a cart). Both ledgers record
@@ -575,7 +577,9 @@ def capture_container(
         raise RuleViolation("A warband cannot capture its own container.")
     _warbands_locked(loser_id, captor.pk)
     locked = _lock(*_with_descendants(container))
-    context = Context(actor=actor, step=step, note=f"{container.get_kind_display()} captured")
+    context = Context(
+        actor=actor, step=step, battle=battle, note=f"{container.get_kind_display()} captured"
+    )
     for box in locked:
         stored = list(box.stored_items.all())
         for warband_id, sign in ((loser_id, -1), (captor.pk, 1)):
@@ -608,6 +612,26 @@ def capture_container(
         top.save(update_fields=["parent"])
     VesselItem.objects.filter(coach__in=[c.pk for c in locked]).update(coach=None)
     return top
+
+
+@transaction.atomic
+def lose_container(container: StorageContainer, *, actor=None, battle=None, step=None) -> None:
+    """The container (with whatever it carries) is gone for good: left behind on the table,
+    or lost with its hero. Its contents leave the ledger as a loss."""
+    context = Context(actor=actor, step=step, battle=battle, note=f"{container} lost")
+    for box in _lock(*_with_descendants(container)):
+        if box.gold_crowns or box.wyrdstone:
+            add_treasure(
+                box, gold=-box.gold_crowns, wyrdstone=-box.wyrdstone, reason=Reason.LOSS,
+                context=context,
+            )  # fmt: skip
+        for stored in list(box.stored_items.all()):
+            remove_item(stored, reason=Reason.LOSS, context=context)
+        box.refresh_from_db()
+        box.status = StorageContainer.Status.LOST
+        box.holder = None
+        box.save(update_fields=["status", "holder"])
+    VesselItem.objects.filter(coach=container).update(coach=None)
 
 
 def _with_descendants(container: StorageContainer) -> list[StorageContainer]:

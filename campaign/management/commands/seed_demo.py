@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles import services as battle_services
+from battles.dice import dice_for
 from battles.models import Battle, WarriorOutcome
 from battles.rules import ReportedResult
 from campaign.auth import DEMO_PASSWORD
@@ -155,6 +156,7 @@ class Command(BaseCommand):
                 ],
             )
             gains = {name: (experience, enemies) for name, _, _, experience, enemies in lines}
+            self.settle_carried_items(battle, organiser, first=days_ago == DEMO_BATTLES[0][0])
             for participant in battle.participants.select_related("warband"):
                 self.award(participant, *gains[participant.warband.name])
                 RatingSnapshot.objects.create(
@@ -166,6 +168,32 @@ class Command(BaseCommand):
                     battle=battle,
                     note=f"after {scenario}",
                 )
+
+    def settle_carried_items(self, battle, organiser, *, first: bool) -> None:
+        """Step 0 of each demo battle: every warband kept its carried items, except in the
+        first battle, where the routing Grey Scourge left a large sack behind and the Reavers
+        recovered it (a 5 on the recovery table, entered as physical dice)."""
+        for participant in battle.participants.select_related("warband"):
+            declarations, dropped = [], False
+            for item in battle.carried_items.filter(owner=participant.warband):
+                drop = first and participant.routed and item.label == "Large Sack" and not dropped
+                dropped = dropped or drop
+                declarations.append(
+                    battle_services.Declaration(item.pk, "uncontrolled" if drop else "own")
+                )
+            battle_services.declare_carried_items(
+                battle,
+                participant.warband,
+                actor=participant.warband.owner,
+                declarations=declarations,
+                securers=3,
+            )
+        pending = battle.carried_items.filter(outcome="pending").first()
+        if pending is not None:
+            battle_services.start_recovery(battle, actor=organiser, dice=dice_for(battle))
+            battle_services.resolve_item(
+                battle, pending, actor=organiser, dice=dice_for(battle, entered="5")
+            )
 
     def award(self, participant, experience: int, enemies: int) -> None:
         warriors = [

@@ -1,0 +1,48 @@
+"""Dice for battles: every roll is written to the battle's dice log (``DiceRoll``), whether the
+server rolled it or a player typed in what the physical dice showed."""
+
+from __future__ import annotations
+
+import re
+
+from battles.models import Battle, DiceRoll
+from campaign.dice import DiceError, EnteredDice, Roll, ServerDice
+
+
+def recorder(battle: Battle, *, warband=None, user=None):
+    """A callback for ``ServerDice``/``EnteredDice`` that saves each roll in the dice log (the
+    service then writes on it what the roll decided)."""
+
+    def record(roll: Roll) -> None:
+        DiceRoll.objects.create(
+            battle=battle,
+            warband=warband,
+            rolled_by=user if getattr(user, "is_authenticated", False) else None,
+            purpose=roll.purpose[:200],
+            sides=roll.sides,
+            faces=list(roll.faces),
+            source=DiceRoll.Source.SERVER if roll.source == "server" else DiceRoll.Source.ENTERED,
+        )
+
+    return record
+
+
+def parse_faces(text: str) -> list[int]:
+    """ "3 5" or "3, 5" for two dice, in the order they are used; digits and separators only.
+    Each face is checked against its die when used ("7" for a D6 is refused then)."""
+    text = (text or "").strip()
+    if not text:
+        return []
+    if not re.fullmatch(r"[0-9 ,;+]+", text):
+        raise DiceError("Type the dice as numbers separated by spaces, e.g. 3 5.")
+    faces = [int(p) for p in re.split(r"[ ,;+]+", text) if p]
+    if len(faces) > 40:
+        raise DiceError("That is more dice than any roll needs.")
+    return faces
+
+
+def dice_for(battle: Battle, *, entered: str = "", warband=None, user=None):
+    """Server dice, or the faces the player entered (checked against each die as it is used)."""
+    callback = recorder(battle, warband=warband, user=user)
+    faces = parse_faces(entered)
+    return EnteredDice(faces, recorder=callback) if faces else ServerDice(recorder=callback)
