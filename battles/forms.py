@@ -10,7 +10,9 @@ from battles.rules import ReportedResult
 
 class BattleForm(forms.Form):
     scenario = forms.CharField(max_length=100)
-    fought_on = forms.DateField(label="Date", widget=forms.DateInput(attrs={"type": "date"}))
+    fought_on = forms.DateField(
+        label="Date", widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+    )
     random_fortune = forms.BooleanField(required=False, label="Random fortune was in play")
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 

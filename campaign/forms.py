@@ -26,7 +26,7 @@ class CampaignForm(forms.ModelForm):
             "max_warbands_per_player",
         ]
         widgets = {
-            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "start_date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
             "description": forms.Textarea(attrs={"rows": 3}),
         }
 

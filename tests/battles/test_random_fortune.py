@@ -1,0 +1,164 @@
+"""Random fortune (Mayhem in Mordheim), with scripted dice."""
+
+import pytest
+
+from battles import rules, services
+from battles.forms import FortuneTableForm
+from battles.rules import ReportedResult
+from campaign.dice import ScriptedDice
+from campaign.models import RandomFortuneEntry
+from warbands.models import VesselItem
+from warbands.rules import RuleViolation
+
+
+@pytest.mark.parametrize(("face", "markers"), [(1, 3), (2, 3), (3, 4), (4, 4), (5, 5), (6, 5)])
+def test_markers_are_a_d3_plus_the_number_of_warbands(face, markers):
+    assert rules.random_fortune_markers(ScriptedDice([face]), warbands=2) == markers
+
+
+def test_placement_goes_from_the_lowest_rating_and_ties_roll_off():
+    placers = [
+        rules.Placer(1, "High", 140),
+        rules.Placer(2, "Low A", 80),
+        rules.Placer(3, "Low B", 80),
+        rules.Placer(4, "Middle", 100),
+    ]
+
+    order = rules.placement_order(placers, ScriptedDice([2, 5]))
+
+    assert [p.name for p in order] == ["Low B", "Low A", "Middle", "High"]
+
+
+@pytest.mark.parametrize(
+    ("face", "artefact", "discovered", "cult"),
+    [
+        (1, False, False, False),
+        (1, True, False, True),
+        (2, True, False, False),
+        (3, False, False, False),
+        (4, False, True, False),
+        (5, True, True, False),
+        (6, False, True, False),
+    ],
+)
+def test_discovery_tests(face, artefact, discovered, cult):
+    test = rules.discovery_test(ScriptedDice([face]), warband="W", holds_dark_artefact=artefact)
+
+    assert (test.discovered, test.cult_attack) == (discovered, cult)
+
+
+def test_the_fortune_table_lookup_by_d66_and_d100():
+    rows = [
+        rules.FortuneRow(11, 16, "Silver goblet", "carried_item"),
+        rules.FortuneRow(21, 26, "Mule", "animal"),
+    ]
+
+    assert rules.fortune_roll(ScriptedDice([2, 4]), "d66") == 24
+    assert rules.look_up_fortune(rows, 24).result == "Mule"
+    assert rules.look_up_fortune(rows, 31) is None
+    assert rules.fortune_roll(ScriptedDice([73]), "d100") == 73
+
+
+pytestmark = pytest.mark.django_db
+
+
+def fortune_battle(duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    return services.report_battle(
+        actor=reavers.owner,
+        campaign=duel["campaign"],
+        scenario="Hidden Treasure",
+        results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost", True, 1)],
+        random_fortune=True,
+    )
+
+
+def test_markers_are_rolled_once_and_logged(duel):
+    battle = fortune_battle(duel)
+
+    markers, order = services.roll_fortune_markers(
+        battle, actor=duel["reavers"].owner, dice=ScriptedDice([6, 3, 4])
+    )
+
+    assert markers == 5
+    assert len(order) == 2
+    with pytest.raises(RuleViolation, match="already"):
+        services.roll_fortune_markers(battle, actor=duel["reavers"].owner, dice=ScriptedDice([1]))
+
+
+def test_a_discovery_uses_the_campaigns_table_when_there_is_one(duel):
+    RandomFortuneEntry.objects.create(
+        campaign=duel["campaign"], table="d66", low=31, high=36, result="Bag of gems"
+    )
+    battle = fortune_battle(duel)
+
+    found = services.test_discovery(
+        battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([4, 3, 2])
+    )
+
+    assert (found.discovered, found.table_roll, found.result) == (True, 32, "Bag of gems")
+
+
+def test_without_a_table_the_discovery_is_recorded_as_typed(duel):
+    battle = fortune_battle(duel)
+
+    found = services.test_discovery(
+        battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([6]),
+        result="A silver locket",
+    )  # fmt: skip
+    nothing = services.test_discovery(
+        battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([3])
+    )
+
+    assert (found.result, found.table_roll) == ("A silver locket", None)
+    assert (nothing.discovered, nothing.result) == (False, "")
+
+
+def test_a_natural_one_brings_the_cult_to_a_warband_with_a_dark_artefact(duel):
+    VesselItem.objects.create(warband=duel["scourge"], kind="dark_artefact", name="Eye of Zar")
+    battle = fortune_battle(duel)
+
+    test = services.test_discovery(
+        battle, duel["scourge"], actor=duel["scourge"].owner, dice=ScriptedDice([1])
+    )
+
+    assert test.cult_attack
+    assert battle.campaign.events.filter(message__contains="The cult attacked Scourge").exists()
+
+
+def test_random_fortune_must_be_in_play(duel):
+    battle = services.report_battle(
+        actor=duel["reavers"].owner,
+        campaign=duel["campaign"],
+        scenario="Skirmish",
+        results=[
+            ReportedResult(duel["reavers"].pk, "won"),
+            ReportedResult(duel["scourge"].pk, "lost"),
+        ],
+    )
+
+    with pytest.raises(RuleViolation, match="not in play"):
+        services.test_discovery(
+            battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([5])
+        )
+
+
+@pytest.mark.parametrize(
+    ("lines", "error"),
+    [
+        ("11-16 | Goblet | carried_item", None),
+        ("11-16 Goblet", "write low-high | result | kind"),
+        ("a-b | Goblet", "is not a range"),
+        ("60-70 | Goblet", "must lie in 1-66"),
+        ("11-16 | Goblet | dragon", "kind must be one of"),
+        ("11-16 | A\n14-20 | B", "cover the same roll"),
+    ],
+)
+def test_the_fortune_table_form(lines, error):
+    form = FortuneTableForm({"table": "d66", "lines": lines})
+
+    assert form.is_valid() is (error is None)
+    if error:
+        assert error in str(form.errors)
+    else:
+        assert form.cleaned_data["rows"] == [(11, 16, "Goblet", "carried_item")]

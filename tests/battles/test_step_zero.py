@@ -1,0 +1,260 @@
+"""Step 0: carried items at the end of the game, secured, captured, recovered or lost."""
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from battles import services
+from battles.models import CarriedItemAtEnd
+from battles.rules import ReportedResult
+from campaign.dice import ScriptedDice
+from campaign.models import CampaignEvent
+from warbands import treasury
+from warbands.models import Item, LedgerEntry, StorageContainer, VesselItem
+from warbands.rules import RuleViolation
+
+pytestmark = pytest.mark.django_db
+
+
+def confirmed_battle(duel, *, scourge_routed=True, draw=False):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    if draw:
+        results = [ReportedResult(reavers.pk, "draw"), ReportedResult(scourge.pk, "draw")]
+    else:
+        results = [
+            ReportedResult(reavers.pk, "won"),
+            ReportedResult(
+                scourge.pk, "lost", routed=scourge_routed, rout_order=1 if scourge_routed else None
+            ),
+        ]
+    battle = services.report_battle(
+        actor=reavers.owner, campaign=duel["campaign"], scenario="Skirmish", results=results
+    )
+    services.respond(battle, actor=scourge.owner, agree=True)
+    battle.refresh_from_db()
+    return battle
+
+
+def declare(battle, warband, states: dict[str, str] | None = None, *, securers=3, **extra):
+    """Declare every item of ``warband``: ``states`` by label, the rest controlled."""
+    states = states or {}
+    declarations = []
+    for item in battle.carried_items.filter(owner=warband).order_by("pk"):
+        state = states.pop(item.label, "own") if item.label in states else "own"
+        enemy = None
+        if state.startswith("enemy:"):
+            state, enemy = "enemy", int(state.split(":")[1])
+        declarations.append(
+            services.Declaration(item.pk, state, enemy, exposed=extra.get("exposed") == item.label)
+        )
+    services.declare_carried_items(
+        battle, warband, actor=warband.owner, declarations=declarations, securers=securers,
+        pitters=extra.get("pitters", 0),
+    )  # fmt: skip
+
+
+def item_of(battle, warband, label="Treasure Chest") -> CarriedItemAtEnd:
+    return battle.carried_items.filter(owner=warband, label=label).order_by("pk").first()
+
+
+def test_the_items_on_the_table_are_the_top_containers_vessels_and_discoveries(duel):
+    reavers = duel["reavers"]
+    chest = reavers.containers.get(kind="treasure_chest")
+    mule = StorageContainer.objects.create(warband=reavers, kind="pack_mule")
+    treasury.place_container(chest, mule, actor=reavers.owner)
+    sack = reavers.containers.filter(kind="large_sack").first()
+    captain = reavers.warriors.get(is_leader=True)
+    treasury.buy_container(reavers, "pouch", actor=reavers.owner, pay_from=sack, holder=captain)
+    VesselItem.objects.create(warband=reavers, kind="dark_artefact", name="Eye of Zar")
+
+    battle = confirmed_battle(duel)
+
+    labels = sorted(battle.carried_items.filter(owner=reavers).values_list("label", flat=True))
+    assert labels == ["Dark Artefact", "Large Sack", "Large Sack", "Large Sack", "Large Sack",
+                      "Pack Animal (mule)"]  # fmt: skip
+    mule_item = item_of(battle, reavers, "Pack Animal (mule)")
+    assert mule_item.is_mule and mule_item.heavy  # it carries the chest with 100 gc
+
+
+def test_heaviness_is_computed_from_the_contents(duel):
+    battle = confirmed_battle(duel)
+    reavers = duel["reavers"]
+
+    heavy = {i.container.gold_crowns: i.heavy for i in battle.carried_items.filter(owner=reavers)}
+
+    assert heavy == {100: True, 50: True, 27: False}
+
+
+def test_controlled_items_are_secured_and_an_enemy_captures_what_it_controls(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    chest = scourge.containers.get(kind="treasure_chest")
+    treasury.add_item(chest, item=Item.objects.get(key="elven_cloak"), reason="income")
+    gold = chest.gold_crowns
+
+    declare(battle, reavers)
+    assert battle.carried_items.filter(outcome="pending").count() == 10  # waiting for Scourge
+    declare(battle, scourge, {"Treasure Chest": f"enemy:{reavers.pk}"})
+
+    chest.refresh_from_db()
+    assert chest.warband == reavers
+    assert (chest.gold_crowns, chest.stored_items.get().name) == (gold, "Elven cloak")
+    outcomes = dict(battle.carried_items.values_list("pk", "outcome"))
+    assert list(outcomes.values()).count("captured") == 1
+    assert list(outcomes.values()).count("secured") == 9
+    battle.refresh_from_db()
+    assert battle.carried_items_done_at is not None
+    assert treasury.ledger_mismatches() == []
+    event = CampaignEvent.objects.get(kind="container")
+    assert event.message == "Reavers took a treasure chest from Scourge."
+
+
+def test_uncontrolled_items_are_recovered_in_turn_with_the_recovery_table(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    declare(battle, reavers, {"Treasure Chest": "uncontrolled"})
+    declare(battle, scourge, {"Treasure Chest": "uncontrolled"}, securers=1)
+
+    order = services.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
+    assert order == [reavers.pk, scourge.pk]  # the warband that did not rout chooses first
+
+    rat_chest, our_chest = item_of(battle, scourge), item_of(battle, reavers)
+    with pytest.raises(PermissionDenied, match="Reavers's turn"):
+        services.resolve_item(battle, rat_chest, actor=scourge.owner, dice=ScriptedDice([3]))
+    # Reavers choose the rats' chest: 2 +1 heavy = 3: the remaining Reavers take it.
+    services.resolve_item(battle, rat_chest, actor=reavers.owner, dice=ScriptedDice([2]))
+    # Scourge choose: a natural 1 gives the routing rats the Reavers' own chest.
+    services.resolve_item(battle, our_chest, actor=scourge.owner, dice=ScriptedDice([1]))
+
+    rat_chest.refresh_from_db()
+    our_chest.refresh_from_db()
+    assert (rat_chest.outcome, rat_chest.secured_by) == ("captured", reavers)
+    assert (our_chest.outcome, our_chest.secured_by) == ("captured", scourge)
+    assert rat_chest.recovery == "D6 2 +1 heavy = 3"
+    assert rat_chest.container.warband == reavers and our_chest.container.warband == scourge
+    battle.refresh_from_db()
+    assert battle.carried_items_done_at is not None
+    assert treasury.ledger_mismatches() == []
+    with pytest.raises(RuleViolation, match="not waiting"):
+        services.resolve_item(battle, rat_chest, actor=reavers.owner, dice=ScriptedDice([6]))
+
+
+def test_an_item_nobody_can_secure_is_lost_with_its_contents(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    declare(battle, reavers, securers=0)
+    declare(battle, scourge, {"Treasure Chest": "uncontrolled"}, securers=0)
+    services.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
+    chest = item_of(battle, scourge)
+    gold = chest.container.gold_crowns
+
+    services.resolve_item(battle, chest, actor=reavers.owner, dice=ScriptedDice([4]))
+
+    chest.refresh_from_db()
+    assert chest.outcome == "lost"
+    assert chest.container.status == "lost"
+    assert chest.container.gold_crowns == 0
+    assert LedgerEntry.objects.filter(reason="loss", amount=-gold).exists()
+    assert treasury.ledger_mismatches() == []
+
+
+def test_a_heavy_item_of_routers_caught_in_the_open_becomes_uncontrolled(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    declare(battle, reavers)
+    sack = battle.carried_items.filter(owner=scourge, heavy=True, label="Large Sack").first()
+    assert sack is not None
+    declarations = [
+        services.Declaration(i.pk, "own", exposed=i.pk == sack.pk)
+        for i in battle.carried_items.filter(owner=scourge)
+    ]
+    services.declare_carried_items(
+        battle, scourge, actor=scourge.owner, declarations=declarations, securers=2
+    )
+
+    sack.refresh_from_db()
+    assert sack.is_uncontrolled and sack.outcome == "pending"
+
+
+def test_only_routers_heavy_items_can_be_caught_in_the_open(duel):
+    battle = confirmed_battle(duel)
+    reavers = duel["reavers"]
+    chest = item_of(battle, reavers)
+
+    with pytest.raises(RuleViolation, match="Only a heavy item held by a routing warband"):
+        services.declare_carried_items(
+            battle, reavers, actor=reavers.owner,
+            declarations=[services.Declaration(i.pk, "own", exposed=i.pk == chest.pk)
+                          for i in battle.carried_items.filter(owner=reavers)],
+            securers=3,
+        )  # fmt: skip
+    assert not battle.participants.get(warband=reavers).carried_items_declared
+
+
+def test_each_warband_declares_only_its_own_items(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+
+    with pytest.raises(PermissionDenied):
+        services.declare_carried_items(
+            battle, reavers, actor=scourge.owner, declarations=[], securers=1
+        )
+    with pytest.raises(RuleViolation, match="each of the warband's carried items"):
+        services.declare_carried_items(
+            battle, reavers, actor=reavers.owner, declarations=[], securers=1
+        )
+
+
+def test_an_uncontrolled_warmount_goes_home(duel):
+    reavers = duel["reavers"]
+    StorageContainer.objects.create(warband=reavers, kind="warmount")
+    battle = confirmed_battle(duel)
+
+    declare(battle, reavers, {"Warmount": "uncontrolled"})
+    declare(battle, duel["scourge"])
+
+    mount = item_of(battle, reavers, "Warmount")
+    assert (mount.outcome, mount.secured_by) == ("home", reavers)
+
+
+def test_a_dark_artefact_changes_hands_like_a_container(duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    artefact = VesselItem.objects.create(warband=scourge, kind="dark_artefact", name="Eye")
+    battle = confirmed_battle(duel)
+
+    declare(battle, reavers)
+    declare(battle, scourge, {"Dark Artefact": f"enemy:{reavers.pk}"})
+
+    artefact.refresh_from_db()
+    assert artefact.warband == reavers
+
+
+def test_a_campaign_without_carried_items_skips_step_zero(duel):
+    duel["campaign"].mim_carried_items = False
+    duel["campaign"].save()
+
+    battle = confirmed_battle(duel)
+
+    assert battle.carried_items_done_at is not None
+    assert not battle.carried_items.exists()
+
+
+def test_a_discovery_secured_goes_to_the_unstored_treasure_of_who_secures_it(duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = services.report_battle(
+        actor=reavers.owner,
+        campaign=duel["campaign"],
+        scenario="Skirmish",
+        results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost", True, 1)],
+        random_fortune=True,
+    )
+    services.test_discovery(
+        battle, scourge, actor=scourge.owner, dice=ScriptedDice([5]), result="Silver goblet"
+    )
+    services.respond(battle, actor=scourge.owner, agree=True)
+
+    declare(battle, reavers)
+    declare(battle, scourge, {"Random fortune: Silver goblet": f"enemy:{reavers.pk}"})
+
+    pile = treasury.loose_pile(reavers)
+    assert list(pile.stored_items.values_list("name", flat=True)) == ["Silver goblet"]
+    assert treasury.ledger_mismatches() == []
