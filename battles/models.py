@@ -130,6 +130,9 @@ class WarriorOutcome(models.Model):
     participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="outcomes")
     warrior = models.ForeignKey("warbands.Warrior", on_delete=models.PROTECT, related_name="+")
     out_of_action = models.BooleanField(default=False)
+    models_out_of_action = models.PositiveSmallIntegerField(
+        default=0, help_text="For a henchman group: how many of its models were put out of action."
+    )
     enemies_out_of_action = models.PositiveSmallIntegerField(default=0)
     scenario_experience = models.PositiveSmallIntegerField(default=0)
     taken_out_by = models.ForeignKey(
@@ -291,3 +294,145 @@ class CarriedItemAtEnd(models.Model):
     @property
     def is_uncontrolled(self) -> bool:
         return self.state == self.State.UNCONTROLLED or self.exposed
+
+
+class PostBattleSequence(models.Model):
+    """One warband's walk through the post-battle sequence of one battle, step by step.
+
+    ``current_step`` is the step to do now (0-10); 11 means the sequence is complete. Every
+    change a step makes to the roster or the treasury is written in its ``StepRecord`` journal,
+    so the step can be undone exactly.
+    """
+
+    STEPS = (
+        (0, "Carried items"),
+        (1, "Injuries"),
+        (2, "Experience"),
+        (3, "Exploration"),
+        (4, "Sell wyrdstone"),
+        (5, "Veterans"),
+        (6, "Rare items"),
+        (7, "Dramatis personae and hired swords"),
+        (8, "Hire recruits and buy common items"),
+        (9, "Reallocate equipment and treasure"),
+        (10, "Update rating"),
+    )
+    COMPLETE = 11
+
+    participant = models.OneToOneField(
+        Participant, on_delete=models.CASCADE, related_name="sequence"
+    )
+    current_step = models.PositiveSmallIntegerField(default=0)
+    state = models.JSONField(default=dict, blank=True, help_text="What later steps need to know.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["participant__battle", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(current_step__lte=11), name="sequence_step_in_range")
+        ]
+
+    def __str__(self) -> str:
+        return f"Post-battle sequence of {self.participant}"
+
+    @property
+    def is_complete(self) -> bool:
+        return self.current_step >= self.COMPLETE
+
+    @property
+    def step_name(self) -> str:
+        return dict(self.STEPS).get(self.current_step, "Complete")
+
+
+class StepRecord(models.Model):
+    """A step as it was done: what it changed (the journal, for undo) and what it decided."""
+
+    sequence = models.ForeignKey(
+        PostBattleSequence, on_delete=models.CASCADE, related_name="records"
+    )
+    step = models.PositiveSmallIntegerField()
+    journal = models.JSONField(default=list, blank=True)
+    summary = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    completed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.CharField(
+        max_length=300, blank=True, help_text="Why an organiser reopened the step."
+    )
+
+    class Meta:
+        ordering = ["sequence", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sequence", "step"],
+                condition=Q(undone_at__isnull=True),
+                name="one_live_record_per_step",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Step {self.step} of {self.sequence}"
+
+
+class SequenceTask(models.Model):
+    """A roll to make within a step (a hero's injury, an advance …): the dice it rolled and
+    the player's answers, so that it can be replayed after a question is answered."""
+
+    sequence = models.ForeignKey(PostBattleSequence, on_delete=models.CASCADE, related_name="tasks")
+    step = models.PositiveSmallIntegerField()
+    order = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(max_length=30)
+    warrior = models.ForeignKey(
+        "warbands.Warrior", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    label = models.CharField(max_length=200)
+    data = models.JSONField(default=dict, blank=True, help_text="What the rule needs.")
+    faces = models.JSONField(default=list, blank=True)
+    answers = models.JSONField(default=dict, blank=True)
+    question = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    summary = models.CharField(max_length=500, blank=True)
+    done = models.BooleanField(default=False)
+    void = models.BooleanField(default=False, help_text="Reopened by an organiser.")
+
+    class Meta:
+        ordering = ["sequence", "step", "order", "pk"]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class Captive(models.Model):
+    """A hero held by another warband after a battle (serious injury 61, Captured)."""
+
+    class Status(models.TextChoices):
+        HELD = "held", "Held captive"
+        RANSOMED = "ransomed", "Ransomed"
+        EXCHANGED = "exchanged", "Exchanged"
+        SOLD = "sold", "Sold to the slavers"
+        ZOMBIE = "zombie", "Killed and raised as a Zombie"
+        SACRIFICED = "sacrificed", "Sacrificed"
+        RELEASED = "released", "Released"
+
+    warrior = models.ForeignKey("warbands.Warrior", on_delete=models.PROTECT, related_name="+")
+    captor = models.ForeignKey(
+        "warbands.Warband", on_delete=models.PROTECT, related_name="captives"
+    )
+    battle = models.ForeignKey(Battle, on_delete=models.PROTECT, related_name="captives")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.HELD)
+    ransom = models.PositiveIntegerField(null=True, blank=True, help_text="Set by the captor.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.warrior} held by {self.captor}"

@@ -77,6 +77,14 @@ def confirm(battle: Battle, participants: Sequence[Participant]) -> None:
     record_event(
         battle.campaign, CampaignEvent.Kind.BATTLE, _describe(battle, participants), battle=battle
     )
+    # Warriors who had a game to miss have missed this one.
+    for participant in participants:
+        for warrior in Warrior.objects.filter(warband=participant.warband, games_to_miss__gt=0):
+            warrior.games_to_miss -= 1
+            warrior.save(update_fields=["games_to_miss"])
+    from battles.sequence import sequences_for  # the sequence module builds on this one
+
+    sequences_for(battle)
 
 
 @transaction.atomic

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from battles import views
+from battles import sequence_views, views
 
 urlpatterns = [
     path("campaigns/<int:pk>/battles/new/", views.battle_record, name="battle_record"),
@@ -27,4 +27,16 @@ urlpatterns = [
         name="battle_recovery_start",
     ),
     path("battles/<int:pk>/recovery/", views.battle_recover, name="battle_recover"),
+    path("sequences/<int:pk>/", sequence_views.sequence_detail, name="sequence_detail"),
+    path(
+        "sequences/<int:pk>/tasks/<int:task_pk>/",
+        sequence_views.sequence_task,
+        name="sequence_task",
+    ),
+    path("sequences/<int:pk>/act/", sequence_views.sequence_act, name="sequence_act"),
+    path(
+        "sequences/<int:pk>/complete/", sequence_views.sequence_complete, name="sequence_complete"
+    ),
+    path("sequences/<int:pk>/undo/", sequence_views.sequence_undo, name="sequence_undo"),
+    path("sequences/<int:pk>/reopen/", sequence_views.sequence_reopen, name="sequence_reopen"),
 ]

@@ -28,7 +28,7 @@ from battles.forms import (
     participant_rows,
     reported_results,
 )
-from battles.models import Battle, CarriedItemAtEnd, Participant, WarriorOutcome
+from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from campaign import permissions
 from campaign.dice import DiceError
 from warbands.models import Warband, Warrior
@@ -85,6 +85,14 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
         "discoveries": list(battle.discoveries.select_related("warband")),
         "placement": services.placement(battle) if battle.fortune_markers else [],
         "dice_rolls": list(battle.dice_rolls.select_related("warband", "rolled_by")),
+        "sequences": [(p, getattr(p, "sequence", None)) for p in participants]
+        if battle.status == Battle.Status.CONFIRMED
+        else [],
+        "history": list(
+            StepRecord.objects.filter(
+                sequence__participant__battle=battle, undone_at__isnull=False
+            ).select_related("sequence__participant__warband", "undone_by")
+        ),
         "error": error,
     }
 

@@ -37,6 +37,17 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
                 reverse("battle_detail", args=[participant.battle_id]),
             )
         )
+    from battles.sequence import waiting_for
+
+    for sequence in waiting_for(user):
+        battle = sequence.participant.battle
+        steps.setdefault(battle.campaign_id, []).append(
+            Step(
+                f"Post-battle sequence waiting: {sequence.participant.warband.name} after "
+                f"{battle.scenario} (step {min(sequence.current_step, 10)})",
+                reverse("sequence_detail", args=[sequence.pk]),
+            )
+        )
     organised = [m.campaign_id for m in memberships if m.is_organiser]
     disputed = Battle.objects.filter(campaign_id__in=organised, status=Battle.Status.DISPUTED)
     for battle in disputed:

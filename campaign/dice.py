@@ -128,3 +128,30 @@ class EnteredDice(_QueuedDice):
 def _check_shape(n: int, sides: int) -> None:
     if n < 1 or sides < 2:
         raise DiceError(f"cannot roll {n} dice with {sides} sides")
+
+
+class ReplayDice:
+    """Replays the faces already rolled for a task, then rolls on with ``live`` dice.
+
+    A task that stops to ask the player something (did he win the pit fight? which skill?) is
+    run again from the start once answered: the dice it already rolled must come out the same,
+    and only new rolls are made (and logged) by the live dice. ``faces`` collects every face
+    used, old and new, for the caller to keep with the task.
+    """
+
+    def __init__(self, recorded: Iterable[int], live: Dice) -> None:
+        self._recorded = list(recorded)
+        self.live = live
+        self.faces: list[int] = []
+        self.new_rolls: list[Roll] = []
+
+    def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
+        if len(self._recorded) >= n:
+            faces = tuple(self._recorded[:n])
+            del self._recorded[:n]
+            result = Roll(purpose, sides, faces, "replayed")
+        else:
+            result = self.live.roll(n, sides, purpose)
+            self.new_rolls.append(result)
+        self.faces.extend(result.faces)
+        return result

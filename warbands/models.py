@@ -431,6 +431,11 @@ class Warrior(ProfileFields):
         default=dict, blank=True, help_text='Raised racial maximums, e.g. {"WS": 1}.'
     )
     hired_at_creation = models.BooleanField(default=True)
+    learns_magic_next = models.BooleanField(
+        default=False,
+        help_text="Took over from a Sisters, Possessed or Carnival leader: may learn a spell or "
+        "prayer instead of his next advance.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = WarriorQuerySet.as_manager()
@@ -563,7 +568,8 @@ def _capacity_constraints() -> list[models.CheckConstraint]:
             name="pouch_gold_or_wyrdstone",
         ),
         models.CheckConstraint(
-            condition=~Q(kind="pouch") | Q(holder__isnull=False), name="pouch_has_a_hero"
+            condition=~Q(kind="pouch") | Q(holder__isnull=False) | ~Q(status="held"),
+            name="pouch_has_a_hero",
         ),
         models.UniqueConstraint(
             fields=["warband"], condition=Q(kind="loose"), name="one_loose_pile_per_warband"

@@ -209,6 +209,48 @@ def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEX
         stored.delete()
 
 
+@transaction.atomic
+def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
+    """Undo one ledger entry with a new, opposite entry (the ledger is append-only): gold and
+    wyrdstone go back, an item that came in leaves its container again, one that left comes
+    back."""
+    (container,) = _lock(entry.container)
+    context = Context(actor=actor, step=entry.step, battle=entry.battle, note=f"undo: {entry.note}")
+    if entry.kind == LedgerEntry.Kind.GOLD:
+        container.gold_crowns -= entry.amount
+    elif entry.kind == LedgerEntry.Kind.WYRDSTONE:
+        container.wyrdstone -= entry.amount
+    elif entry.amount > 0:
+        stored = (
+            container.stored_items.filter(name=entry.item_name, item=entry.item)
+            .order_by("-pk")
+            .first()
+        )
+        if stored is None:
+            raise RuleViolation(f"{entry.item_name} is no longer in the {container}.")
+        stored.delete()
+        container.item_count -= 1
+    else:
+        StoredItem.objects.create(container=container, item=entry.item, name=entry.item_name)
+        container.item_count += 1
+    # A captured or lost container may have left the warband since; the balance is checked
+    # against the rules only while the container is held.
+    if container.status == StorageContainer.Status.HELD:
+        _check(container)
+    container.save(update_fields=["gold_crowns", "wyrdstone", "item_count"])
+    return _record(
+        container,
+        entry.kind,
+        -entry.amount,
+        Reason.REVERSAL,
+        context,
+        item=entry.item,
+        item_name=entry.item_name,
+        reverses=entry,
+        warband_id=entry.warband_id,
+    )
+
+
 # --- The owner's moves ---------------------------------------------------------------------
 
 

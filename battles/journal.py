@@ -1,0 +1,131 @@
+"""The journal of a post-battle step: every change it makes, so that undo restores exactly.
+
+Steps change the roster through a ``Journal`` (``update``, ``create``, ``delete``, ``watch``)
+and the treasury through ``warbands.treasury``; the journal notes the ledger entries written
+meanwhile. ``revert`` walks the journal backwards: fields get their old values, created rows
+go, deleted rows come back with their primary keys, and every ledger entry is reversed by a new
+entry (never deleted: the ledger is append-only).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from django.apps import apps
+from django.db import models
+
+from warbands import treasury
+from warbands.models import LedgerEntry
+
+
+def _label(obj_or_model) -> str:
+    return obj_or_model._meta.label
+
+
+def _snapshot(obj: models.Model, fields=None) -> dict:
+    """Concrete field values (by attname) as JSON-safe strings or plain values."""
+    data = {}
+    for field in obj._meta.concrete_fields:
+        if fields is not None and field.name not in fields and field.attname not in fields:
+            continue
+        value = getattr(obj, field.attname)
+        if value is None or isinstance(value, bool | int | str | list | dict):
+            data[field.attname] = value
+        else:
+            data[field.attname] = field.value_to_string(obj)
+    return data
+
+
+def _restore(model, data: dict) -> dict:
+    values = {}
+    for field in model._meta.concrete_fields:
+        if field.attname in data:
+            value = data[field.attname]
+            values[field.attname] = field.to_python(value) if isinstance(value, str) else value
+    return values
+
+
+class Journal:
+    """Records the changes of one step into ``record.journal`` (saved by ``save``)."""
+
+    def __init__(self, record) -> None:
+        self.record = record
+        self._ledger_mark = (
+            LedgerEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        )
+
+    def _add(self, op: dict) -> None:
+        self.record.journal.append(op)
+
+    def update(self, obj: models.Model, **fields) -> models.Model:
+        before = {name: _snapshot(obj, [name]) for name in fields}
+        for name, value in fields.items():
+            setattr(obj, name, value)
+        obj.save(update_fields=list(fields))
+        after = {name: _snapshot(obj, [name]) for name in fields}
+        self._add({"op": "update", "model": _label(obj), "pk": obj.pk,
+                   "before": {k: v for d in before.values() for k, v in d.items()},
+                   "after": {k: v for d in after.values() for k, v in d.items()}})  # fmt: skip
+        return obj
+
+    def create(self, model, **fields) -> models.Model:
+        obj = model.objects.create(**fields)
+        self._add({"op": "create", "model": _label(model), "pk": obj.pk})
+        return obj
+
+    def add_m2m(self, obj: models.Model, field: str, ids: list[int]) -> None:
+        getattr(obj, field).add(*ids)
+        self._add({"op": "m2m_add", "model": _label(obj), "pk": obj.pk, "field": field, "ids": ids})
+
+    def delete(self, obj: models.Model) -> None:
+        self._add({"op": "delete", "model": _label(obj), "data": _snapshot(obj)})
+        obj.delete()
+
+    @contextmanager
+    def watch(self, obj: models.Model, fields: list[str]):
+        """Note the fields a service changes on ``obj`` (a container lost with its hero)."""
+        before = _snapshot(obj, fields)
+        yield
+        # The service's ledger entries come first in the journal, so that undo restores the
+        # object (a lost container held again) before it puts the treasure back.
+        self.note_ledger()
+        obj.refresh_from_db(fields=fields)
+        after = _snapshot(obj, fields)
+        if before != after:
+            self._add({"op": "update", "model": _label(obj), "pk": obj.pk, "before": before,
+                       "after": after})  # fmt: skip
+
+    def note_ledger(self) -> None:
+        """Note the ledger entries written since the last note (through the treasury)."""
+        new = list(
+            LedgerEntry.objects.filter(pk__gt=self._ledger_mark)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if new:
+            self._add({"op": "ledger", "pks": new})
+            self._ledger_mark = new[-1]
+
+    def save(self) -> None:
+        self.note_ledger()
+        self.record.save(update_fields=["journal"])
+
+
+def revert(journal: list[dict], *, actor=None) -> None:
+    """Undo a journal, newest change first."""
+    for op in reversed(journal):
+        if op["op"] == "ledger":
+            for pk in reversed(op["pks"]):
+                treasury.reverse_entry(LedgerEntry.objects.get(pk=pk), actor=actor)
+            continue
+        model = apps.get_model(op["model"])
+        if op["op"] == "m2m_add":
+            obj = model.objects.filter(pk=op["pk"]).first()
+            if obj is not None:
+                getattr(obj, op["field"]).remove(*op["ids"])
+        elif op["op"] == "update":
+            model.objects.filter(pk=op["pk"]).update(**_restore(model, op["before"]))
+        elif op["op"] == "create":
+            model.objects.filter(pk=op["pk"]).delete()
+        elif op["op"] == "delete":
+            model.objects.create(**_restore(model, op["data"]))

@@ -1,0 +1,197 @@
+"""The post-battle sequence page: all steps with done / current / to come, and the current
+step's form as the ``#step-panel`` partial that every post swaps (status 422 with the reason
+when refused)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from battles import sequence as sequences
+from battles.dice import dice_for
+from battles.models import PostBattleSequence, SequenceTask, StepRecord
+from campaign import permissions
+from campaign.dice import DiceError
+from warbands.rules import RuleViolation
+
+
+def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
+    """The warband's owner and the campaign's organisers open a sequence; other members of
+    the campaign follow it on the battle page (its treasury steps are secret); anyone else
+    gets a 404."""
+    sequence = (
+        PostBattleSequence.objects.select_related(
+            "participant__battle__campaign",
+            "participant__warband__warband_type",
+            "participant__warband__owner",
+            "participant__warband__campaign",
+        )
+        .filter(pk=pk)
+        .first()
+    )
+    if sequence is None:
+        raise Http404("No such sequence.")
+    campaign = sequence.participant.battle.campaign
+    if not permissions.is_member(request.user, campaign):
+        raise Http404("No such sequence.")
+    warband = sequence.participant.warband
+    if warband.owner_id != request.user.pk and not permissions.is_organiser(request.user, campaign):
+        raise PermissionDenied("A warband's post-battle sequence is its owner's to play.")
+    return sequence
+
+
+def sequence_context(
+    request: HttpRequest, sequence: PostBattleSequence, *, error: str = ""
+) -> dict:
+    step = sequence.current_step
+    if not sequence.is_complete:
+        sequences.prepare(sequence)
+    records = {
+        r.step: r for r in StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True)
+    }
+    tasks = list(
+        SequenceTask.objects.filter(sequence=sequence, step=step, void=False).select_related(
+            "warrior"
+        )
+    )
+    handler = None if sequence.is_complete else sequences.handler(step)
+    can_act = sequences.may_act(request.user, sequence)
+    warband = sequence.participant.warband
+    context = {
+        "sequence": sequence,
+        "battle": sequence.participant.battle,
+        "warband": warband,
+        "steps": [
+            (
+                number,
+                name,
+                "done" if number < step else "current" if number == step else "to come",
+                records.get(number),
+            )
+            for number, name in PostBattleSequence.STEPS
+        ],
+        "tasks": tasks,
+        "blockers": handler.blockers(sequence) if handler else [],
+        "can_act": can_act,
+        "can_undo": can_act
+        and warband.owner_id == request.user.pk
+        and step > 1
+        and (sequence.is_complete or not sequences.started(sequence)),
+        "is_organiser": permissions.can_run_campaign(
+            request.user, sequence.participant.battle.campaign
+        ),
+        "error": error,
+        "step_template": f"battles/steps/_step_{min(step, 11)}.html",
+    }
+    if handler is not None and hasattr(handler, "page_context"):
+        context.update(handler.page_context(sequence, request.user))
+    return context
+
+
+def _panel(request: HttpRequest, sequence: PostBattleSequence, *, error: str = "") -> HttpResponse:
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("sequence_detail", sequence.pk)
+    sequence.refresh_from_db()
+    return render(
+        request,
+        "battles/sequence_detail.html#step-panel",
+        sequence_context(request, sequence, error=error),
+        status=422 if error else 200,
+    )
+
+
+def _step(request: HttpRequest) -> int:
+    try:
+        return int(request.POST.get("step", ""))
+    except ValueError:
+        raise RuleViolation("The form is out of date: reload the page.") from None
+
+
+@require_GET
+def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = _sequence_for(request, pk)
+    return render(request, "battles/sequence_detail.html", sequence_context(request, sequence))
+
+
+@require_POST
+def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
+    """Roll for a task, or answer its question (``answer``)."""
+    sequence = _sequence_for(request, pk)
+    task = get_object_or_404(SequenceTask, pk=task_pk, sequence=sequence)
+    answers = {}
+    if task.question and "answer" in request.POST:
+        answers[task.question["key"]] = request.POST["answer"]
+    try:
+        dice = dice_for(
+            sequence.participant.battle,
+            entered=request.POST.get("dice", ""),
+            warband=sequence.participant.warband,
+            user=request.user,
+        )
+        sequences.run_task(
+            sequence, task, actor=request.user, step=_step(request), dice=dice, answers=answers
+        )
+    except (RuleViolation, DiceError) as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    return _panel(request, sequence)
+
+
+@require_POST
+def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = _sequence_for(request, pk)
+    try:
+        dice = dice_for(
+            sequence.participant.battle,
+            entered=request.POST.get("dice", ""),
+            warband=sequence.participant.warband,
+            user=request.user,
+        )
+        sequences.act(
+            sequence, actor=request.user, step=_step(request),
+            action=request.POST.get("action", ""), data=request.POST, dice=dice,
+        )  # fmt: skip
+    except (RuleViolation, DiceError) as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    return _panel(request, sequence)
+
+
+@require_POST
+def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = _sequence_for(request, pk)
+    try:
+        sequences.complete_step(
+            sequence, actor=request.user, step=_step(request), data=request.POST
+        )
+    except RuleViolation as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    return _panel(request, sequence)
+
+
+@require_POST
+def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = _sequence_for(request, pk)
+    if sequence.participant.warband.owner_id != request.user.pk:
+        raise PermissionDenied("Only the warband's owner undoes a step; organisers reopen one.")
+    try:
+        sequences.undo_last_step(sequence, actor=request.user)
+    except RuleViolation as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    return _panel(request, sequence)
+
+
+@require_POST
+def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = _sequence_for(request, pk)
+    try:
+        sequences.reopen_step(
+            sequence, _step(request), actor=request.user, reason=request.POST.get("reason", "")
+        )
+    except RuleViolation as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    messages.success(request, "Step reopened.")
+    return _panel(request, sequence)
