@@ -9,7 +9,7 @@ from battles.models import Battle, DiceRoll
 from campaign.dice import DiceError, EnteredDice, Roll, ServerDice
 
 
-def recorder(battle: Battle, *, warband=None, user=None):
+def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
     """A callback for ``ServerDice``/``EnteredDice`` that saves each roll in the dice log (the
     service then writes on it what the roll decided)."""
 
@@ -22,6 +22,7 @@ def recorder(battle: Battle, *, warband=None, user=None):
             sides=roll.sides,
             faces=list(roll.faces),
             source=DiceRoll.Source.SERVER if roll.source == "server" else DiceRoll.Source.ENTERED,
+            secret=secret,
         )
 
     return record
@@ -41,8 +42,9 @@ def parse_faces(text: str) -> list[int]:
     return faces
 
 
-def dice_for(battle: Battle, *, entered: str = "", warband=None, user=None):
-    """Server dice, or the faces the player entered (checked against each die as it is used)."""
-    callback = recorder(battle, warband=warband, user=user)
+def dice_for(battle: Battle, *, entered: str = "", warband=None, user=None, secret=False):
+    """Server dice, or the faces the player entered (checked against each die as it is used).
+    ``secret``: rolled in a treasury step (see ``campaign.permissions.visible_dice``)."""
+    callback = recorder(battle, warband=warband, user=user, secret=secret)
     faces = parse_faces(entered)
     return EnteredDice(faces, recorder=callback) if faces else ServerDice(recorder=callback)

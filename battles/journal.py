@@ -12,10 +12,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from django.apps import apps
-from django.db import models
+from django.db import models, transaction
+from django.db.models import ProtectedError
 
 from warbands import treasury
-from warbands.models import LedgerEntry
+from warbands.models import LedgerEntry, StorageContainer
 
 
 def _label(obj_or_model) -> str:
@@ -55,6 +56,10 @@ class Journal:
         )
 
     def _add(self, op: dict) -> None:
+        # Ledger entries written before this change come first, so that undo (newest first)
+        # takes back this change before it reverses them.
+        if op["op"] != "ledger":
+            self.note_ledger()
         self.record.journal.append(op)
 
     def update(self, obj: models.Model, **fields) -> models.Model:
@@ -73,12 +78,21 @@ class Journal:
         self._add({"op": "create", "model": _label(model), "pk": obj.pk})
         return obj
 
+    def created(self, obj: models.Model) -> models.Model:
+        """Note a row a service created (a container bought, a recruit's item)."""
+        self._add({"op": "create", "model": _label(obj), "pk": obj.pk})
+        return obj
+
+    def will_delete(self, obj: models.Model) -> None:
+        """Note a row a service is about to delete (an item taken off a warrior)."""
+        self._add({"op": "delete", "model": _label(obj), "data": _snapshot(obj)})
+
     def add_m2m(self, obj: models.Model, field: str, ids: list[int]) -> None:
         getattr(obj, field).add(*ids)
         self._add({"op": "m2m_add", "model": _label(obj), "pk": obj.pk, "field": field, "ids": ids})
 
     def delete(self, obj: models.Model) -> None:
-        self._add({"op": "delete", "model": _label(obj), "data": _snapshot(obj)})
+        self.will_delete(obj)
         obj.delete()
 
     @contextmanager
@@ -126,6 +140,15 @@ def revert(journal: list[dict], *, actor=None) -> None:
         elif op["op"] == "update":
             model.objects.filter(pk=op["pk"]).update(**_restore(model, op["before"]))
         elif op["op"] == "create":
-            model.objects.filter(pk=op["pk"]).delete()
+            rows = model.objects.filter(pk=op["pk"])
+            try:
+                with transaction.atomic():
+                    rows.delete()
+            except ProtectedError:
+                # A container bought in the step that treasure went through: its ledger lines
+                # stay (append-only), so the container stays too, marked sold.
+                if model is not StorageContainer:
+                    raise
+                rows.update(status=StorageContainer.Status.SOLD, parent=None, holder=None)
         elif op["op"] == "delete":
             model.objects.create(**_restore(model, op["data"]))

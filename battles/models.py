@@ -176,6 +176,11 @@ class DiceRoll(models.Model):
     faces = models.JSONField()
     source = models.CharField(max_length=10, choices=Source.choices)
     result = models.CharField(max_length=300, blank=True, help_text="What the roll decided.")
+    secret = models.BooleanField(
+        default=False,
+        help_text="Rolled in a treasury step: its faces and result are shown only to those who "
+        "may see the warband's treasury.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

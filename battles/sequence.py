@@ -8,7 +8,8 @@ through the step's ``Journal`` so that undo can restore them exactly.
 A step may hold tasks (``SequenceTask``): rolls that may stop to ask the player something.
 Their dice are kept, so a task answered later replays the same faces (``ReplayDice``).
 
-Steps live in ``STEP_HANDLERS``; steps 3 to 9 are in ``battles.steps_trading``.
+Steps live in ``STEP_HANDLERS``; steps 3 to 9 are in ``battles.steps_exploration`` and
+``battles.steps_trading`` (their shared parts in ``battles.steps_treasury``).
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ TREASURY_STEPS = range(3, 11)
 
 def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool:
     """The warband's owner plays its sequence. An organiser may act for him in the steps that
-    reveal nothing secret (carried items, injuries, experience), and in the treasury steps only
-    when the campaign lets organisers see secrets."""
+    reveal nothing secret (carried items, injuries, experience); the treasury steps (3 to 10)
+    are the owner's alone, since only he moves his treasure (``permissions.can_edit_warband``).
+    """
     warband = sequence.participant.warband
     campaign = sequence.participant.battle.campaign
     if not campaign.is_open:
@@ -86,7 +88,7 @@ def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool
     if not permissions.is_organiser(user, campaign):
         return False
     step = sequence.current_step if step is None else step
-    return step not in TREASURY_STEPS or permissions.can_see_treasury(user, warband)
+    return step not in TREASURY_STEPS
 
 
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
@@ -666,12 +668,13 @@ class UpdateRating(Step):
             battle=ctx.battle, note=f"after {ctx.battle.scenario}",
         )  # fmt: skip
         parts = [f"Rating {snapshot.rating}."]
-        if lost["gold"] or lost["wyrdstone"] or lost["items"]:
-            parts.append(
-                f"Lost for want of a container: {lost['gold']} gc, {lost['wyrdstone']} wyrdstone"
-                + (f", {', '.join(lost['items'])}" if lost["items"] else "")
-                + "."
-            )
+        gone = [
+            f"{lost['gold']} gc" if lost["gold"] else "",
+            f"{lost['wyrdstone']} wyrdstone" if lost["wyrdstone"] else "",
+            *lost["items"],
+        ]
+        if any(gone):
+            parts.append(f"Lost for want of a container: {', '.join(g for g in gone if g)}.")
         return " ".join(parts)
 
 

@@ -60,6 +60,14 @@ def sequence_context(
     handler = None if sequence.is_complete else sequences.handler(step)
     can_act = sequences.may_act(request.user, sequence)
     warband = sequence.participant.warband
+    # The treasury steps are secret: an organiser who may not see the warband's treasury
+    # follows them by name only (no form, no tasks, no summaries).
+    sees_treasury = permissions.can_see_treasury(request.user, warband)
+    secret_step = step in sequences.TREASURY_STEPS and not sees_treasury
+    if not sees_treasury:
+        records = {n: r for n, r in records.items() if n not in sequences.TREASURY_STEPS}
+    if secret_step:
+        tasks = []
     context = {
         "sequence": sequence,
         "battle": sequence.participant.battle,
@@ -74,7 +82,7 @@ def sequence_context(
             for number, name in PostBattleSequence.STEPS
         ],
         "tasks": tasks,
-        "blockers": handler.blockers(sequence) if handler else [],
+        "blockers": handler.blockers(sequence) if handler and not secret_step else [],
         "can_act": can_act,
         "can_undo": can_act
         and warband.owner_id == request.user.pk
@@ -84,10 +92,14 @@ def sequence_context(
             request.user, sequence.participant.battle.campaign
         ),
         "error": error,
-        "step_template": f"battles/steps/_step_{min(step, 11)}.html",
+        "step_template": "battles/steps/_secret.html"
+        if secret_step
+        else f"battles/steps/_step_{min(step, 11)}.html",
     }
-    if handler is not None and hasattr(handler, "page_context"):
+    if handler is not None and not secret_step:
         context.update(handler.page_context(sequence, request.user))
+        if getattr(handler, "after_tasks", False):
+            context["after_template"] = f"battles/steps/_step_{step}_after.html"
     return context
 
 
@@ -132,6 +144,7 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
             entered=request.POST.get("dice", ""),
             warband=sequence.participant.warband,
             user=request.user,
+            secret=sequence.current_step in sequences.TREASURY_STEPS,
         )
         sequences.run_task(
             sequence, task, actor=request.user, step=_step(request), dice=dice, answers=answers
@@ -150,6 +163,7 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
             entered=request.POST.get("dice", ""),
             warband=sequence.participant.warband,
             user=request.user,
+            secret=sequence.current_step in sequences.TREASURY_STEPS,
         )
         sequences.act(
             sequence, actor=request.user, step=_step(request),

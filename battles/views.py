@@ -84,7 +84,10 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
         "my_turn": turn is not None and (turn.owner_id == request.user.pk or organiser),
         "discoveries": list(battle.discoveries.select_related("warband")),
         "placement": services.placement(battle) if battle.fortune_markers else [],
-        "dice_rolls": list(battle.dice_rolls.select_related("warband", "rolled_by")),
+        "dice_rolls": permissions.visible_dice(
+            request.user,
+            battle.dice_rolls.select_related("warband__campaign", "warband__owner", "rolled_by"),
+        ),
         "sequences": [(p, getattr(p, "sequence", None)) for p in participants]
         if battle.status == Battle.Status.CONFIRMED
         else [],

@@ -141,6 +141,7 @@ class Item(models.Model):
         MISC = "misc", "Miscellaneous"
         ANIMAL = "animal", "Animal"
         MUTATION = "mutation", "Mutation"
+        TREASURE = "treasure", "Treasure"
 
     key = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=100)
@@ -153,12 +154,23 @@ class Item(models.Model):
         null=True, blank=True, help_text="N of 'Rare N'; empty for Common."
     )
     notes = models.TextField(blank=True)
+    sells_for = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="What it sells for, when not half its price (treasure found exploring).",
+    )
 
     class Meta:
         ordering = ["category", "name"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def sale_price(self) -> int:
+        """Trading: "any item sells automatically for half its listed price"; a variable
+        price counts its fixed part only; odd prices round down (FACTS.md section 6)."""
+        return self.sells_for if self.sells_for is not None else self.price // 2
 
     @property
     def price_label(self) -> str:
@@ -360,6 +372,14 @@ class Warband(models.Model):
     name = models.CharField(max_length=100)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     gold_crowns = models.PositiveIntegerField(default=0)
+    exploration_extra_dice = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="The Straggler (4-4): at the next exploration roll one more die and discard one.",
+    )
+    catacombs_reroll = models.BooleanField(
+        default=False,
+        help_text="Entrance to the Catacombs (6×5): may re-roll one exploration die, for good.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = WarbandQuerySet.as_manager()
@@ -435,6 +455,9 @@ class Warrior(ProfileFields):
         default=False,
         help_text="Took over from a Sisters, Possessed or Carnival leader: may learn a spell or "
         "prayer instead of his next advance.",
+    )
+    kept_gems = models.BooleanField(
+        default=False, help_text="Kept the Jewelsmith's gems: +1 to his rarity rolls."
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -665,6 +688,23 @@ class StorageContainer(models.Model):
         return f"{name} “{self.label}”" if self.label else name
 
     @property
+    def contents_label(self) -> str:
+        """ "24 gc, 3 wyrdstone, 1 item" or "empty": for the owner's own forms only."""
+        parts = [
+            f"{self.gold_crowns} gc" if self.gold_crowns else "",
+            f"{self.wyrdstone} wyrdstone" if self.wyrdstone else "",
+            f"{self.item_count} item{'s' if self.item_count != 1 else ''}"
+            if self.item_count
+            else "",
+        ]
+        return ", ".join(p for p in parts if p) or "empty"
+
+    @property
+    def the(self) -> str:
+        """For sentences: "the Treasure Chest", "the unstored treasure"."""
+        return "the unstored treasure" if self.kind == self.LOOSE else f"the {self}"
+
+    @property
     def spec(self) -> container_rules.ContainerSpec | None:
         return None if self.kind == self.LOOSE else container_rules.spec(self.kind)
 
@@ -833,3 +873,44 @@ class RatingSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.warband}: {self.rating}"
+
+
+class HiredSword(models.Model):
+    """A hired sword or dramatis persona who fights for the warband (post-battle step 7).
+
+    The lists of hired swords may come later: for now an entry is a name, the hire fee paid
+    and the upkeep due after each later battle (core rules, Hired Swords: "you must pay his
+    upkeep after every battle, or he leaves"). They are not part of the warband's rating.
+    """
+
+    class Kind(models.TextChoices):
+        HIRED_SWORD = "hired_sword", "Hired sword"
+        DRAMATIS_PERSONA = "dramatis_persona", "Dramatis persona"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "With the warband"
+        LEFT = "left", "Left"
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="hired_swords")
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.HIRED_SWORD)
+    hire_fee = models.PositiveIntegerField(default=0)
+    upkeep = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    hired_after = models.ForeignKey(
+        "battles.Battle",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Hired in this battle's post-battle sequence: his first upkeep is due after "
+        "the next one.",
+    )
+    notes = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name

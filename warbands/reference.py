@@ -15,7 +15,7 @@ from typing import Any
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
-ITEM_FIELDS = ("name", "category", "price", "price_dice", "rarity", "notes")
+ITEM_FIELDS = ("name", "category", "price", "price_dice", "rarity", "notes", "sells_for")
 
 
 class ReferenceDataError(ValueError):

@@ -19,7 +19,7 @@ Readings where the rules are silent (the player would expect them):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -59,6 +59,13 @@ class Context:
 
 
 NO_CONTEXT = Context()
+
+
+def _context(context: Context | None, actor, note: str) -> Context:
+    """The caller's context (a post-battle step's battle and step) with this move's note."""
+    if context is None:
+        return Context(actor=actor, note=note)
+    return replace(context, actor=actor, note=f"{context.note}: {note}" if context.note else note)
 
 
 # --- Reads ---------------------------------------------------------------------------------
@@ -271,6 +278,7 @@ def move_treasure(
     actor,
     gold: int = 0,
     wyrdstone: int = 0,
+    context: Context | None = None,
 ) -> None:
     """Move gold and wyrdstone from one of the owner's containers to another."""
     _owned(actor, source, target)
@@ -289,7 +297,7 @@ def move_treasure(
     target.wyrdstone += wyrdstone
     _save_balances(source)
     _save_balances(target)
-    context = Context(actor=actor, note=f"{source} → {target}")
+    context = _context(context, actor, f"{source} → {target}")
     for container, sign in ((source, -1), (target, 1)):
         if gold:
             _record(container, LedgerEntry.Kind.GOLD, sign * gold, Reason.TRANSFER, context)
@@ -300,12 +308,14 @@ def move_treasure(
 
 
 @transaction.atomic
-def move_stored_item(stored: StoredItem, target: StorageContainer, *, actor) -> StoredItem:
+def move_stored_item(
+    stored: StoredItem, target: StorageContainer, *, actor, context: Context | None = None
+) -> StoredItem:
     stored = StoredItem.objects.select_for_update().select_related("container").get(pk=stored.pk)
     _owned(actor, stored.container, target)
     if stored.container_id == target.pk:
         raise RuleViolation(f"{stored.name} is already in the {target}.")
-    context = Context(actor=actor, note=f"{stored.container} → {target}")
+    context = _context(context, actor, f"{stored.container} → {target}")
     source, target = _lock(stored.container, target)
     target.item_count += 1
     _save_balances(target)
@@ -341,7 +351,9 @@ def _may_use(warrior: Warrior, item: Item) -> None:
 
 
 @transaction.atomic
-def store_warrior_item(owned: WarriorItem, container: StorageContainer, *, actor) -> None:
+def store_warrior_item(
+    owned: WarriorItem, container: StorageContainer, *, actor, context: Context | None = None
+) -> None:
     """Take an item off a warrior (off every model of a henchman group) into a container."""
     owned = WarriorItem.objects.select_related("warrior__warband", "item").get(pk=owned.pk)
     warrior = owned.warrior
@@ -353,7 +365,7 @@ def store_warrior_item(owned: WarriorItem, container: StorageContainer, *, actor
     if owned.item.category in NOT_STORABLE:
         raise RuleViolation(f"{owned.item.name} cannot be stored.")
     (container,) = _lock(container)
-    context = Context(actor=actor, note=f"from {warrior.name}")
+    context = _context(context, actor, f"from {warrior.name}")
     for _ in range(warrior.group_size):
         container.item_count += 1
         StoredItem.objects.create(container=container, item=owned.item, name=owned.item.name)
@@ -363,7 +375,9 @@ def store_warrior_item(owned: WarriorItem, container: StorageContainer, *, actor
 
 
 @transaction.atomic
-def equip_stored_item(stored: StoredItem, warrior: Warrior, *, actor) -> WarriorItem:
+def equip_stored_item(
+    stored: StoredItem, warrior: Warrior, *, actor, context: Context | None = None
+) -> WarriorItem:
     """Give a stored item to a warrior who may use it; a henchman group takes one per model,
     from the chosen container first, then from the warband's other containers."""
     stored = StoredItem.objects.select_related("container", "item").get(pk=stored.pk)
@@ -389,7 +403,7 @@ def equip_stored_item(stored: StoredItem, warrior: Warrior, *, actor) -> Warrior
             f"Henchmen in a group are equipped alike: {warrior.name} need {warrior.group_size} "
             f"{stored.item.name} and the treasury holds {len(same)}."
         )
-    context = Context(actor=actor, note=f"to {warrior.name}")
+    context = _context(context, actor, f"to {warrior.name}")
     for taken in same:
         remove_item(taken, reason=Reason.EQUIP, context=context)
     return WarriorItem.objects.create(warrior=warrior, item=stored.item, price_paid=0)
@@ -408,6 +422,7 @@ def buy_container(
     holder: Warrior | None = None,
     rarity_passed: bool = False,
     step: int | None = None,
+    context: Context | None = None,
 ) -> StorageContainer:
     """Buy a storage container at its catalogue price.
 
@@ -433,7 +448,7 @@ def buy_container(
             raise RuleViolation(f"Only heroes may use a {spec.name}; {holder.name} is not one.")
         if StorageContainer.objects.filter(kind=kind, holder=holder).exists():
             raise RuleViolation(f"{holder.name} already has a {spec.name}.")
-    context = Context(actor=actor, step=step, note=f"bought a {spec.name}")
+    context = _context(context or Context(step=step), actor, f"bought a {spec.name}")
     if warband.is_draft:
         if spec.price > warband.gold_crowns:
             raise RuleViolation(
@@ -457,7 +472,13 @@ def buy_container(
 
 
 @transaction.atomic
-def sell_container(container: StorageContainer, *, actor, proceeds_to: StorageContainer | None):
+def sell_container(
+    container: StorageContainer,
+    *,
+    actor,
+    proceeds_to: StorageContainer | None,
+    context: Context | None = None,
+):
     """Sell an empty container for half its price, rounded down."""
     (container,) = _lock(container)
     _owned(actor, container)
@@ -487,7 +508,7 @@ def sell_container(container: StorageContainer, *, actor, proceeds_to: StorageCo
             proceeds_to,
             gold=price,
             reason=Reason.SALE,
-            context=Context(actor=actor, note=f"sold a {spec.name}"),
+            context=_context(context, actor, f"sold a {spec.name}"),
         )
 
 

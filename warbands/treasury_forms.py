@@ -3,6 +3,7 @@ containers and warriors, so a posted id of somebody else's container is simply i
 
 from django import forms
 
+from battles.models import Battle
 from warbands import treasury
 from warbands.models import StorageContainer, StoredItem, Warrior, WarriorItem
 from warbands.rules import containers as container_rules
@@ -115,6 +116,7 @@ class LedgerFilterForm(_WarbandForm):
     reason = forms.ChoiceField(
         choices=[("", "Any reason"), *treasury.LedgerEntry.Reason.choices], required=False
     )
+    battle = forms.ModelChoiceField(queryset=Battle.objects.none(), required=False)
 
     def __init__(self, *args, warband, **kwargs):
         super().__init__(*args, warband=warband, **kwargs)
@@ -122,3 +124,9 @@ class LedgerFilterForm(_WarbandForm):
         self.fields["container"].queryset = StorageContainer.objects.filter(
             ledger_entries__warband=warband
         ).distinct()
+        # The battles whose post-battle sequences changed this treasury.
+        self.fields["battle"].queryset = (
+            Battle.objects.filter(participants__warband=warband)
+            .distinct()
+            .order_by("-fought_on", "-pk")
+        )

@@ -53,7 +53,9 @@ def _containers(warband: Warband):
 
 def _ledger(request: HttpRequest, warband: Warband):
     form = LedgerFilterForm(request.GET or None, warband=warband)
-    entries = LedgerEntry.objects.filter(warband=warband).select_related("container", "actor")
+    entries = LedgerEntry.objects.filter(warband=warband).select_related(
+        "container", "actor", "battle"
+    )
     if form.is_valid():
         if form.cleaned_data["container"]:
             entries = entries.filter(container=form.cleaned_data["container"])
@@ -61,6 +63,8 @@ def _ledger(request: HttpRequest, warband: Warband):
             entries = entries.filter(kind=form.cleaned_data["kind"])
         if form.cleaned_data["reason"]:
             entries = entries.filter(reason=form.cleaned_data["reason"])
+        if form.cleaned_data["battle"]:
+            entries = entries.filter(battle=form.cleaned_data["battle"])
     page = Paginator(entries, LEDGER_PAGE).get_page(request.GET.get("page"))
     return form, page
 

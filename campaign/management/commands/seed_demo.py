@@ -12,15 +12,17 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from battles import sequence as sequences
 from battles import services as battle_services
-from battles.dice import dice_for
-from battles.models import Battle, WarriorOutcome
+from battles.dice import dice_for, recorder
+from battles.models import Battle
 from battles.rules import ReportedResult
 from campaign.auth import DEMO_PASSWORD
-from campaign.dice import ScriptedDice
+from campaign.dice import Roll, ScriptedDice
 from campaign.models import Campaign, Membership
 from warbands import services, treasury
 from warbands.models import RatingSnapshot, Warband, WarbandType
+from warbands.rules import containers as container_rules
 
 DEMO_CAMPAIGN = "The Year of the Comet (demo)"
 # username, staff, organiser of the demo campaign, warband name (None: does not play)
@@ -82,15 +84,63 @@ DEMO_ROSTERS = {
     ),
 }
 # A few battles of history, oldest first: days ago, scenario, and for each warband its result,
-# whether it routed, the experience it gained and the enemies it put out of action.
+# whether it routed, and who did what: {warrior name: (out of action, enemies put out of
+# action, scenario experience)}. Warriors not named fought and stood.
 REAVERS, SCOURGE = "Reikland Reavers", "The Grey Scourge"
 PYRE, GET = "The Order of the Burning Pyre", "Von Carstein's Get"
 DEMO_BATTLES = [
-    (21, "Skirmish", [(REAVERS, "won", False, 6, 3), (SCOURGE, "lost", True, 3, 1)]),
-    (14, "Wyrdstone Hunt", [(PYRE, "won", False, 5, 2), (GET, "lost", True, 4, 2)]),
-    (7, "Street Fight", [(SCOURGE, "won", False, 6, 4), (GET, "lost", True, 2, 1)]),
-    (2, "Chance Encounter", [(REAVERS, "draw", False, 4, 2), (PYRE, "draw", False, 4, 2)]),
-]
+    (21, "Skirmish", [
+        (REAVERS, "won", False, {"Gerhardt Adler": (False, 2, 3), "Otto Brandt": (False, 1, 1)}),
+        (SCOURGE, "lost", True, {"Tik": (True, 0, 0), "Giant Rats": (True, 0, 0),
+                                 "Skrit Nightclaw": (False, 1, 1)}),
+    ]),
+    (14, "Wyrdstone Hunt", [
+        (PYRE, "won", False, {"Mathias Thulmann": (False, 2, 3)}),
+        (GET, "lost", True, {"Igor": (True, 0, 0), "Count Adolphus": (False, 2, 2)}),
+    ]),
+    (7, "Street Fight", [
+        (SCOURGE, "won", False, {"Skrit Nightclaw": (False, 3, 4)}),
+        (GET, "lost", True, {"Zombies": (True, 0, 0), "Count Adolphus": (False, 1, 1)}),
+    ]),
+    (2, "Chance Encounter", [
+        (REAVERS, "draw", False, {"Lukas Falk": (True, 0, 0), "Gerhardt Adler": (False, 1, 1)}),
+        (PYRE, "draw", False, {"Zealots": (True, 0, 0), "Ulrika Weiss": (False, 1, 1)}),
+    ]),
+]  # fmt: skip
+# The exploration dice each warband rolled after each battle (the first ones of its script;
+# later rolls of the demo come from a fixed cycle). The last battle's sequences are left for
+# the players to play.
+DEMO_EXPLORATION = {
+    (21, REAVERS): [2, 5, 5, 1, 3],
+    (21, SCOURGE): [4, 6],
+    (14, PYRE): [3, 3, 6, 1],
+    (14, GET): [2, 6],
+    (7, SCOURGE): [1, 6, 6, 2],
+    (7, GET): [5, 1],
+}
+DEMO_CYCLE = (3, 4, 2, 5, 6, 1, 4, 3, 5, 2)
+
+
+class DemoDice:
+    """The demo's dice: the scripted faces first, then a fixed cycle, so every machine seeds
+    the same history; each roll goes to the battle's dice log like physical dice entered."""
+
+    def __init__(self, first, recorder) -> None:
+        self.faces = list(first)
+        self.position = 0
+        self.recorder = recorder
+
+    def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
+        faces = []
+        for _ in range(n):
+            if self.faces:
+                faces.append(min(self.faces.pop(0), sides))
+            else:
+                faces.append(min(DEMO_CYCLE[self.position % len(DEMO_CYCLE)], sides))
+                self.position += 1
+        result = Roll(purpose, sides, tuple(faces), "entered")
+        self.recorder(result)
+        return result
 
 
 class Command(BaseCommand):
@@ -137,37 +187,126 @@ class Command(BaseCommand):
         self.seed_battles(campaign, User.objects.get(username="organiser"))
 
     def seed_battles(self, campaign: Campaign, organiser) -> None:
-        """Record the demo history once. Until the post-battle sequence is played in the app,
-        the demo hands out the experience each battle earned directly (one point to each
-        survivor, the rest to the heroes) so that ratings change over time."""
+        """Record the demo history once, as players would: the first warband reports, the
+        other confirms, step 0 is settled and each warband plays its post-battle sequence
+        (except after the last battle, which waits for the players)."""
         if Battle.objects.filter(campaign=campaign).exists():
             return
         warbands = {w.name: w for w in Warband.objects.filter(campaign=campaign)}
         for days_ago, scenario, lines in DEMO_BATTLES:
             fought_on = timezone.localdate() - datetime.timedelta(days=days_ago)
-            battle = battle_services.record_battle(
-                actor=organiser,
+            reporter = warbands[lines[0][0]].owner
+            battle = battle_services.report_battle(
+                actor=reporter,
                 campaign=campaign,
                 scenario=scenario,
                 fought_on=fought_on,
                 results=[
                     ReportedResult(warbands[name].pk, result, routed, 1 if routed else None)
-                    for name, result, routed, _, _ in lines
+                    for name, result, routed, _ in lines
                 ],
             )
-            gains = {name: (experience, enemies) for name, _, _, experience, enemies in lines}
+            battle_services.set_outcomes(
+                battle, actor=reporter, outcomes=self.outcomes(warbands, lines)
+            )
+            for name, *_ in lines[1:]:
+                battle_services.respond(battle, actor=warbands[name].owner, agree=True)
             self.settle_carried_items(battle, organiser, first=days_ago == DEMO_BATTLES[0][0])
-            for participant in battle.participants.select_related("warband"):
-                self.award(participant, *gains[participant.warband.name])
-                RatingSnapshot.objects.create(
-                    warband=participant.warband,
-                    rating=services.rating(services.roster(participant.warband)),
-                    taken_at=timezone.make_aware(
-                        datetime.datetime.combine(fought_on, datetime.time(20))
-                    ),
-                    battle=battle,
-                    note=f"after {scenario}",
+            if days_ago == DEMO_BATTLES[-1][0]:
+                continue
+            evening = timezone.make_aware(datetime.datetime.combine(fought_on, datetime.time(20)))
+            for sequence in sequences.sequences_for(battle):
+                warband = sequence.participant.warband
+                self.play(sequence, DEMO_EXPLORATION.get((days_ago, warband.name), []))
+            RatingSnapshot.objects.filter(battle=battle).update(taken_at=evening)
+
+    @staticmethod
+    def outcomes(warbands, lines) -> list:
+        rows = []
+        for name, _, _, deeds in lines:
+            for warrior in services.roster(warbands[name]):
+                out, enemies, experience = deeds.get(warrior.name, (False, 0, 0))
+                rows.append(
+                    battle_services.Outcome(
+                        warrior.pk,
+                        out_of_action=out,
+                        enemies_out_of_action=enemies,
+                        scenario_experience=experience,
+                    )
                 )
+        return rows
+
+    def play(self, sequence, exploration) -> None:
+        """Play a warband's post-battle sequence through the services with the demo's dice:
+        injuries and advances rolled (first choice taken), the finds stored, half the
+        wyrdstone sold, nothing bought."""
+        warband = sequence.participant.warband
+        owner = warband.owner
+        battle = sequence.participant.battle
+        while not sequence.is_complete:
+            step = sequence.current_step
+            dice = DemoDice(
+                exploration if step == 3 else [],
+                recorder(battle, warband=warband, user=owner, secret=step >= 3),
+            )
+            sequences.prepare(sequence)
+            if step == 2:
+                sequences.act(sequence, actor=owner, step=2, action="award")
+            # Roll every task; one may add another (a location, an advance).
+            while task := sequence.tasks.filter(step=step, void=False, done=False).first():
+                self.finish_task(sequence, task, owner, step, dice)
+            if step == 3:
+                self.store_finds(sequence, warband, owner)
+            if step == 4:
+                shards = treasury.totals(warband)["wyrdstone"] // 2
+                if shards:
+                    sequences.act(sequence, actor=owner, step=4, action="sell",
+                                  data={"shards": shards, "into": "pile"})  # fmt: skip
+                    self.store_finds(sequence, warband, owner)
+            if step == 9:  # a sack for whatever did not fit, as a careful player would
+                for _ in range(5):
+                    if treasury.loose_pile(warband).is_empty:
+                        break
+                    sequences.act(sequence, actor=owner, step=9, action="buy_container",
+                                  data={"kind": "large_sack"})  # fmt: skip
+                    self.store_finds(sequence, warband, owner)
+            sequences.complete_step(sequence, actor=owner, step=step, data={"notes_confirmed": "1"})
+            sequence.refresh_from_db()
+
+    @staticmethod
+    def finish_task(sequence, task, owner, step, dice) -> None:
+        answers = {}
+        while not task.done:
+            task = sequences.run_task(
+                sequence, task, actor=owner, step=step, dice=dice, answers=answers
+            )
+            if task.question:
+                answers = {task.question["key"]: task.question["options"][0][0]}
+
+    @staticmethod
+    def store_finds(sequence, warband, owner) -> None:
+        """Put what the pile holds into the containers with room, as a player would."""
+        pile = treasury.loose_pile(warband)
+        for container in warband.containers.filter(status="held").exclude(kind="loose"):
+            pile.refresh_from_db()
+            room = container_rules.open_capacity(
+                container.kind, list(container.children.values_list("kind", flat=True))
+            )
+            gold = min(pile.gold_crowns, room.gold - container.gold_crowns)
+            shards = min(pile.wyrdstone, room.wyrdstone - container.wyrdstone)
+            if container.kind == "pouch" or not (gold > 0 or shards > 0):
+                continue
+            sequences.act(sequence, actor=owner, step=sequence.current_step, action="store",
+                          data={"target": container.pk, "gold": max(gold, 0),
+                                "wyrdstone": max(shards, 0)})  # fmt: skip
+        for stored in list(pile.stored_items.all()):
+            for container in warband.containers.filter(status="held").exclude(kind="loose"):
+                capacity = container_rules.open_capacity(container.kind, [])
+                if container.item_count < capacity.items:
+                    sequences.act(sequence, actor=owner, step=sequence.current_step,
+                                  action="store", data={"target": container.pk,
+                                                        "items": [stored.pk]})  # fmt: skip
+                    break
 
     def settle_carried_items(self, battle, organiser, *, first: bool) -> None:
         """Step 0 of each demo battle: every warband kept its carried items, except in the
@@ -194,23 +333,6 @@ class Command(BaseCommand):
             battle_services.resolve_item(
                 battle, pending, actor=organiser, dice=dice_for(battle, entered="5")
             )
-
-    def award(self, participant, experience: int, enemies: int) -> None:
-        warriors = [
-            w for w in services.roster(participant.warband) if w.warrior_type.gains_experience
-        ]
-        heroes = [w for w in warriors if w.is_hero]
-        for index, warrior in enumerate(warriors):
-            gained = 1 + (1 if warrior in heroes[: max(experience - len(warriors), 0)] else 0)
-            warrior.experience += gained
-            warrior.save(update_fields=["experience"])
-            WarriorOutcome.objects.create(
-                participant=participant,
-                warrior=warrior,
-                enemies_out_of_action=1 if index < enemies else 0,
-            )
-        participant.experience_gained = experience
-        participant.save(update_fields=["experience_gained"])
 
     def seed_warband(self, campaign: Campaign, owner, name: str) -> None:
         """Muster the demo roster unless the warband already has warriors."""

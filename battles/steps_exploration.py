@@ -1,0 +1,413 @@
+"""Post-battle steps 3 (exploration) and 4 (selling wyrdstone), FACTS.md sections 4 and 5.
+
+The dice and the locations are read by ``battles.rules.exploration``; here their effects are
+carried out on the roster (journal) and the treasury (ledger). Readings where the rules are
+silent:
+
+- Found shards, gold and items land in the pile of unstored treasure; the player stores them.
+- Experience from a location may reach a thick box: the advance is rolled in step 3 itself.
+- A prisoner joining a human henchman group pays for his share of the group's equipment
+  (only groups the treasury can equip are offered); free Zombies join the Zombie groups, a new
+  group when none has room, as far as the warband's size allows.
+- Magical artefacts already owned in the campaign (carried or stored) are rolled again.
+- Wyrdstone sold is taken from the unstored pile first, then from the containers in turn. The
+  warband's size for the price is the number of warriors on its roster (hired swords are not
+  counted).
+"""
+
+from __future__ import annotations
+
+from battles.models import PostBattleSequence, SequenceTask
+from battles.rules import exploration as rules
+from battles.sequence import Context, _dies, _hero_advance
+from battles.steps_treasury import (
+    TreasuryStep,
+    destination,
+    equipment_per_model,
+    gold_held,
+    locked_containers,
+    pay,
+    read_int,
+    receive,
+    standing_heroes,
+    treasury_page,
+)
+from warbands import rules as roster_rules
+from warbands import services as warband_services
+from warbands import treasury
+from warbands.models import (
+    HiredSword,
+    Item,
+    LedgerEntry,
+    SkillList,
+    StorageContainer,
+    StoredItem,
+    Warrior,
+    WarriorItem,
+    WarriorType,
+)
+from warbands.rules import RuleViolation
+
+Reason = LedgerEntry.Reason
+
+
+def _add_experience(ctx: Context, warrior: Warrior, amount: int, order: int) -> list[str]:
+    """Experience gained outside step 2 (a location): an advance due is rolled in this step."""
+    old = warrior.experience
+    ctx.journal.update(warrior, experience=old + amount)
+    for threshold in roster_rules.advances_earned(old, old + amount, is_hero=warrior.is_hero):
+        ctx.journal.create(
+            SequenceTask,
+            sequence=ctx.sequence,
+            step=ctx.sequence.current_step,
+            order=order,
+            kind="hero_advance",
+            warrior=warrior,
+            data={"threshold": threshold},
+            label=f"{warrior.name}'s advance ({threshold} experience)",
+        )
+    return [f"{warrior.name} +{amount} experience"]
+
+
+# --- Step 3: exploration -------------------------------------------------------------------
+
+
+class Exploration(TreasuryStep):
+    """Step 3: roll the exploration dice; the shards and what a multiple finds go into the
+    unstored pile, the player stores them; notes he cannot leave to us he confirms."""
+
+    after_tasks = True  # its forms come after its rolls
+    number = 3
+
+    def setup(self, sequence: PostBattleSequence) -> rules.ExplorationSetup:
+        warband = sequence.participant.warband
+        heroes = standing_heroes(sequence)
+        hunters = Warrior.objects.filter(
+            pk__in=[h.pk for h in heroes], skills__skill__key="wyrdstone_hunter"
+        ).order_by("pk")
+        rerolls = [f"Wyrdstone Hunter ({hunter.name})" for hunter in hunters]
+        if warband.catacombs_reroll:
+            rerolls.append("Entrance to the catacombs")
+        return rules.ExplorationSetup(
+            heroes_standing=len(heroes),
+            won=sequence.participant.result == "won",
+            augur=any(h.warrior_type.key == "augur" for h in heroes),
+            straggler=warband.exploration_extra_dice > 0,
+            rerolls=tuple(rerolls),
+        )
+
+    def prepare(self, sequence):
+        if sequence.tasks.filter(step=3, void=False).exists():
+            return
+        setup = self.setup(sequence)
+        count = min(
+            rules.exploration_dice(heroes_standing=setup.heroes_standing, won=setup.won),
+            rules.MAX_DICE,
+        )
+        extras = [
+            "one won" if setup.won else "",
+            "the Augur rolls two and keeps one" if setup.augur else "",
+            "the Straggler's extra die" if setup.straggler else "",
+        ]
+        why = ", ".join(e for e in extras if e)
+        SequenceTask.objects.create(
+            sequence=sequence,
+            step=3,
+            order=0,
+            kind="exploration",
+            label=f"Exploration: {count} {'die' if count == 1 else 'dice'}"
+            + (f" ({why})" if why else ""),
+        )
+
+    def blockers(self, sequence):
+        open_tasks = sequence.tasks.filter(step=3, void=False, done=False)
+        return [f"Roll for {task.label} first." for task in open_tasks]
+
+    def page_context(self, sequence, user):
+        context = treasury_page(sequence, user)
+        context["notes"] = notes_of(sequence, 3)
+        return context
+
+    def complete(self, ctx, data):
+        if notes_of(ctx.sequence, 3) and not data.get("notes_confirmed"):
+            raise RuleViolation(
+                "Confirm that you have carried out what is to be done on the table."
+            )
+        return ""
+
+    def run_task(self, ctx, task, dice):
+        if task.kind == "hero_advance":
+            warrior = Warrior.objects.select_related("warrior_type", "warrior_type__race").get(
+                pk=task.warrior_id
+            )
+            return _hero_advance(ctx, task, warrior, dice)
+        if task.kind == "location":
+            return self.location(ctx, task, dice)
+        setup = self.setup(ctx.sequence)
+        result = rules.explore(dice, setup, task.answers)
+        if setup.straggler:
+            ctx.journal.update(ctx.warband, exploration_extra_dice=0)
+        if result.shards:
+            receive(
+                ctx,
+                treasury.loose_pile(ctx.warband),
+                reason=Reason.INCOME,
+                note="exploration",
+                shards=result.shards,
+            )
+        parts = [f"Dice {' '.join(map(str, result.faces)) or 'none'} = {sum(result.faces)}"]
+        parts += result.detail
+        parts.append(f"{result.shards} wyrdstone shard{'s' if result.shards != 1 else ''}")
+        if result.multiple:
+            face, count = result.multiple
+            name = rules.location(face, count)
+            ctx.journal.create(
+                SequenceTask,
+                sequence=ctx.sequence,
+                step=3,
+                order=1,
+                kind="location",
+                data={"face": face, "count": count},
+                label=f"{name} ({'-'.join([str(face)] * min(count, 6))})",
+            )
+            parts.append(f"{count} × {face}: {name}")
+        task.result = {"faces": result.faces, "shards": result.shards}
+        return "; ".join(parts) + "."
+
+    def location(self, ctx: Context, task: SequenceTask, dice) -> str:
+        context = location_context(ctx)
+        find = rules.resolve_location(
+            dice, task.data["face"], task.data["count"], context=context, answers=task.answers
+        )
+        lines = apply_find(ctx, find, dice)
+        task.result = {"notes": find.notes}
+        return f"{find.name}: " + ("; ".join(lines) or "nothing of use") + "."
+
+
+def notes_of(sequence: PostBattleSequence, step: int) -> list[str]:
+    notes = []
+    for task in sequence.tasks.filter(step=step, void=False, done=True, kind="location"):
+        notes.extend((task.result or {}).get("notes", []))
+    return notes
+
+
+def _hero(warrior: Warrior) -> rules.Hero:
+    return rules.Hero(warrior.pk, warrior.name, T=warrior.T, Ld=warrior.Ld)
+
+
+def location_context(ctx: Context) -> rules.LocationContext:
+    heroes = list(
+        Warrior.objects.filter(warband=ctx.warband, is_hero=True, status=Warrior.Status.ACTIVE)
+        .select_related("warrior_type")
+        .order_by("-is_leader", "pk")
+    )
+    leader = next((h for h in heroes if h.is_leader), None)
+    groups = []
+    on_roster = warband_services.roster(ctx.warband)
+    models = sum(w.group_size for w in on_roster)
+    room = models < ctx.warband.warband_type.max_warriors
+    for group in on_roster:
+        race = group.warrior_type.race
+        if (
+            room
+            and not group.is_hero
+            and group.status == Warrior.Status.ACTIVE
+            and race is not None
+            and race.key == "human"
+            and group.group_size < group.warrior_type.group_max
+        ):
+            cost = equipment_per_model(group)
+            if cost <= gold_held(ctx.warband):
+                groups.append((group.pk, f"{group.name} (equipment {cost} gc)"))
+    artefact_keys = {key for key, _ in rules.MAGICAL_ARTEFACTS}
+    campaign = ctx.battle.campaign
+    owned = set(
+        WarriorItem.objects.filter(
+            warrior__warband__campaign=campaign,
+            warrior__status__in=Warrior.ON_ROSTER,
+            item__key__in=artefact_keys,
+        ).values_list("item__key", flat=True)
+    ) | set(
+        StoredItem.objects.filter(
+            container__status=StorageContainer.Status.HELD,
+            container__warband__campaign=campaign,
+            item__key__in=artefact_keys,
+        ).values_list("item__key", flat=True)
+    )
+    return rules.LocationContext(
+        family=ctx.warband.warband_type.family,
+        heroes=tuple(_hero(h) for h in heroes),
+        leader=_hero(leader) if leader else None,
+        prisoner_groups=tuple(groups),
+        owned_artefacts=frozenset(owned),
+        has_catacombs_reroll=ctx.warband.catacombs_reroll,
+    )
+
+
+def apply_find(ctx: Context, find: rules.Find, dice) -> list[str]:
+    """Carry out a location's effects on the roster and the treasury."""
+    lines: list[str] = []
+    pile = treasury.loose_pile(ctx.warband)
+    note = f"exploration: {find.name}"
+    if find.gold or find.shards:
+        receive(ctx, pile, reason=Reason.INCOME, note=note, gold=find.gold, shards=find.shards)
+        if find.gold:
+            lines.append(f"{find.gold} gc")
+        if find.shards:
+            lines.append(f"{find.shards} wyrdstone")
+    items = {i.key: i for i in Item.objects.filter(key__in=[k for k, _, _ in find.items if k])}
+    for key, name, count in find.items:
+        item = items.get(key)
+        for _ in range(count):
+            treasury.add_item(
+                pile,
+                item=item,
+                name=name if item is None else item.name,
+                reason=Reason.INCOME,
+                context=ctx.treasury_context(note),
+            )
+        lines.append(f"{count} × {name}" if count > 1 else name)
+    warriors = {
+        w.pk: w for w in Warrior.objects.filter(warband=ctx.warband).select_related("warrior_type")
+    }
+    order = 2
+    for hero_id, amount in find.experience.items():
+        order += 1
+        lines += _add_experience(ctx, warriors[hero_id], amount, order)
+    for hero_id in find.miss_game:
+        hero = warriors[hero_id]
+        ctx.journal.update(hero, games_to_miss=hero.games_to_miss + 1)
+        lines.append(f"{hero.name} misses the next game")
+    if find.hero_lost:
+        hero = warriors[find.hero_lost]
+        _dies(ctx, hero, dice)
+        lines.append(f"{hero.name} is lost in the pit")
+    if find.academic_skills:
+        academic = SkillList.objects.filter(key="academic").first()
+        hero = warriors[find.academic_skills]
+        if academic and not hero.extra_skill_lists.filter(pk=academic.pk).exists():
+            ctx.journal.add_m2m(hero, "extra_skill_lists", [academic.pk])
+        lines.append(f"{hero.name} gains access to Academic skills")
+    if find.kept_gems:
+        hero = warriors[find.kept_gems]
+        ctx.journal.update(hero, kept_gems=True)
+        lines.append(f"{hero.name} keeps the gems (+1 to his rarity rolls)")
+    if find.prisoner_joins:
+        group = warriors[find.prisoner_joins]
+        pay(ctx, equipment_per_model(group), f"equipment of the prisoner who joins {group.name}")
+        ctx.journal.update(group, group_size=group.group_size + 1)
+        lines.append(f"a prisoner joins {group.name}")
+    if find.zombies:
+        lines.append(_free_zombies(ctx, find.zombies))
+    if find.wardog_for_leader:
+        leader = next((w for w in warriors.values() if w.is_leader and w.status == "active"), None)
+        wardog = Item.objects.filter(key="wardog").first()
+        if leader and wardog:
+            ctx.journal.create(WarriorItem, warrior=leader, item=wardog, price_paid=0)
+            lines.append(f"a wardog joins {leader.name}")
+    if find.free_hired_sword:
+        ctx.journal.create(
+            HiredSword,
+            warband=ctx.warband,
+            name="Hired sword returning a favour",
+            hired_after=ctx.battle,
+            notes="Fights for free in the next battle; afterwards pay his upkeep or he leaves.",
+        )
+        lines.append("a hired sword will fight for free in the next battle")
+    if find.straggler:
+        ctx.journal.update(ctx.warband, exploration_extra_dice=1)
+        lines.append("next exploration: one extra die, discard one")
+    if find.catacombs_reroll:
+        ctx.journal.update(ctx.warband, catacombs_reroll=True)
+        lines.append("the warband may re-roll one exploration die from now on")
+    return [line for line in lines if line]
+
+
+def _free_zombies(ctx: Context, count: int) -> str:
+    """Free Zombies join the warband's Zombie groups (a new group when none has room), as far
+    as the warband's size allows."""
+    zombie = WarriorType.objects.filter(warband_type=ctx.warband.warband_type, key="zombie").first()
+    if zombie is None:
+        return ""
+    on_roster = list(warband_services.roster(ctx.warband))
+    room = ctx.warband.warband_type.max_warriors - sum(w.group_size for w in on_roster)
+    joining = min(count, max(room, 0))
+    left = joining
+    for group in [w for w in on_roster if w.warrior_type_id == zombie.pk and w.status == "active"]:
+        add = min(left, zombie.group_max - group.group_size)
+        if add > 0:
+            ctx.journal.update(group, group_size=group.group_size + add)
+            left -= add
+    while left:
+        size = min(left, zombie.group_max)
+        group = ctx.journal.create(
+            Warrior,
+            warband=ctx.warband,
+            warrior_type=zombie,
+            name="Zombies",
+            is_hero=False,
+            group_size=size,
+            hired_at_creation=False,
+            **zombie.profile.as_dict(),
+        )
+        left -= size
+    text = f"{joining} free Zombie{'s' if joining != 1 else ''} join"
+    if joining < count:
+        text += f" ({count - joining} turned away: the warband is full)"
+    return text
+
+
+# --- Step 4: selling wyrdstone -------------------------------------------------------------
+
+
+def warband_size(warband) -> int:
+    return sum(w.group_size for w in warband.warriors.on_roster())
+
+
+class SellWyrdstone(TreasuryStep):
+    """Step 4: once per sequence, any number of shards at the table's price for the batch."""
+
+    number = 4
+    actions = ("sell",)
+
+    def page_context(self, sequence, user):
+        context = treasury_page(sequence, user)
+        warband = sequence.participant.warband
+        shards = treasury.totals(warband)["wyrdstone"]
+        size = warband_size(warband)
+        context.update(
+            shards_held=shards,
+            warband_size=size,
+            sold=sequence.state.get("wyrdstone_sold"),
+            prices=[(n, rules.wyrdstone_price(n, size)) for n in range(1, min(shards, 8) + 1)],
+        )
+        return context
+
+    def do_sell(self, ctx, data, dice):
+        if ctx.sequence.state.get("wyrdstone_sold"):
+            raise RuleViolation("Wyrdstone is sold only once per post-battle sequence.")
+        shards = read_int(data, "shards", "Shards to sell", minimum=1, maximum=1000)
+        containers = [c for c in locked_containers(ctx) if c.wyrdstone]
+        held = sum(c.wyrdstone for c in containers)
+        if shards > held:
+            raise RuleViolation(f"The warband holds {held} wyrdstone shards.")
+        target = destination(ctx, data)
+        size = warband_size(ctx.warband)
+        price = rules.wyrdstone_price(shards, size)
+        note = f"{shards} wyrdstone sold"
+        remaining = shards
+        for container in containers:
+            take = min(container.wyrdstone, remaining)
+            if take:
+                treasury.add_treasure(
+                    container,
+                    wyrdstone=-take,
+                    reason=Reason.SALE,
+                    context=ctx.treasury_context(note),
+                )
+                remaining -= take
+            if not remaining:
+                break
+        receive(ctx, target, reason=Reason.SALE, note=note, gold=price)
+        ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "wyrdstone_sold": shards})
+        return f"Sold {shards} wyrdstone for {price} gc ({size} warriors) into {target.the}."

@@ -1,0 +1,277 @@
+"""What the treasury steps of the post-battle sequence (3 to 9) share: reading the posted
+forms, paying and receiving money, the page's view of the treasury, storing what lies
+unstored, and who explored.
+
+Every find, purchase, sale and move goes through ``warbands.treasury`` with the step's context,
+so each ledger entry names the battle and the step; roster changes go through the step's
+journal, so that undo restores both. Readings where the rules are silent:
+
+- Found or received treasure may wait in the pile of unstored treasure; the player stores it
+  in the containers of his choice (within their capacity) in any step up to 9. What is still
+  unstored when the sequence ends is lost (step 10).
+- A price is paid from the container the player names first, then from the unstored pile,
+  then from the other containers in turn; money received goes into the container he names
+  (or the unstored pile).
+- The treasury steps are the owner's alone (``battles.sequence.may_act``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from battles.models import PostBattleSequence, WarriorOutcome
+from battles.sequence import Context, Step
+from campaign import permissions
+from warbands import rules as roster_rules
+from warbands import services as warband_services
+from warbands import treasury
+from warbands.models import (
+    LedgerEntry,
+    StorageContainer,
+    StoredItem,
+    Warrior,
+)
+from warbands.rules import RuleViolation
+
+Reason = LedgerEntry.Reason
+
+
+# --- Reading the post ----------------------------------------------------------------------
+
+
+def read_int(
+    data: Mapping, key: str, label: str, *, minimum: int = 0, maximum: int = 10_000
+) -> int:
+    raw = str(data.get(key, "") or "").strip()
+    try:
+        value = int(raw or 0)
+    except ValueError:
+        raise RuleViolation(f"{label}: give a whole number.") from None
+    if not minimum <= value <= maximum:
+        raise RuleViolation(f"{label}: give a number from {minimum} to {maximum}.")
+    return value
+
+
+def read_pk(data: Mapping, key: str) -> int | None:
+    raw = str(data.get(key, "") or "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+def own_container(ctx: Context, pk: int | None, *, what: str = "container") -> StorageContainer:
+    """One of the warband's held containers (the unstored pile included)."""
+    found = (
+        StorageContainer.objects.held().filter(warband=ctx.warband, pk=pk).first() if pk else None
+    )
+    if found is None:
+        raise RuleViolation(f"Choose one of your containers for the {what}.")
+    return found
+
+
+def destination(ctx: Context, data: Mapping, key: str = "into") -> StorageContainer:
+    """Where money or an item goes: a container, or (``pile``) the unstored pile."""
+    if data.get(key) == "pile":
+        return treasury.loose_pile(ctx.warband)
+    return own_container(ctx, read_pk(data, key))
+
+
+def own_warrior(ctx: Context, pk: int | None) -> Warrior:
+    found = (
+        Warrior.objects.filter(warband=ctx.warband, pk=pk, status=Warrior.Status.ACTIVE)
+        .select_related("warrior_type", "warrior_type__race")
+        .first()
+        if pk
+        else None
+    )
+    if found is None:
+        raise RuleViolation("Choose one of your warriors.")
+    return found
+
+
+# --- Money ---------------------------------------------------------------------------------
+
+
+def locked_containers(ctx: Context, prefer: int | None = None) -> list[StorageContainer]:
+    containers = list(
+        StorageContainer.objects.held()
+        .filter(warband=ctx.warband)
+        .select_for_update()
+        .order_by("pk")
+    )
+    return sorted(
+        containers,
+        key=lambda c: (c.pk != prefer, c.kind != StorageContainer.LOOSE, c.pk),
+    )
+
+
+def gold_held(warband) -> int:
+    return treasury.totals(warband)["gold"]
+
+
+def pay(ctx: Context, amount: int, note: str, *, prefer: int | None = None) -> None:
+    """Pay ``amount`` gc from the treasury (the preferred container first)."""
+    if amount <= 0:
+        return
+    containers = locked_containers(ctx, prefer)
+    held = sum(c.gold_crowns for c in containers)
+    if held < amount:
+        raise RuleViolation(f"{note} costs {amount} gc but the treasury holds only {held} gc.")
+    remaining = amount
+    for container in containers:
+        take = min(container.gold_crowns, remaining)
+        if take:
+            treasury.add_treasure(
+                container, gold=-take, reason=Reason.PURCHASE, context=ctx.treasury_context(note)
+            )
+            remaining -= take
+        if not remaining:
+            break
+
+
+def receive(ctx: Context, container: StorageContainer, *, reason: str, note: str, gold=0, shards=0):
+    treasury.add_treasure(
+        container, gold=gold, wyrdstone=shards, reason=reason, context=ctx.treasury_context(note)
+    )
+
+
+# --- Shared pieces of the treasury steps ---------------------------------------------------
+
+
+class TreasuryStep(Step):
+    """A step that touches the secret treasury. Any of them can put unstored treasure into a
+    container (``store``)."""
+
+    actions: tuple[str, ...] = ()
+
+    def blockers(self, sequence):
+        return []
+
+    def act(self, ctx, action, data, dice):
+        if action == "store":
+            return store_from_pile(ctx, data)
+        if action not in self.actions:
+            raise RuleViolation("Nothing to do here.")
+        return getattr(self, f"do_{action}")(ctx, data, dice)
+
+    def page_context(self, sequence, user):
+        return treasury_page(sequence, user)
+
+
+def treasury_page(sequence: PostBattleSequence, user) -> dict:
+    """The containers (through ``permissions.visible_containers``: the sequence page is the
+    owner's), the warriors, and where money can go."""
+    warband = sequence.participant.warband
+    containers = list(
+        StorageContainer.objects.held()
+        .filter(warband=warband)
+        .select_related("warband__campaign", "warband__owner", "holder", "parent")
+        .prefetch_related("stored_items", "children")
+        .order_by("kind", "pk")
+    )
+    views = permissions.visible_containers(user, containers)
+    pile = next((v for v in views if v.kind == StorageContainer.LOOSE), None)
+    warriors = list(
+        Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
+        .select_related("warrior_type")
+        .prefetch_related("items__item")
+    )
+    real = [c for c in containers if c.kind != StorageContainer.LOOSE]
+    shown_pile = pile if pile and pile.contents and not _empty(pile) else None
+    pile_parts = []
+    if shown_pile:
+        contents = shown_pile.contents
+        pile_parts = [f"{contents.gold} gc" if contents.gold else "",
+                      f"{contents.wyrdstone} wyrdstone" if contents.wyrdstone else "",
+                      *(stored.name for stored in contents.items)]  # fmt: skip
+    return {
+        "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
+        "pile": shown_pile,
+        "pile_parts": [part for part in pile_parts if part],
+        "real_containers": real,
+        "warriors": warriors,
+        "gold_held": sum(c.gold_crowns for c in containers),
+    }
+
+
+def _empty(view) -> bool:
+    contents = view.contents
+    return not (contents.gold or contents.wyrdstone or contents.items)
+
+
+def store_from_pile(ctx: Context, data: Mapping) -> str:
+    """Put unstored treasure (gold, shards, items) into one of the warband's containers."""
+    pile = treasury.loose_pile(ctx.warband)
+    target = own_container(ctx, read_pk(data, "target"))
+    if target.kind == StorageContainer.LOOSE:
+        raise RuleViolation("Choose a container to store it in.")
+    gold = read_int(data, "gold", "Gold crowns")
+    shards = read_int(data, "wyrdstone", "Wyrdstone shards")
+    item_pks = [int(pk) for pk in read_list(data, "items") if str(pk).isdigit()]
+    if not (gold or shards or item_pks):
+        raise RuleViolation("Say what to store: gold crowns, shards or items.")
+    if gold or shards:
+        treasury.move_treasure(
+            pile,
+            target,
+            actor=ctx.actor,
+            gold=gold,
+            wyrdstone=shards,
+            context=ctx.treasury_context(),
+        )
+    names = []
+    for stored in StoredItem.objects.filter(container=pile, pk__in=item_pks):
+        treasury.move_stored_item(stored, target, actor=ctx.actor, context=ctx.treasury_context())
+        names.append(stored.name)
+    parts = [f"{gold} gc" if gold else "", f"{shards} wyrdstone" if shards else "", *names]
+    return f"Stored {', '.join(p for p in parts if p)} in {target.the}."
+
+
+def read_list(data: Mapping, key: str) -> list[str]:
+    if hasattr(data, "getlist"):
+        return data.getlist(key)
+    value = data.get(key, [])
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _outcomes(sequence: PostBattleSequence) -> dict[int, WarriorOutcome]:
+    return {
+        o.warrior_id: o for o in WarriorOutcome.objects.filter(participant=sequence.participant)
+    }
+
+
+def standing_heroes(sequence: PostBattleSequence) -> list[Warrior]:
+    """Heroes still with the warband who fought and were not put out of action (when the
+    report has no outcomes, every active hero)."""
+    heroes = list(
+        Warrior.objects.filter(
+            warband=sequence.participant.warband, is_hero=True, status=Warrior.Status.ACTIVE
+        )
+        .select_related("warrior_type", "warrior_type__race")
+        .order_by("-is_leader", "pk")
+    )
+    outcomes = _outcomes(sequence)
+    if not outcomes:
+        return heroes
+    return [h for h in heroes if h.pk in outcomes and not outcomes[h.pk].out_of_action]
+
+
+def equipment_per_model(group: Warrior) -> int:
+    """What one more model of the group pays for its equipment (the first dagger is free)."""
+    total = 0
+    for owned in group.items.select_related("item"):
+        if owned.item.key == "dagger" and owned.price_paid == 0:
+            continue
+        total += owned.item.price
+    return total
+
+
+def check_group_grows(ctx: Context, group: Warrior, models: int) -> None:
+    """Refuse ``models`` more henchmen in ``group`` beyond the list's limits (the group's
+    size, the type's count, the warband's size)."""
+    others = ctx.warband.warriors.on_roster().exclude(pk=group.pk).select_related("warrior_type")
+    roster_rules.check_hire(
+        ctx.warband.warband_type.limits,
+        warband_services.roster_entries(list(others)),
+        group.warrior_type.as_rule(),
+        models=group.group_size + models,
+        gold=None,
+    )

@@ -1,0 +1,77 @@
+"""Two tabs posting the same post-battle step at once, on real PostgreSQL: it applies once."""
+
+import pytest
+
+from battles import sequence as sequences
+from battles.models import PostBattleSequence, StepRecord
+from campaign.dice import ScriptedDice
+from tests.battles.test_trading_steps import battle_of, play_to
+from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
+from tests.warbands.test_treasury_concurrency import run_together
+from warbands import treasury
+from warbands.models import LedgerEntry
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def duel(reference_data):
+    campaign = CampaignFactory()
+    organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
+    return {
+        "campaign": campaign,
+        "organiser": organiser,
+        "reavers": mustered_warband(campaign=campaign, name="Reavers"),
+        "scourge": mustered_warband(campaign=campaign, name="Scourge"),
+    }
+
+
+def at(duel, step):
+    reavers = duel["reavers"]
+    sequence = PostBattleSequence.objects.get(
+        participant__battle=battle_of(duel), participant__warband=reavers
+    )
+    return play_to(sequence, step, reavers.owner), reavers
+
+
+def test_two_tabs_finishing_the_same_step_apply_it_once(duel):
+    sequence, reavers = at(duel, 5)
+
+    outcomes = run_together(
+        lambda: sequences.complete_step(sequence, actor=reavers.owner, step=5),
+        lambda: sequences.complete_step(sequence, actor=reavers.owner, step=5),
+    )
+
+    assert sorted(o.split(":")[0] for o in outcomes) == ["done", "refused"]
+    assert PostBattleSequence.objects.get(pk=sequence.pk).current_step == 6
+    assert StepRecord.objects.filter(sequence=sequence, step=5).count() == 1
+
+
+def test_two_tabs_selling_wyrdstone_sell_once(duel):
+    sequence, reavers = at(duel, 4)  # exploring stored 2 shards in the chest
+
+    def sell():
+        sequences.act(sequence, actor=reavers.owner, step=4, action="sell",
+                      data={"shards": "2", "into": "pile"}, dice=ScriptedDice([]))  # fmt: skip
+
+    outcomes = run_together(sell, sell)
+
+    assert sorted(o.split(":")[0] for o in outcomes) == ["done", "refused"]
+    assert LedgerEntry.objects.filter(reason="sale", kind="gold").count() == 1
+    assert treasury.totals(reavers)["wyrdstone"] == 0
+    assert not treasury.ledger_mismatches()
+
+
+def test_two_tabs_rolling_the_exploration_roll_once(duel):
+    sequence, reavers = at(duel, 3)
+    sequences.prepare(sequence)
+    task = sequence.tasks.get(step=3, kind="exploration")
+
+    def explore():
+        sequences.run_task(sequence, task, actor=reavers.owner, step=3,
+                           dice=ScriptedDice([1, 2, 4]))  # fmt: skip
+
+    outcomes = run_together(explore, explore)
+
+    assert sorted(o.split(":")[0] for o in outcomes) == ["done", "refused"]
+    assert treasury.loose_pile(reavers).wyrdstone == 2

@@ -1,0 +1,201 @@
+"""The post-battle sequence page through the test client: htmx swaps, refusals, who may see
+and do what, the secret treasury steps and query counts."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from battles.models import PostBattleSequence
+from tests.battles.test_sequence import fought, sequence_of
+from tests.battles.test_trading_steps import battle_of, play_to
+from tests.factories import SECRET_ITEM, change_secrets, hide_secrets, hire
+from tests.secrets import assert_unchanged_by_secrets
+from warbands import treasury
+from warbands.models import LedgerEntry
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+def page(client, sequence, user):
+    client.force_login(user)
+    return client.get(reverse("sequence_detail", args=[sequence.pk]))
+
+
+def post(client, name, sequence, data, user=None):
+    if user is not None:
+        client.force_login(user)
+    return client.post(reverse(name, args=[sequence.pk]), data, headers=HTMX)
+
+
+def test_the_owner_plays_a_step_and_gets_the_next_one_back(client, duel):
+    reavers = duel["reavers"]
+    sequence = sequence_of(fought(duel), reavers)
+    client.force_login(reavers.owner)
+
+    response = post(client, "sequence_complete", sequence, {"step": 0})
+
+    assert response.status_code == 200
+    assert "Step 1: Injuries" in response.content.decode()
+    assert '<div id="step-panel"' in response.content.decode()
+
+
+def test_a_step_posted_twice_applies_once_and_says_so(client, duel):
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 4, reavers.owner)
+    client.force_login(reavers.owner)
+
+    first = post(client, "sequence_complete", sequence, {"step": 4})
+    second = post(client, "sequence_complete", sequence, {"step": 4})
+
+    assert first.status_code == 200 and second.status_code == 422
+    assert "already done: nothing changed" in second.content.decode()
+    sequence.refresh_from_db()
+    assert sequence.current_step == 5
+    assert sequence.records.filter(step=4, undone_at__isnull=True).count() == 1
+
+
+def test_bad_input_is_refused_with_its_reason_and_changes_nothing(client, duel):
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 4, reavers.owner)
+    before = LedgerEntry.objects.count()
+    client.force_login(reavers.owner)
+
+    response = post(client, "sequence_act", sequence,
+                    {"step": 4, "action": "sell", "shards": "lots", "into": "pile"})  # fmt: skip
+
+    assert response.status_code == 422
+    assert "Shards to sell: give a whole number." in response.content.decode()
+    assert LedgerEntry.objects.count() == before
+    response = post(client, "sequence_act", sequence, {"step": "four", "action": "sell"})
+    assert response.status_code == 422 and "out of date" in response.content.decode()
+
+
+@pytest.mark.parametrize("step", [3, 4, 5, 6, 7, 8, 9, 10])
+def test_every_treasury_step_renders_for_its_owner(client, duel, step):
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), step, reavers.owner)
+
+    response = page(client, sequence, reavers.owner)
+
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert f"Step {step}:" in text
+    if step < 10:
+        assert "Your treasury:" in text
+
+
+def test_who_may_open_and_play_a_sequence(client, duel, django_user_model):
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 4, reavers.owner)
+    stranger = django_user_model.objects.create_user("stranger", password="x" * 12)
+
+    assert page(client, sequence, stranger).status_code == 404
+    assert page(client, sequence, duel["bystander"]).status_code == 403
+    assert page(client, sequence, duel["scourge"].owner).status_code == 403
+    assert page(client, sequence, duel["organiser"]).status_code == 200
+    for user in (duel["scourge"].owner, duel["organiser"]):
+        response = post(client, "sequence_complete", sequence, {"step": 4}, user)
+        assert response.status_code == 403
+    sequence.refresh_from_db()
+    assert sequence.current_step == 4
+
+
+def test_an_organiser_follows_the_treasury_steps_by_name_only(client, duel):
+    reavers = duel["reavers"]
+    hide_secrets(reavers)
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)
+
+    text = page(client, sequence, duel["organiser"]).content.decode()
+    assert "is secret: only" in text
+    assert SECRET_ITEM not in text and "Your treasury" not in text
+    assert "Stored" not in text  # the summaries of the treasury steps are hidden too
+    assert_unchanged_by_secrets(
+        lambda: page(client, sequence, duel["organiser"]).content.decode(),
+        lambda: change_secrets(reavers),
+    )
+    campaign = duel["campaign"]
+    campaign.organiser_sees_secrets = True
+    campaign.save()
+    text = page(client, sequence, duel["organiser"]).content.decode()
+    assert SECRET_ITEM in text and "Your treasury" in text
+    assert "<form" not in text.split('id="step-heading"')[1].split("Reopen an earlier step")[0]
+
+
+def test_the_opponent_sees_that_treasury_rolls_were_made_but_not_what_they_found(client, duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = battle_of(duel)
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+    sequences_page = reverse("battle_detail", args=[battle.pk])
+    client.force_login(reavers.owner)
+    client.get(reverse("sequence_detail", args=[sequence.pk]))  # the page lists the rolls
+    task = sequence.tasks.get(step=3, kind="exploration")
+    post_task = reverse("sequence_task", args=[sequence.pk, task.pk])
+    client.post(post_task, {"step": 3, "dice": "6 6 2"}, headers=HTMX)
+    location = sequence.tasks.get(step=3, kind="location")
+    client.post(reverse("sequence_task", args=[sequence.pk, location.pk]),
+                {"step": 3, "dice": "5"}, headers=HTMX)  # fmt: skip
+    assert treasury.loose_pile(reavers).gold_crowns == 5
+
+    own = client.get(sequences_page).content.decode()
+    assert "Ruined Hovels" in own and "Exploration dice" in own
+
+    client.force_login(scourge.owner)
+    theirs = client.get(sequences_page).content.decode()
+    assert "A roll in a secret step of the post-battle sequence" in theirs
+    assert "Ruined Hovels" not in theirs and "Exploration dice" not in theirs
+    assert "wyrdstone shards" not in theirs
+    hide_secrets(reavers)
+    assert_unchanged_by_secrets(
+        lambda: client.get(sequences_page).content.decode(), lambda: change_secrets(reavers)
+    )
+
+
+def test_the_treasury_ledger_filters_by_battle(client, duel):
+    reavers = duel["reavers"]
+    battle = battle_of(duel)
+    play_to(sequence_of(battle, reavers), 4, reavers.owner)  # exploring found 2 shards
+    client.force_login(reavers.owner)
+    url = reverse("warband_treasury", args=[reavers.pk])
+
+    filtered = client.get(url, {"battle": battle.pk}).content.decode()
+    everything = client.get(url).content.decode()
+
+    assert "after Skirmish, step 3" in filtered
+    assert "Starting treasury" in everything and "Starting treasury</td>" not in filtered
+    assert LedgerEntry.objects.filter(battle=battle, step=3).exists()
+
+
+def _queries(client, sequence, user) -> int:
+    client.force_login(user)
+    url = reverse("sequence_detail", args=[sequence.pk])
+    client.get(url)  # warm caches (sessions, content types)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+@pytest.mark.parametrize("step", [8, 9])
+def test_the_page_does_not_query_more_for_a_bigger_roster(client, duel, step):
+    reavers = duel["reavers"]
+    battle = battle_of(duel)
+    sequence = play_to(sequence_of(battle, reavers), step, reavers.owner)
+    small = _queries(client, sequence, reavers.owner)
+
+    for name in ("Ansel", "Bruno"):
+        _draft_hire(reavers, name)
+    sequence = PostBattleSequence.objects.get(pk=sequence.pk)
+
+    assert _queries(client, sequence, reavers.owner) == small
+
+
+def _draft_hire(warband, name):
+    """Add a warrior with equipment straight to the roster (the purse is topped up)."""
+    from warbands.models import Warband
+
+    Warband.objects.filter(pk=warband.pk).update(status="draft", gold_crowns=200)
+    warband.refresh_from_db()
+    hire(warband, "warrior", models=2, items=["spear", "dagger"], name=name)
+    Warband.objects.filter(pk=warband.pk).update(status="active", gold_crowns=0)
+    warband.refresh_from_db()
