@@ -724,7 +724,7 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
         # the replay, and log again the rolls the rollback took out of the dice log.
         for roll in replay.new_rolls:
             getattr(dice, "recorder", lambda roll: None)(roll)
-        battle.dice_rolls.filter(pk__gt=mark).update(result="waiting for an answer")
+        battle.dice_rolls.filter(pk__gt=mark).update(result=_waiting(task))
         task.faces = replay.faces
         task.question = {
             "key": needs.question.key,
@@ -733,7 +733,10 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
         }
         task.save(update_fields=["faces", "answers", "question"])
         return task
-    battle.dice_rolls.filter(pk__gt=mark).update(result=f"{task.label}: {summary}"[:300])
+    # The rolls of this task, the ones made before a question included, say what they decided.
+    battle.dice_rolls.filter(Q(pk__gt=mark) | Q(result=_waiting(task))).update(
+        result=f"{task.label}: {summary}"[:300]
+    )
     task.faces = replay.faces
     task.question = None
     task.done = True
@@ -741,6 +744,10 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     task.save(update_fields=["faces", "answers", "question", "done", "summary", "result"])
     ctx.journal.save()
     return task
+
+
+def _waiting(task: SequenceTask) -> str:
+    return f"{task.label}: waiting for an answer (task {task.pk})"[:300]
 
 
 @transaction.atomic

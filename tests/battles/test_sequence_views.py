@@ -199,3 +199,32 @@ def _draft_hire(warband, name):
     hire(warband, "warrior", models=2, items=["spear", "dagger"], name=name)
     Warband.objects.filter(pk=warband.pk).update(status="active", gold_crowns=0)
     warband.refresh_from_db()
+
+
+def test_rolls_made_before_a_question_say_what_they_decided_once_it_is_answered(client, duel):
+    from battles.models import DiceRoll
+    from warbands.models import Skill, WarriorSkill
+
+    reavers = duel["reavers"]
+    champion = reavers.warriors.get(name="Brandt")
+    WarriorSkill.objects.create(warrior=champion, skill=Skill.objects.get(key="wyrdstone_hunter"))
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 3, reavers.owner)
+    client.force_login(reavers.owner)
+    client.get(reverse("sequence_detail", args=[sequence.pk]))
+    task = sequence.tasks.get(step=3, kind="exploration")
+    url = reverse("sequence_task", args=[sequence.pk, task.pk])
+
+    asked = client.post(url, {"step": 3, "dice": "1 2 3"}, headers=HTMX).content.decode()
+    assert "Wyrdstone Hunter (Brandt): re-roll one die?" in asked
+    assert DiceRoll.objects.get(purpose="Exploration dice").result.endswith(
+        f"waiting for an answer (task {task.pk})"
+    )
+    client.post(url, {"step": 3, "answer": "0", "dice": "6"}, headers=HTMX)
+
+    results = list(DiceRoll.objects.filter(battle=sequence.participant.battle, secret=True)
+                   .values_list("purpose", "result"))  # fmt: skip
+    assert [purpose for purpose, _ in results] == [
+        "Exploration dice", "Exploration: re-roll (Wyrdstone Hunter (Brandt))",
+    ]  # fmt: skip
+    assert all("Dice 6 2 3 = 11; Wyrdstone Hunter (Brandt): re-rolled 1 into 6" in r
+               for _, r in results)  # fmt: skip
