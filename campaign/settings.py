@@ -8,9 +8,11 @@ git-ignored file when ``SECRET_KEY`` is not given.
 
 from __future__ import annotations
 
+import datetime
 import os
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
@@ -73,6 +75,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # Throttles log-in attempts (see AXES_* below): a well-kept library rather than our own.
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -86,7 +90,10 @@ MIDDLEWARE = [
     "campaign.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as its documentation asks: turns a locked-out log-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "campaign.urls"
@@ -116,7 +123,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-AUTHENTICATION_BACKENDS = ["campaign.auth.DemoPasswordRefusingBackend"]
+AUTHENTICATION_BACKENDS = [
+    # First, so that a locked-out username and address is refused before any password check.
+    "axes.backends.AxesStandaloneBackend",
+    "campaign.auth.DemoPasswordRefusingBackend",
+]
+# Log-in throttling (django-axes): five failures for one username from one address lock that
+# pair out for fifteen minutes; a success resets the count.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "campaign.auth.locked_out"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
@@ -139,22 +158,41 @@ STORAGES = {
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
 # Cookies and HTTPS. With DEBUG off the cookies are Secure; a plain-http local run (the
-# benchmark on 127.0.0.1) may turn that off with SECURE_COOKIES=0. HTTPS redirects and HSTS are
-# usually the reverse proxy's job, so they are off unless the environment turns them on; that
-# leaves security.W004 and security.W008 in `manage.py check --deploy` (see README).
+# benchmark on 127.0.0.1) may turn that off with SECURE_COOKIES=0. With DEBUG off Django also
+# sends HSTS (a year) on HTTPS responses; browsers ignore it over plain http. The redirect from
+# http to https is usually the reverse proxy's job, so it is off unless the environment turns
+# it on; that leaves security.W008 in `manage.py check --deploy` (see README).
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
 if env_bool("TRUST_X_FORWARDED_PROTO", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content Security Policy (django-csp): our own files only, no inline script or style, no
+# eval. htmx runs under it because base.html turns off its eval and injected styles; Pico's
+# form controls draw their arrows with data: SVG images.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,
