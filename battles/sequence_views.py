@@ -201,6 +201,8 @@ def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     sequence = _sequence_for(request, pk)
+    if not permissions.can_run_campaign(request.user, sequence.participant.battle.campaign):
+        raise PermissionDenied("Only an organiser reopens a step.")
     try:
         sequences.reopen_step(
             sequence, _step(request), actor=request.user, reason=request.POST.get("reason", "")

@@ -1,0 +1,297 @@
+"""Every URL, every role: the whole URLconf is walked, and each pattern is asked for by an
+anonymous visitor, a stranger from another campaign, an opponent in the same campaign, the
+owner of the objects in the URL and the campaign's organiser, with GET, a plain POST and an
+htmx POST. The answers must be those of ``MATRIX``; a pattern missing from it fails the test.
+A refused write (login redirect, 403, 404, 405) must leave the database exactly as it was.
+
+Codes, one letter per role in the order of ``ROLES``:
+  O  served: any answer but 403, 404, a server error or a redirect to the log-in page
+  L  redirected to the log-in page (anonymous visitors)
+  F  403 Forbidden: may know it exists, may not do it
+  H  404 Not Found: may not even learn that it exists
+  M  405 Method Not Allowed
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+from django.urls import reverse
+
+from battles import services as battle_services
+from battles.models import PostBattleSequence, SequenceTask
+from battles.rules import ReportedResult
+from campaign.models import Membership
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
+from tests.urlwalk import iter_routes
+from warbands.models import VesselItem
+
+ROLES = ("anonymous", "stranger", "opponent", "owner", "organiser")
+HTMX = {"HX-Request": "true"}
+
+# route name: (GET, POST) codes for anonymous, stranger, opponent, owner, organiser.
+MATRIX: dict[str, tuple[str, str]] = {
+    # Public pages.
+    "healthz": ("OOOOO", "MMMMM"),
+    "login": ("OOOOO", "OOOOO"),
+    "signup": ("OOOOO", "OOOOO"),
+    # Any logged-in user.
+    "dashboard": ("LOOOO", "LMMMM"),
+    "logout": ("LMMMM", "LLLLL"),  # logged out, back to the log-in page
+    "password_change": ("LOOOO", "LOOOO"),
+    "password_change_done": ("LOOOO", "LMMMM"),
+    "campaign_create": ("LOOOO", "LOOOO"),
+    "join": ("LOOOO", "LOOOO"),
+    "join_link": ("LOOOO", "LOOOO"),
+    # Readable by every member of the campaign.
+    "campaign_detail": ("LHOOO", "LMMMM"),
+    "campaign_feed": ("LHOOO", "LMMMM"),
+    "warband_roster": ("LHOOO", "LMMMM"),
+    "warband_export": ("LHOOO", "LMMMM"),
+    "battle_detail": ("LHOOO", "LMMMM"),
+    # Run by the organiser.
+    "campaign_settings": ("LHFFO", "LHFFO"),
+    "join_code_regenerate": ("LMMMM", "LHFFO"),
+    "joining_toggle": ("LMMMM", "LHFFO"),
+    "co_organiser_add": ("LMMMM", "LHFFO"),
+    "member_remove": ("LHFFO", "LHFFO"),
+    "warband_archive": ("LHFFO", "LHFFO"),
+    "campaign_status": ("LMMMM", "LHFFO"),
+    "battle_record": ("LHFFO", "LHFFO"),
+    "battle_confirm_all": ("LMMMM", "LHFFO"),
+    "fortune_table": ("LHFFO", "LHFFO"),
+    # Any member plays in the campaign.
+    "warband_create": ("LHOOO", "LHOOO"),
+    "battle_report": ("LHOOO", "LHOOO"),
+    # The warband's owner only.
+    "warband_muster": ("LHFOF", "LMMMM"),
+    "warband_hire": ("LMMMM", "LHFOF"),
+    "warband_finish": ("LMMMM", "LHFOF"),
+    "warband_buy_container": ("LMMMM", "LHFOF"),
+    "warband_return_container": ("LMMMM", "LHFOF"),
+    "warband_rename": ("LHFOF", "LHFOF"),
+    "warband_disband": ("LHFOF", "LHFOF"),
+    "warrior_buy_item": ("LMMMM", "LHFOF"),
+    "warrior_remove_item": ("LMMMM", "LHFOF"),
+    "warrior_group_size": ("LMMMM", "LHFOF"),
+    "warrior_rename": ("LHFOF", "LHFOF"),
+    "warrior_dismiss": ("LHFOF", "LHFOF"),
+    "warband_treasury": ("LHFOF", "LMMMM"),
+    "treasury_move": ("LMMMM", "LHFOF"),
+    "treasury_buy": ("LMMMM", "LHFOF"),
+    # A container's contents are secret: to anybody else it might as well not exist.
+    "container_sell": ("LMMMM", "LHHOH"),
+    "container_place": ("LMMMM", "LHHOH"),
+    "container_move_item": ("LMMMM", "LHHOH"),
+    "container_equip": ("LMMMM", "LHHOH"),
+    "warrior_store_item": ("LMMMM", "LHFOF"),
+    "vessel_place": ("LMMMM", "LHFOF"),
+    # A battle's report: whoever reported it (the owner) and the organiser change it.
+    "battle_outcomes": ("LHFOO", "LHFOO"),
+    "battle_correct": ("LHFOO", "LHFOO"),
+    # The battle's participants (and the organiser on their behalf).
+    "battle_respond": ("LMMMM", "LHOOO"),
+    "battle_fortune_markers": ("LMMMM", "LHOOO"),
+    "battle_discovery": ("LMMMM", "LHOOO"),
+    "battle_declare": ("LHFOO", "LHFOO"),
+    "battle_recovery_start": ("LMMMM", "LHOOO"),
+    "battle_recover": ("LMMMM", "LHOOO"),
+    # The owner's post-battle sequence; the organiser follows it and plays its public steps.
+    "sequence_detail": ("LHFOO", "LMMMM"),
+    "sequence_task": ("LMMMM", "LHFOO"),
+    "sequence_act": ("LMMMM", "LHFOO"),
+    "sequence_complete": ("LMMMM", "LHFOO"),
+    "sequence_undo": ("LMMMM", "LHFOF"),
+    "sequence_reopen": ("LMMMM", "LHFFO"),
+    # The admin is the site staff's: everybody else is sent to log in.
+    "admin_login_redirect": ("LLLLL", "LLLLL"),
+}
+ADMIN = ("LLLLL", "LLLLL")
+# The admin's log-out logs anybody out (and sends them to the admin's log-in page).
+ADMIN_OPEN = {"admin:logout": ("LOOOO", "LOOOO")}
+
+
+@pytest.fixture
+def scenario(db):
+    """A campaign with its organiser, the owner's and the opponent's warbands, a confirmed
+    battle between them with the owner's post-battle sequence, a battle the owner reported
+    that waits for the opponent, and a stranger playing in another campaign."""
+    campaign = CampaignFactory(name="Siege")
+    organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
+    mine = mustered_warband(campaign=campaign, name="Reavers")
+    theirs = mustered_warband(campaign=campaign, name="Scourge")
+    elsewhere = mustered_warband(campaign=CampaignFactory(name="Elsewhere"), name="Strangers")
+    results = [ReportedResult(mine.pk, "won"), ReportedResult(theirs.pk, "lost", True, 1)]
+    battle = battle_services.report_battle(
+        actor=mine.owner, campaign=campaign, scenario="Skirmish", results=results
+    )
+    battle_services.respond(battle, actor=theirs.owner, agree=True)
+    pending = battle_services.report_battle(
+        actor=mine.owner, campaign=campaign, scenario="Ambush", results=results
+    )
+    sequence = PostBattleSequence.objects.get(participant__battle=battle, participant__warband=mine)
+    task = SequenceTask.objects.create(sequence=sequence, step=1, kind="hero_injury", label="x")
+    captain = mine.warriors.get(is_leader=True)
+    chest = mine.containers.get(kind="treasure_chest")
+    vessel = VesselItem.objects.create(warband=mine, kind="loyalty_symbol", name="Banner")
+    users = {
+        "anonymous": None,
+        "stranger": elsewhere.owner,
+        "opponent": theirs.owner,
+        "owner": mine.owner,
+        "organiser": organiser,
+    }
+    pk = {
+        "campaign": campaign.pk,
+        "warband": mine.pk,
+        "warrior": captain.pk,
+        "container": chest.pk,
+        "vessel": vessel.pk,
+        "battle": battle.pk,
+        "pending": pending.pk,
+        "sequence": sequence.pk,
+    }
+    kwargs = {
+        "join_link": {"code": campaign.join_code},
+        "member_remove": {"pk": campaign.pk,
+                          "membership_pk": Membership.objects.get(user=theirs.owner).pk},
+        "warband_archive": {"pk": campaign.pk, "warband_pk": theirs.pk},
+        "warband_create": {"campaign_id": campaign.pk},
+        "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
+        "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
+        "battle_outcomes": {"pk": pending.pk},
+        "battle_correct": {"pk": pending.pk},
+        "battle_respond": {"pk": pending.pk},
+        "battle_confirm_all": {"pk": pending.pk},
+        "battle_declare": {"pk": battle.pk, "warband_pk": mine.pk},
+        "sequence_task": {"pk": sequence.pk, "task_pk": task.pk},
+    }  # fmt: skip
+    return {"users": users, "pk": pk, "kwargs": kwargs}
+
+
+PK_OF_PREFIX = {
+    "campaign": "campaign", "fortune": "campaign", "join": "campaign", "joining": "campaign",
+    "co": "campaign",
+    "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
+    "warrior": "warrior", "container": "container", "vessel": "vessel", "sequence": "sequence",
+}  # fmt: skip
+CAMPAIGN_ROUTES = {"battle_record", "battle_report"}
+
+
+def path_for(route, scenario) -> str:
+    if route.name.startswith("admin:") or route.name == "admin_login_redirect":
+        return route.path
+    if route.name in scenario["kwargs"]:
+        return reverse(route.name, kwargs=scenario["kwargs"][route.name])
+    arguments = route.path.count("/1/")
+    if arguments == 0:
+        return route.path
+    prefix = route.name.split("_")[0]
+    kind = "campaign" if route.name in CAMPAIGN_ROUTES else PK_OF_PREFIX[prefix]
+    return reverse(route.name, kwargs={"pk": scenario["pk"][kind]})
+
+
+_FINGERPRINT_SQL: str | None = None
+
+
+def fingerprint() -> str:
+    """Every row of every table the app writes (sessions and log-in attempts aside), in one
+    query."""
+    global _FINGERPRINT_SQL
+    if _FINGERPRINT_SQL is None:
+        skip = ("django_session", "axes_", "django_admin_log")
+        tables = [
+            t for t in sorted(connection.introspection.table_names()) if not t.startswith(skip)
+        ]
+        rows = "coalesce(string_agg(t::text, '|' ORDER BY t::text), '')"
+        parts = [f"SELECT '{t}' AS n, md5({rows}) AS h FROM \"{t}\" t" for t in tables]
+        _FINGERPRINT_SQL = (
+            f"SELECT md5(string_agg(n || h, '' ORDER BY n)) FROM ({' UNION ALL '.join(parts)}) x"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(_FINGERPRINT_SQL)
+        return cursor.fetchone()[0]
+
+
+def code_of(response) -> str:
+    status = response.status_code
+    location = response.get("Location", "") or response.get("HX-Redirect", "")
+    if "/login/" in location and (300 <= status < 400 or "HX-Redirect" in response):
+        return "L"  # our log-in page, or the admin's (which sends on to ours)
+    if status == 403:
+        return "F"
+    if status == 404:
+        return "H"
+    if status == 405:
+        return "M"
+    if status >= 500:
+        return "!"
+    return "O"
+
+
+class _Undo(Exception):
+    pass
+
+
+def ask(client, method, path, headers, *, check: bool) -> tuple[str, int, bool]:
+    """One request, rolled back afterwards (a savepoint), so that each starts from the same
+    scenario: (code, status, whether a refused request changed the database)."""
+    result = None
+    try:
+        with transaction.atomic():
+            before = fingerprint() if check and method == "post" else None
+            response = getattr(client, method)(path, headers=headers)
+            changed = before is not None and fingerprint() != before
+            result = (code_of(response), response.status_code, changed)
+            raise _Undo
+    except _Undo:
+        pass
+    return result
+
+
+def test_every_url_is_in_the_matrix():
+    names = {r.name for r in iter_routes() if not r.name.startswith("admin:")}
+    assert sorted(names - set(MATRIX)) == [], "add these URL patterns to the matrix"
+    assert sorted(set(MATRIX) - names) == [], "these patterns no longer exist"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_url_answers_each_role_as_the_matrix_says(client, scenario, role):
+    user = scenario["users"][role]
+    index = ROLES.index(role)
+    session = None
+    if user is not None:
+        client.force_login(user)
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    wrong = []
+    checked = 0
+    for route in iter_routes():
+        expected_get, expected_post = MATRIX.get(route.name) or ADMIN_OPEN.get(route.name, ADMIN)
+        path = path_for(route, scenario)
+        for method, headers, expected in (
+            ("get", {}, expected_get[index]),
+            ("post", {}, expected_post[index]),
+            ("post", HTMX, expected_post[index]),
+        ):
+            # Each request starts logged in as the role (a log-out rolled back leaves the session
+            # row in place but drops the cookie; put it back).
+            if session is not None:
+                client.cookies[settings.SESSION_COOKIE_NAME] = session
+            got, status, changed = ask(client, method, path, headers, check=expected != "O")
+            checked += 1
+            if got != expected:
+                wrong.append(f"{method.upper()}{' htmx' if headers else ''} {path} ({route.name}): "
+                             f"expected {expected}, got {got} ({status})")  # fmt: skip
+            elif changed:
+                wrong.append(f"{method.upper()} {path} ({route.name}) was refused but changed "
+                             "the database")  # fmt: skip
+    assert not wrong, "\n".join(wrong)
+    assert checked == 3 * len(list(iter_routes()))
+
+
+def test_an_unknown_user_of_the_same_site_is_a_stranger_everywhere(client, scenario):
+    """A fresh account, in no campaign: the same answers as the stranger's."""
+    client.force_login(UserFactory(username="newcomer"))
+    path = reverse("warband_treasury", args=[scenario["pk"]["warband"]])
+    assert client.get(path).status_code == 404
