@@ -1,0 +1,156 @@
+"""Secrets never leak: a crawler logs in as every member of the demo campaign who is not a
+warband's owner, follows every link and htmx endpoint it can reach (pages, partials, exports,
+feeds, forms posted empty, error pages) and looks for that warband's secret values. After a
+capture, the captor sees the captured container's contents and nobody else does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from html.parser import HTMLParser
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import transaction
+
+from warbands import treasury
+from warbands.models import LedgerEntry, StorageContainer, Warband
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+NOT_FOLLOWED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password_change/")
+
+
+class Links(HTMLParser):
+    """The URLs a page lets a user reach: links, htmx requests and form actions."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gets: set[str] = set()
+        self.posts: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a" and attrs.get("href"):
+            self.gets.add(attrs["href"])
+        if attrs.get("hx-get"):
+            self.gets.add(attrs["hx-get"])
+        if attrs.get("hx-post"):
+            self.posts.add(attrs["hx-post"])
+        if (
+            tag == "form"
+            and (attrs.get("method") or "get").lower() == "post"
+            and attrs.get("action")
+        ):
+            self.posts.add(attrs["action"])
+        if (
+            tag == "form"
+            and (attrs.get("method") or "get").lower() == "get"
+            and attrs.get("action")
+        ):
+            self.gets.add(attrs["action"])
+
+
+class _Undo(Exception):
+    pass
+
+
+def crawl(client, user) -> dict[str, str]:
+    """Every page (and every empty form post, rolled back) the user can reach from the
+    dashboard: {what was asked: response body}."""
+    client.force_login(user)
+    seen: dict[str, str] = {}
+    queue = deque(["/", "/no/such/page/", "/warbands/999999/", "/battles/999999/"])
+    posted: set[str] = set()
+    while queue:
+        url = queue.popleft()
+        path = urlsplit(url).path + (f"?{urlsplit(url).query}" if urlsplit(url).query else "")
+        if path in seen or path.startswith(NOT_FOLLOWED) or not path.startswith("/"):
+            continue
+        for headers in ({}, HTMX):
+            response = client.get(path, headers=headers)
+            body = response.content.decode(errors="replace")
+            seen[f"GET {path} {bool(headers)}"] = body
+        seen[path] = body
+        links = Links()
+        links.feed(body)
+        for link in links.gets:
+            queue.append(urljoin(path, link))
+        for action in links.posts - posted:
+            posted.add(action)
+            target = urljoin(path, action)
+            if target.startswith(NOT_FOLLOWED):
+                continue
+            try:
+                with transaction.atomic():
+                    response = client.post(target, {}, headers=HTMX)
+                    seen[f"POST {target}"] = response.content.decode(errors="replace")
+                    raise _Undo
+            except _Undo:
+                pass
+    return seen
+
+
+def leaks(pages: dict[str, str], secrets: list[str]) -> list[str]:
+    found = []
+    for where, body in pages.items():
+        for secret in secrets:
+            if re.search(rf"(?<![\w/-]){re.escape(secret)}(?![\w/-])", body):
+                found.append(f"{secret!r} in {where}")
+    return found
+
+
+def give_secrets(warband: Warband, index: int) -> list[str]:
+    """A distinctive treasury: a labelled chest holding a named heirloom, and a total of gold
+    no page would show by chance."""
+    token = f"Heirloom{index}QX{warband.pk}"
+    label = f"Strongbox{index}ZV"
+    chest = StorageContainer.objects.create(warband=warband, kind="treasure_chest", label=label)
+    treasury.add_item(chest, item=None, name=token, reason=LedgerEntry.Reason.INCOME)
+    target = 1000 + 137 * index + 9
+    while (held := treasury.totals(warband)["gold"]) < target:
+        box = StorageContainer.objects.create(warband=warband, kind="treasure_chest")
+        treasury.add_treasure(box, gold=min(100, target - held), reason=LedgerEntry.Reason.INCOME)
+    return [token, label, str(target)]
+
+
+@pytest.fixture
+def league(settings):
+    settings.DEBUG = True
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    warbands = list(Warband.objects.order_by("pk"))
+    secrets = {w.pk: give_secrets(w, i) for i, w in enumerate(warbands, start=1)}
+    users = {u.username: u for u in get_user_model().objects.exclude(username="admin")}
+    return warbands, secrets, users
+
+
+def test_no_member_ever_sees_another_warbands_treasury(client, league):
+    warbands, secrets, users = league
+    pages = 0
+    for user in users.values():
+        seen = crawl(client, user)
+        pages += len(seen)
+        others = [s for w in warbands if w.owner_id != user.pk for s in secrets[w.pk]]
+        assert not leaks(seen, others), leaks(seen, others)[:10]
+        own = [s for w in warbands if w.owner_id == user.pk for s in secrets[w.pk]]
+        if own:  # the crawler reaches the owner's own treasury, where they are shown
+            assert all(any(s in body for body in seen.values()) for s in own)
+    assert pages > 200
+
+
+def test_after_a_capture_only_the_captor_sees_inside(client, league):
+    warbands, secrets, users = league
+    loser, captor = warbands[0], warbands[1]
+    strongbox = loser.containers.get(label__startswith="Strongbox")
+    treasury.capture_container(strongbox, captor)
+    heirloom, label, _ = secrets[loser.pk]
+
+    captor_pages = crawl(client, captor.owner)
+    assert any(heirloom in body for body in captor_pages.values())
+    for user in users.values():
+        if user.pk in (captor.owner_id, loser.owner_id):
+            continue
+        assert not leaks(crawl(client, user), [heirloom, label])
