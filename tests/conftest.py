@@ -1,6 +1,12 @@
 import pytest
 
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import (
+    PASSWORD,
+    CampaignFactory,
+    MembershipFactory,
+    UserFactory,
+    mustered_warband,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -30,3 +36,19 @@ def reference_data(transactional_db):
 
     if not WarbandType.objects.exists():
         load_reference_data(apps)
+
+
+@pytest.fixture
+def duel(db):
+    """A campaign with an organiser and two mustered warbands, Reavers and Scourge."""
+    campaign = CampaignFactory(name="Siege")
+    organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
+    reavers = mustered_warband(campaign=campaign, name="Reavers")
+    scourge = mustered_warband(campaign=campaign, name="Scourge")
+    return {
+        "campaign": campaign,
+        "organiser": organiser,
+        "reavers": reavers,
+        "scourge": scourge,
+        "bystander": MembershipFactory(campaign=campaign).user,
+    }
