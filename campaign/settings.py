@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every view needs a login unless it is marked @login_not_required.
     "campaign.middleware.LoginRequiredMiddleware",
+    # A form posted twice (double click, re-sent request) applies once.
+    "campaign.once.OnceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -110,6 +112,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% form_token %} in every form (see campaign.once) without a {% load %}.
+            "builtins": ["campaign.templatetags.campaign_tags"],
         },
     },
 ]

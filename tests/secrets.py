@@ -15,6 +15,7 @@ from collections.abc import Callable
 _CSRF = [
     re.compile(r'("X-CSRFToken": ")[^"]*(")'),
     re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")'),
+    re.compile(r'(name="form_token" value=")[^"]*(")'),
 ]
 
 
@@ -27,7 +28,8 @@ def contains_value(text: str, value: object) -> bool:
 
 
 def normalised(text: str) -> str:
-    """The response without what differs between two requests anyway (CSRF tokens)."""
+    """The response without what differs between two requests anyway (CSRF and one-time form
+    tokens)."""
     for pattern in _CSRF:
         text = pattern.sub(r"\1…\2", text)
     return text

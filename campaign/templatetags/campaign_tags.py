@@ -1,4 +1,5 @@
 from django import template
+from django.utils.html import format_html
 
 register = template.Library()
 
@@ -7,3 +8,11 @@ register = template.Library()
 def get_item(mapping, key):
     """``{{ mapping|get_item:key }}``: a dict lookup with a variable key."""
     return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.simple_tag
+def form_token():
+    """A one-time token for a form that changes something (see ``campaign.once``)."""
+    from campaign.once import FIELD, new_token
+
+    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token())

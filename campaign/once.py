@@ -1,0 +1,91 @@
+"""One-time form tokens: a form posted twice applies once.
+
+Every form of ours carries ``{% form_token %}``, a fresh UUID each time the form is drawn.
+``OnceMiddleware`` runs a logged-in user's POST that carries one inside a transaction that
+first inserts the token (``FormToken``, unique): the first request with it goes ahead and its
+answer is stored with the token in the same transaction; a second one (a double click, a
+re-sent request) fails the insert, or waits on it until the first commits, and gets the stored
+answer instead, without running the view. Two tabs hold two tokens: the second is refused by
+the view itself (a finished step, an item already bought), which each post-battle and
+treasury service checks under a row lock.
+
+Log-in, log-out and sign-up are left alone (their answers set cookies that a replay would not
+carry), as are posts without a token (nothing is lost: the services still lock and check).
+Tokens older than a week are pruned now and then.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+from django.utils import timezone
+
+from campaign.models import FormToken
+
+FIELD = "form_token"
+KEPT_HEADERS = ("Content-Type", "Location", "HX-Redirect", "HX-Refresh", "HX-Trigger")
+NOT_FOR = ("/accounts/",)
+KEEP = datetime.timedelta(days=7)
+
+
+def new_token() -> str:
+    return str(uuid.uuid4())
+
+
+def _token(request) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(request.POST.get(FIELD, ""))
+    except (ValueError, AttributeError):
+        return None
+
+
+def _replay(earlier: FormToken) -> HttpResponse:
+    response = HttpResponse(earlier.content, status=earlier.status or 200)
+    for name, value in earlier.headers.items():
+        response[name] = value
+    response["X-Replayed"] = "1"
+    return response
+
+
+class OnceMiddleware:
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            request.method != "POST"
+            or request.path.startswith(NOT_FOR)
+            or not request.user.is_authenticated
+        ):
+            return self.get_response(request)
+        token = _token(request)
+        if token is None:
+            return self.get_response(request)
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    record = FormToken.objects.create(
+                        token=token, user=request.user, path=request.path[:300]
+                    )
+            except IntegrityError:
+                earlier = FormToken.objects.filter(token=token).first()
+                if (
+                    earlier is None
+                    or earlier.user_id != request.user.pk
+                    or earlier.path != request.path[:300]
+                ):
+                    return HttpResponse("That form was already used.", status=409)
+                return _replay(earlier)
+            response = self.get_response(request)
+            if getattr(response, "streaming", False):
+                return response
+            record.status = response.status_code
+            record.content = response.content.decode(response.charset or "utf-8", "replace")
+            record.headers = {name: response[name] for name in KEPT_HEADERS if name in response}
+            record.save(update_fields=["status", "content", "headers"])
+            if record.pk % 200 == 0:
+                FormToken.objects.filter(created_at__lt=timezone.now() - KEEP).delete()
+            return response

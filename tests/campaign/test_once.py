@@ -1,0 +1,132 @@
+"""One-time form tokens: a replayed POST gets the first answer and changes nothing."""
+
+import re
+import uuid
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import FormToken
+from tests.battles.test_sequence import sequence_of
+from tests.battles.test_trading_steps import battle_of, play_to
+from tests.factories import WarbandFactory, hire
+from tests.warbands.test_treasury_concurrency import run_together
+from warbands.models import LedgerEntry, Warrior
+
+HTMX = {"HX-Request": "true"}
+
+
+def token_in(page: str) -> str:
+    return re.search(r'name="form_token" value="([^"]+)"', page).group(1)
+
+
+@pytest.mark.django_db
+def test_every_form_of_a_page_carries_its_own_token(client, duel):
+    client.force_login(duel["reavers"].owner)
+    page = client.get(reverse("warband_treasury", args=[duel["reavers"].pk])).content.decode()
+    tokens = re.findall(r'name="form_token" value="([^"]+)"', page)
+    assert len(tokens) > 3 and len(set(tokens)) == len(tokens)
+    assert all(uuid.UUID(t) for t in tokens)
+
+
+@pytest.mark.django_db
+def test_a_treasury_move_posted_twice_moves_once_and_answers_the_same(client, duel):
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)
+    chest = reavers.containers.get(kind="treasure_chest")
+    sack = reavers.containers.filter(kind="large_sack").order_by("gold_crowns").first()
+    client.force_login(reavers.owner)
+    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+    form = page.split('name="action" value="move"')[0].rsplit("<form", 1)[1]
+    data = {"step": 9, "action": "move", "source": chest.pk, "target": sack.pk, "gold": 5,
+            "wyrdstone": 0, "form_token": token_in(form)}  # fmt: skip
+    url = reverse("sequence_act", args=[sequence.pk])
+
+    first = client.post(url, data, headers=HTMX)
+    second = client.post(url, data, headers=HTMX)
+
+    assert first.status_code == second.status_code == 200
+    assert second.content == first.content and second["X-Replayed"] == "1"
+    chest.refresh_from_db()
+    assert chest.gold_crowns == 95
+    assert LedgerEntry.objects.filter(reason="transfer", step=9).count() == 2  # out and in
+
+
+@pytest.mark.django_db
+def test_a_double_click_on_hire_hires_once(client):
+    warband = WarbandFactory()
+    client.force_login(warband.owner)
+    page = client.get(reverse("warband_muster", args=[warband.pk])).content.decode()
+    token = token_in(page.split(f'action="{reverse("warband_hire", args=[warband.pk])}"')[1])
+    guards = warband.warband_type.warrior_types.get(key="warrior")
+    data = {"warrior_type": guards.pk, "name": "Guards", "group_size": 2, "form_token": token}
+
+    for _ in range(2):  # without the token each click would hire a group
+        client.post(reverse("warband_hire", args=[warband.pk]), data, headers=HTMX)
+
+    assert Warrior.objects.filter(warband=warband).count() == 1
+    warband.refresh_from_db()
+    assert warband.gold_crowns == 500 - 2 * 25
+
+
+@pytest.mark.django_db
+def test_a_token_is_the_users_and_the_forms_own(client, duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    token = str(uuid.uuid4())
+    client.force_login(reavers.owner)
+    url = reverse("warband_rename", args=[reavers.pk])
+    client.post(url, {"name": "Reavers II", "form_token": token})
+    client.force_login(scourge.owner)
+    other = client.post(reverse("warband_rename", args=[scourge.pk]),
+                        {"name": "Scourge II", "form_token": token})  # fmt: skip
+    assert other.status_code == 409
+    scourge.refresh_from_db()
+    assert scourge.name == "Scourge"
+    assert FormToken.objects.get(token=token).user == reavers.owner
+
+
+@pytest.mark.django_db
+def test_forms_without_a_token_still_work_and_log_in_is_left_alone(client, duel, password):
+    reavers = duel["reavers"]
+    client.force_login(reavers.owner)
+    client.post(reverse("warband_rename", args=[reavers.pk]), {"name": "No token"})
+    reavers.refresh_from_db()
+    assert reavers.name == "No token"
+    client.logout()
+    credentials = {"username": reavers.owner.username, "password": password}
+    response = client.post(reverse("login"), {**credentials, "form_token": str(uuid.uuid4())})
+    assert response.status_code == 302 and not FormToken.objects.filter(path="/accounts/login/")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_token_posted_twice_at_once_applies_once(reference_data):
+    from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
+
+    campaign = CampaignFactory()
+    MembershipFactory(campaign=campaign, is_organiser=True)
+    warband = WarbandFactory(campaign=campaign)
+    hire(warband, "mercenary_captain", name="Adler")
+    mustered_warband(campaign=campaign)
+    captain_type = warband.warband_type.warrior_types.get(key="champion")
+    token = str(uuid.uuid4())
+    answers = []
+
+    def post():
+        client = Client()
+        client.force_login(warband.owner)
+        response = client.post(
+            reverse("warband_hire", args=[warband.pk]),
+            {"warrior_type": captain_type.pk, "name": "Brandt", "group_size": 1,
+             "form_token": token},
+            headers=HTMX,
+        )  # fmt: skip
+        answers.append(response.content)
+        connection.close()
+
+    outcomes = run_together(post, post)
+
+    assert outcomes == ["done", "done"]
+    assert Warrior.objects.filter(warband=warband, name="Brandt").count() == 1
+    assert answers[0] == answers[1]
