@@ -103,6 +103,8 @@ def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> 
     )
     if not may_act(actor, sequence):
         raise PermissionDenied("Only the warband's owner (or an organiser) plays its sequence.")
+    if step is not None and step not in STEP_NAMES:
+        raise RuleViolation("The form is out of date: reload the page.")
     if step is not None and sequence.current_step != step:
         if sequence.current_step > step:
             raise RuleViolation(

@@ -119,9 +119,12 @@ def _panel(request: HttpRequest, sequence: PostBattleSequence, *, error: str = "
 
 def _step(request: HttpRequest) -> int:
     try:
-        return int(request.POST.get("step", ""))
+        step = int(request.POST.get("step", ""))
     except ValueError:
-        raise RuleViolation("The form is out of date: reload the page.") from None
+        step = -1
+    if not 0 <= step <= 10:
+        raise RuleViolation("The form is out of date: reload the page.")
+    return step
 
 
 @require_GET

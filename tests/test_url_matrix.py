@@ -196,11 +196,11 @@ _FINGERPRINT_SQL: str | None = None
 
 
 def fingerprint() -> str:
-    """Every row of every table the app writes (sessions and log-in attempts aside), in one
-    query."""
+    """Every row of every table the app writes, in one query: sessions, log-in attempts and
+    the one-time form tokens (bookkeeping of requests, not of the league) aside."""
     global _FINGERPRINT_SQL
     if _FINGERPRINT_SQL is None:
-        skip = ("django_session", "axes_", "django_admin_log")
+        skip = ("django_session", "axes_", "django_admin_log", "campaign_formtoken")
         tables = [
             t for t in sorted(connection.introspection.table_names()) if not t.startswith(skip)
         ]
