@@ -1,0 +1,147 @@
+"""In Chromium: a double click and two tabs each leave one set of changes; the main pages pass
+axe-core's WCAG 2 A and AA checks (also after htmx swaps) and break no Content Security Policy
+rule."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from battles import sequence as sequences
+from battles.models import PostBattleSequence, StepRecord
+from tests.battles.test_trading_steps import battle_of, play_to
+from tests.browser.test_campaign import log_in
+from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
+from warbands.models import LedgerEntry
+
+
+@pytest.fixture
+def league(transactional_db, reference_data):
+    campaign = CampaignFactory(name="Siege of Sigmarhafen")
+    organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
+    duel = {
+        "campaign": campaign,
+        "organiser": organiser,
+        "reavers": mustered_warband(campaign=campaign, name="Reavers"),
+        "scourge": mustered_warband(campaign=campaign, name="Scourge"),
+    }
+    battle = battle_of(duel)
+    sequence = PostBattleSequence.objects.get(
+        participant__battle=battle, participant__warband=duel["reavers"]
+    )
+    return duel, battle, sequence
+
+
+def test_a_double_click_and_two_tabs_each_apply_once(live_server, chromium, league):
+    duel, _, sequence = league
+    reavers = duel["reavers"]
+    play_to(sequence, 9, reavers.owner)
+    context = chromium.new_context()
+    first = log_in(context, live_server, reavers.owner)
+    url = f"{live_server.url}/sequences/{sequence.pk}/"
+    first.goto(url)
+    chest = reavers.containers.get(kind="treasure_chest")
+    sack = reavers.containers.filter(kind="large_sack").order_by("gold_crowns").first()
+
+    move = first.locator("#step-panel form:has(input[name=action][value=move])")
+    move.locator("select[name=source]").select_option(str(chest.pk))
+    move.locator("select[name=target]").select_option(str(sack.pk))
+    move.get_by_label("Gold crowns").fill("5")
+    move.get_by_role("button", name="Move").dblclick()
+    expect(first.locator(".treasury-summary")).to_contain_text("95 / 100")
+    first.wait_for_timeout(500)  # let a second request, if any, land
+    chest.refresh_from_db()
+    assert chest.gold_crowns == 95
+    assert LedgerEntry.objects.filter(step=9, reason="transfer", kind="gold").count() == 2
+
+    second = context.new_page()
+    second.goto(url)
+    first.get_by_role("button", name="Continue to step 10").dblclick()
+    expect(first.locator("#step-heading")).to_have_text(re.compile("Step 10"))
+    second.get_by_role("button", name="Continue to step 10").click()
+    expect(second.get_by_role("alert")).to_contain_text("already done: nothing changed")
+    sequence.refresh_from_db()
+    assert sequence.current_step == 10
+    assert StepRecord.objects.filter(sequence=sequence, step=9).count() == 1
+    context.close()
+
+
+def axe_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}})
+    return [
+        f"{page.url}: {v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(str(n["target"]) for n in v["nodes"][:3])
+        for v in results.response["violations"]
+    ]
+
+
+def watch_csp(page, found: list[str]) -> None:
+    page.on(
+        "console",
+        lambda message: (
+            found.append(f"{page.url}: {message.text}")
+            if "Content Security Policy" in message.text
+            or "Content-Security-Policy" in message.text
+            else None
+        ),
+    )
+
+
+def test_main_pages_pass_axe_and_the_content_security_policy(live_server, chromium, league):
+    duel, battle, sequence = league
+    reavers, campaign = duel["reavers"], duel["campaign"]
+    play_to(sequence, 2, reavers.owner)
+    checked, violations, csp = [], [], []
+
+    anonymous = chromium.new_context().new_page()
+    watch_csp(anonymous, csp)
+    for path in ("/accounts/login/", "/accounts/signup/"):
+        anonymous.goto(live_server.url + path)
+        violations += axe_violations(anonymous)
+        checked.append(path)
+
+    owner = log_in(chromium.new_context(), live_server, reavers.owner)
+    watch_csp(owner, csp)
+    organiser = log_in(chromium.new_context(), live_server, duel["organiser"])
+    watch_csp(organiser, csp)
+    pages = [
+        (owner, "/"),
+        (owner, f"/campaigns/{campaign.pk}/"),
+        (owner, f"/campaigns/{campaign.pk}/feed/"),
+        (owner, f"/warbands/{reavers.pk}/"),
+        (owner, f"/warbands/{reavers.pk}/treasury/"),
+        (owner, f"/warbands/{reavers.pk}/rename/"),
+        (owner, f"/campaigns/{campaign.pk}/battles/report/"),
+        (owner, f"/campaigns/{campaign.pk}/warbands/new/"),
+        (owner, f"/battles/{battle.pk}/"),
+        (owner, f"/sequences/{sequence.pk}/"),
+        (owner, "/accounts/password_change/"),
+        (organiser, f"/campaigns/{campaign.pk}/settings/"),
+        (organiser, f"/campaigns/{campaign.pk}/battles/new/"),
+        (organiser, f"/campaigns/{campaign.pk}/random-fortune/"),
+    ]
+    for page, path in pages:
+        page.goto(live_server.url + path)
+        violations += axe_violations(page)
+        checked.append(path)
+
+    # After htmx swaps: the experience awarded, then the treasury's ledger filtered.
+    owner.goto(f"{live_server.url}/sequences/{sequence.pk}/")
+    owner.get_by_role("button", name="Award the experience").click()
+    expect(owner.locator("#step-panel")).to_contain_text("No advance this time")
+    violations += axe_violations(owner)
+    sequences.prepare(sequence)
+    owner.get_by_role("button", name="Continue to step 3").click()
+    expect(owner.locator("#step-heading")).to_have_text(re.compile("Step 3"))
+    violations += axe_violations(owner)
+    owner.goto(f"{live_server.url}/warbands/{reavers.pk}/treasury/")
+    owner.locator("#ledger select[name=kind]").select_option("gold")
+    expect(owner.locator("#ledger")).to_contain_text("Gold crowns")
+    violations += axe_violations(owner)
+    checked += ["sequence after a swap", "next step after a swap", "ledger after a swap"]
+
+    assert not violations, "\n".join(violations)
+    assert not csp, "\n".join(csp)
+    assert len(checked) == 19
