@@ -792,10 +792,13 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
 
 
 @transaction.atomic
-def undo_last_step(sequence, *, actor) -> PostBattleSequence:
+def undo_last_step(sequence, *, actor, step: int | None = None) -> PostBattleSequence:
     """The owner takes back the last completed step while the next one has not started:
-    everything it changed is restored (ledger entries reversed by new entries)."""
+    everything it changed is restored (ledger entries reversed by new entries). ``step`` is
+    the step the player saw as the last one: a second tab undoing it again changes nothing."""
     sequence = _locked(sequence, actor)
+    if step is not None and step != sequence.current_step - 1:
+        raise RuleViolation(f"Step {step} is not the last step done any more: nothing changed.")
     if sequence.current_step == 0 or (
         sequence.current_step == 1
         and not sequence.records.filter(step=0, undone_at__isnull=True).exists()

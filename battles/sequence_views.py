@@ -195,7 +195,7 @@ def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
     if sequence.participant.warband.owner_id != request.user.pk:
         raise PermissionDenied("Only the warband's owner undoes a step; organisers reopen one.")
     try:
-        sequences.undo_last_step(sequence, actor=request.user)
+        sequences.undo_last_step(sequence, actor=request.user, step=_step(request))
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
     return _panel(request, sequence)

@@ -228,3 +228,19 @@ def test_rolls_made_before_a_question_say_what_they_decided_once_it_is_answered(
     ]  # fmt: skip
     assert all("Dice 6 2 3 = 11; Wyrdstone Hunter (Brandt): re-rolled 1 into 6" in r
                for _, r in results)  # fmt: skip
+
+
+def test_undo_from_two_tabs_undoes_one_step(client, duel):
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)
+    client.force_login(reavers.owner)
+    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+    assert "Undo step 8" in page
+
+    first = post(client, "sequence_undo", sequence, {"step": 8})
+    second = post(client, "sequence_undo", sequence, {"step": 8})
+
+    assert first.status_code == 200 and second.status_code == 422
+    assert "not the last step done any more" in second.content.decode()
+    sequence.refresh_from_db()
+    assert sequence.current_step == 8
