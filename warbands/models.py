@@ -47,11 +47,44 @@ class ProfileFields(models.Model):
 # --- Reference data ------------------------------------------------------------------------
 
 
+class KeyedManager(models.Manager):
+    """Reference data is found by its ``key`` (natural keys, so a campaign's backup restores
+    into a database whose reference rows have other ids)."""
+
+    def get_by_natural_key(self, key):
+        return self.get(key=key)
+
+
+class KeyInListManager(models.Manager):
+    """A skill, spell or warrior type: its key within its list (or warband list)."""
+
+    list_field = ""
+
+    def get_by_natural_key(self, list_key, key):
+        if list_key is None:
+            return self.get(**{f"{self.list_field}__isnull": True, "key": key})
+        return self.get(**{f"{self.list_field}__key": list_key, "key": key})
+
+
+class SkillManager(KeyInListManager):
+    list_field = "skill_list"
+
+
+class SpellManager(KeyInListManager):
+    list_field = "spell_list"
+
+
+class WarriorTypeManager(KeyInListManager):
+    list_field = "warband_type"
+
+
 class RacialMaximum(ProfileFields):
     """Maximum characteristics of a race or profile (FACTS.md section 3)."""
 
     key = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=100)
+
+    objects = KeyedManager()
 
     class Meta:
         ordering = ["name"]
@@ -59,6 +92,9 @@ class RacialMaximum(ProfileFields):
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self):
+        return (self.key,)
 
 
 class SkillList(models.Model):
@@ -74,11 +110,16 @@ class SkillList(models.Model):
     )
     order = models.PositiveSmallIntegerField(default=0)
 
+    objects = KeyedManager()
+
     class Meta:
         ordering = ["order", "name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self):
+        return (self.key,)
 
 
 class Skill(models.Model):
@@ -90,6 +131,8 @@ class Skill(models.Model):
         max_length=60, blank=True, help_text="Campaign option the skill needs (Quartermaster)."
     )
 
+    objects = SkillManager()
+
     class Meta:
         ordering = ["skill_list", "name"]
         constraints = [
@@ -99,16 +142,26 @@ class Skill(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def natural_key(self):
+        return (self.skill_list.key, self.key)
+
+    natural_key.dependencies = ["warbands.skilllist"]
+
 
 class SpellList(models.Model):
     key = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=100)
+
+    objects = KeyedManager()
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self):
+        return (self.key,)
 
 
 class Spell(models.Model):
@@ -119,6 +172,8 @@ class Spell(models.Model):
     difficulty = models.PositiveSmallIntegerField(null=True, blank=True)
     text = models.TextField(blank=True)
 
+    objects = SpellManager()
+
     class Meta:
         ordering = ["spell_list", "d6"]
         constraints = [
@@ -128,6 +183,11 @@ class Spell(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self):
+        return (self.spell_list.key, self.key)
+
+    natural_key.dependencies = ["warbands.spelllist"]
 
 
 class Item(models.Model):
@@ -160,11 +220,16 @@ class Item(models.Model):
         help_text="What it sells for, when not half its price (treasure found exploring).",
     )
 
+    objects = KeyedManager()
+
     class Meta:
         ordering = ["category", "name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self):
+        return (self.key,)
 
     @property
     def sale_price(self) -> int:
@@ -191,11 +256,16 @@ class WarbandType(models.Model):
     rare_item_modifier = models.SmallIntegerField(default=0)
     special_rules = models.JSONField(default=list, blank=True)
 
+    objects = KeyedManager()
+
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self):
+        return (self.key,)
 
     @property
     def limits(self) -> rules.WarbandLimits:
@@ -296,6 +366,8 @@ class WarriorType(ProfileFields):
     special_rules = models.JSONField(default=list, blank=True)
     order = models.PositiveSmallIntegerField(default=0)
 
+    objects = WarriorTypeManager()
+
     class Meta:
         ordering = ["warband_type", "order"]
         constraints = [
@@ -307,6 +379,11 @@ class WarriorType(ProfileFields):
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self):
+        return (self.warband_type.key if self.warband_type_id else None, self.key)
+
+    natural_key.dependencies = ["warbands.warbandtype"]
 
     @property
     def is_hero(self) -> bool:

@@ -1,0 +1,28 @@
+"""`manage.py import_campaign FILE`: restore a campaign written by ``export_campaign`` into a
+database that does not hold it (see ``campaign.backup``)."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from campaign.backup import import_campaign
+from warbands.rules import RuleViolation
+
+
+class Command(BaseCommand):
+    help = "Restore a campaign from a JSON file written by export_campaign."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+
+    def handle(self, *args, file, **options):
+        try:
+            with open(file, encoding="utf-8") as handle:
+                document = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise CommandError(f"Cannot read {file}: {error}") from error
+        try:
+            campaign = import_campaign(document)
+        except RuleViolation as refusal:
+            raise CommandError(str(refusal)) from refusal
+        self.stdout.write(f"Restored {campaign.name} (campaign {campaign.pk}).")
