@@ -5,20 +5,21 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format serve clean-db
+.PHONY: run test lint format serve clean-db lock audit bench
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; $(PYTHON) is " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Reinstall only when pyproject.toml changes, so a second `make run` starts at once.
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+# Reinstall only when pyproject.toml or the lock changes, so a second `make run` starts at once.
+# requirements.lock pins every package to the versions tested and audited (`make lock` rewrites it).
+$(VENV)/.installed-run: pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/pip install --quiet -c requirements.lock -e .
 	@touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/pip install --quiet -c requirements.lock -e '.[dev]'
 	@touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
@@ -42,6 +43,17 @@ lint: $(VENV)/.installed-dev
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# After changing dependencies in pyproject.toml: install without the old pins, then pin what was installed.
+lock: | $(BIN)/python
+	$(BIN)/pip install --quiet --upgrade -e '.[dev]'
+	@echo "# Pinned versions of every dependency (dev extra included). Written by \`make lock\`; audited by \`make audit\`." > requirements.lock
+	$(BIN)/pip freeze --exclude-editable >> requirements.lock
+	@touch $(VENV)/.installed-dev $(VENV)/.installed-run
+
+# Known vulnerabilities in the locked dependencies (pip-audit; see .ci/audit.py).
+audit: $(VENV)/.installed-dev
+	$(BIN)/python .ci/audit.py
 
 # Production-like: gunicorn behind a reverse proxy, static files from whitenoise.
 serve: $(VENV)/.installed-run
