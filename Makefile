@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format serve clean-db lock audit bench
+.PHONY: run test lint format serve clean-db lock audit bench bench-clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; $(PYTHON) is " + sys.version.split()[0])'
@@ -54,6 +54,14 @@ lock: | $(BIN)/python
 # Known vulnerabilities in the locked dependencies (pip-audit; see .ci/audit.py).
 audit: $(VENV)/.installed-dev
 	$(BIN)/python .ci/audit.py
+
+# The benchmark (not part of `make test`): a large league, gunicorn under load, the targets.
+# The league is built once into .bench-pgdata (about two minutes); `make bench-clean` drops it.
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/run.py
+
+bench-clean:
+	rm -rf .bench-pgdata .bench-tmp bench-results.json
 
 # Production-like: gunicorn behind a reverse proxy, static files from whitenoise.
 serve: $(VENV)/.installed-run

@@ -93,7 +93,7 @@ def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool
 
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
     sequence = (
-        PostBattleSequence.objects.select_for_update()
+        PostBattleSequence.objects.select_for_update(of=("self",))
         .select_related(
             "participant__battle__campaign",
             "participant__warband__warband_type",
@@ -825,7 +825,7 @@ def reopen_step(sequence, step: int, *, actor, reason: str) -> PostBattleSequenc
     """An organiser reopens any earlier step, with a reason shown in the battle's history:
     every later change is undone, and the rolls of the reopened steps may be made again."""
     sequence = (
-        PostBattleSequence.objects.select_for_update()
+        PostBattleSequence.objects.select_for_update(of=("self",))
         .select_related("participant__battle__campaign", "participant__warband")
         .get(pk=sequence.pk)
     )

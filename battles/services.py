@@ -219,7 +219,9 @@ def report_battle(
 
 
 def _editable(battle: Battle, actor) -> Battle:
-    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+    )
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is confirmed: ask an organiser to correct it.")
     if not battle.campaign.is_open:
@@ -306,7 +308,9 @@ def correct_report(battle: Battle, *, actor, results: Sequence[ReportedResult]) 
 def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
     """A participant confirms the report for their warbands, or disputes it saying why. The
     battle counts once every participant has confirmed."""
-    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+    )
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is already confirmed.")
     if not battle.campaign.is_open:
@@ -333,7 +337,9 @@ def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
 @transaction.atomic
 def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
     """An organiser confirms on behalf of every participant."""
-    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+    )
     if not permissions.can_run_campaign(actor, battle.campaign):
         raise PermissionDenied("Only the campaign's organisers confirm for others.")
     if battle.status == Battle.Status.CONFIRMED:
@@ -376,7 +382,9 @@ def _may_play(battle: Battle, actor) -> None:
 @transaction.atomic
 def roll_fortune_markers(battle: Battle, *, actor, dice) -> tuple[int, list]:
     """The number of random fortune markers and who places them first."""
-    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+    )
     _may_play(battle, actor)
     if not battle.random_fortune:
         raise RuleViolation("Random fortune was not in play in this battle.")
@@ -404,7 +412,9 @@ def placement(battle: Battle) -> list[Participant]:
 def test_discovery(battle: Battle, warband: Warband, *, actor, dice, result: str = "") -> Discovery:
     """A warrior of ``warband`` investigated a marker: D6 test, then the campaign's random
     fortune table (or the result as typed, while the campaign has no table)."""
-    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+    )
     _may_play(battle, actor)
     if not battle.random_fortune:
         raise RuleViolation("Random fortune was not in play in this battle.")
@@ -538,7 +548,9 @@ def declare_carried_items(
     """The owner of ``warband`` (or an organiser) says where each of its carried items ended:
     controlled by its own warriors, by an enemy's, or uncontrolled; and how many of its
     warriors are still on the table to secure items."""
-    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+    )
     if not battle.is_confirmed:
         raise RuleViolation("The battle is not confirmed yet.")
     if battle.carried_items_done_at:
@@ -684,7 +696,9 @@ def chooser(battle: Battle) -> Warband | None:
 @transaction.atomic
 def start_recovery(battle: Battle, *, actor, dice) -> list[int]:
     """Fix the order in which warbands choose items (rolling off among non-routers)."""
-    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+    )
     _may_play(battle, actor)
     if battle.participants.filter(carried_items_declared=False).exists():
         raise RuleViolation("Every warband must declare its carried items first.")
@@ -710,9 +724,15 @@ def resolve_item(
     """The warband whose turn it is chooses ``item``; the recovery table decides who secures
     it. ``majority_id``: the warband whose warriors are the majority within sight and charge
     range of the item, if any."""
-    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+    )
     _may_play(battle, actor)
-    item = CarriedItemAtEnd.objects.select_for_update().select_related("owner").get(pk=item.pk)
+    item = (
+        CarriedItemAtEnd.objects.select_for_update(of=("self",))
+        .select_related("owner")
+        .get(pk=item.pk)
+    )
     if item.battle_id != battle.pk or item.outcome != CarriedItemAtEnd.Outcome.PENDING:
         raise RuleViolation("That item is not waiting to be resolved.")
     if not battle.choosing_order:

@@ -48,7 +48,7 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 
 def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> dict:
     participants = list(
-        battle.participants.select_related("warband", "warband__owner", "confirmed_by")
+        battle.participants.select_related("warband", "warband__owner", "confirmed_by", "sequence")
     )
     mine = [p for p in participants if p.warband.owner_id == request.user.pk]
     organiser = permissions.can_run_campaign(request.user, battle.campaign)

@@ -98,6 +98,10 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# The benchmark (bench/run.py) counts each request's SQL statements (X-Queries header).
+if env_bool("MORDHEIM_BENCH", default=False):
+    MIDDLEWARE.insert(0, "campaign.middleware.QueryCountMiddleware")
+
 ROOT_URLCONF = "campaign.urls"
 WSGI_APPLICATION = "campaign.wsgi.application"
 

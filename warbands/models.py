@@ -909,6 +909,8 @@ class LedgerEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "ledger entries"
+        # The treasury page reads a warband's newest entries first, a page at a time.
+        indexes = [models.Index(fields=["warband", "-created_at", "-id"], name="ledger_recent")]
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="ledger_amount_not_zero"),
             models.CheckConstraint(

@@ -147,7 +147,11 @@ def muster_problems(warband: Warband, warriors) -> list[rules.MusterProblem]:
 
 def _locked(warband: Warband, actor) -> Warband:
     """Re-read the warband under a row lock and check that ``actor`` may change it."""
-    locked = Warband.objects.select_for_update().select_related("warband_type").get(pk=warband.pk)
+    locked = (
+        Warband.objects.select_for_update(of=("self",))
+        .select_related("warband_type")
+        .get(pk=warband.pk)
+    )
     if not permissions.can_edit_warband(actor, locked):
         raise PermissionDenied("Only the warband's owner may change it.")
     return locked

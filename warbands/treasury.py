@@ -95,6 +95,15 @@ def totals(warband: Warband) -> dict[str, int]:
     return sums
 
 
+def totals_of(held: list[StorageContainer]) -> dict[str, int]:
+    """``totals`` from the warband's held containers already loaded (the pile included)."""
+    return {
+        "gold": sum(c.gold_crowns for c in held),
+        "wyrdstone": sum(c.wyrdstone for c in held),
+        "items": sum(c.item_count for c in held),
+    }
+
+
 def loose_pile(warband: Warband) -> StorageContainer:
     pile, _ = StorageContainer.objects.get_or_create(warband=warband, kind=StorageContainer.LOOSE)
     return pile
@@ -311,7 +320,11 @@ def move_treasure(
 def move_stored_item(
     stored: StoredItem, target: StorageContainer, *, actor, context: Context | None = None
 ) -> StoredItem:
-    stored = StoredItem.objects.select_for_update().select_related("container").get(pk=stored.pk)
+    stored = (
+        StoredItem.objects.select_for_update(of=("self",))
+        .select_related("container")
+        .get(pk=stored.pk)
+    )
     _owned(actor, stored.container, target)
     if stored.container_id == target.pk:
         raise RuleViolation(f"{stored.name} is already in the {target}.")
@@ -394,7 +407,7 @@ def equip_stored_item(
         When(pk=stored.pk, then=0), When(container=stored.container_id, then=1), default=2
     )
     same = list(
-        StoredItem.objects.select_for_update()
+        StoredItem.objects.select_for_update(of=("self",))
         .filter(container__warband=warrior.warband, item=stored.item)
         .order_by(preference, "pk")[: warrior.group_size]
     )

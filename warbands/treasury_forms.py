@@ -122,8 +122,8 @@ class LedgerFilterForm(_WarbandForm):
         super().__init__(*args, warband=warband, **kwargs)
         # Past containers (sold, lost, captured) still have entries to filter by.
         self.fields["container"].queryset = StorageContainer.objects.filter(
-            ledger_entries__warband=warband
-        ).distinct()
+            pk__in=treasury.LedgerEntry.objects.filter(warband=warband).values("container_id")
+        )
         # The battles whose post-battle sequences changed this treasury.
         self.fields["battle"].queryset = (
             Battle.objects.filter(participants__warband=warband)

@@ -8,8 +8,8 @@ secrets) opens it; everything it shows comes through ``campaign.permissions``. E
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Prefetch, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -46,7 +46,7 @@ def _containers(warband: Warband):
         StorageContainer.objects.held()
         .filter(warband=warband)
         .select_related("warband__campaign", "warband__owner", "holder", "parent")
-        .prefetch_related("stored_items", "children")
+        .prefetch_related("stored_items")
         .order_by("kind", "pk")
     )
 
@@ -65,8 +65,27 @@ def _ledger(request: HttpRequest, warband: Warband):
             entries = entries.filter(reason=form.cleaned_data["reason"])
         if form.cleaned_data["battle"]:
             entries = entries.filter(battle=form.cleaned_data["battle"])
-    page = Paginator(entries, LEDGER_PAGE).get_page(request.GET.get("page"))
-    return form, page
+    return form, _page(entries, request.GET.get("page"))
+
+
+def _page(entries, number) -> Page:
+    """A page of the ledger in one query: each row carries the total (an uncorrelated
+    subquery, counted once) that Django's paginator would otherwise count in a query of its
+    own; the page is read newest first through the ``ledger_recent`` index. An empty ledger,
+    or a page number past the end, falls back to the paginator (it counts, then shows the
+    last page)."""
+    try:
+        number = max(int(number), 1)
+    except (TypeError, ValueError):
+        number = 1
+    start = (number - 1) * LEDGER_PAGE
+    total = entries.order_by().values("warband").annotate(n=Count("pk")).values("n")[:1]
+    rows = list(entries.annotate(total=Subquery(total))[start : start + LEDGER_PAGE])
+    paginator = Paginator(entries, LEDGER_PAGE)
+    if not rows:
+        return paginator.get_page(number)
+    paginator.count = rows[0].total  # a cached_property: the count is known
+    return Page(rows, number, paginator)
 
 
 def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
@@ -79,17 +98,18 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
         .prefetch_related(Prefetch("items", queryset=WarriorItem.objects.select_related("item")))
     )
     ledger_form, ledger_page = _ledger(request, warband)
+    coaches = [c for c in containers if c.kind == "opulent_coach"]
     editable = permissions.can_edit_warband(request.user, warband)
     return {
         "warband": warband,
         "can_edit": editable,
         "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
         "pile": pile,
-        "totals": treasury.totals(warband),
+        "totals": treasury.totals_of(containers),
         "warriors": warriors,
         "heroes": [w for w in warriors if w.is_hero],
         "vessels": list(VesselItem.objects.filter(warband=warband).select_related("coach")),
-        "coaches": [c for c in containers if c.kind == "opulent_coach"],
+        "coaches": coaches,
         "carriers": [c for c in containers if c.kind in container_rules.CARRIERS],
         "boxes": container_rules.BOXES,
         "targets": [c for c in containers if c.kind != StorageContainer.LOOSE],

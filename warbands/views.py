@@ -245,13 +245,16 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
     warriors = list(services.roster(warband))
     can_edit = permissions.can_edit_warband(request.user, warband)
     show_treasury = permissions.can_see_treasury(request.user, warband)
-    containers = (
-        StorageContainer.objects.real()
+    # One query for the containers and the totals (the pile of unstored treasure counts in
+    # the totals but is not a container to list).
+    held = list(
+        StorageContainer.objects.held()
         .filter(warband=warband)
         .select_related("warband__campaign", "warband__owner", "holder", "parent")
-        .prefetch_related("stored_items", "children")
+        .prefetch_related("stored_items")
         .order_by("kind", "pk")
     )
+    containers = [c for c in held if c.kind != StorageContainer.LOOSE]
     return render(
         request,
         "warbands/warband_roster.html",
@@ -262,7 +265,7 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
             "models": sum(w.group_size for w in warriors),
             "can_edit": can_edit,
             "show_treasury": show_treasury,
-            "totals": treasury.totals(warband) if show_treasury else None,
+            "totals": treasury.totals_of(held) if show_treasury else None,
             "containers": permissions.visible_containers(request.user, containers),
         },
     )

@@ -15,7 +15,7 @@ from django.utils import timezone
 from battles import sequence as sequences
 from battles import services as battle_services
 from battles.dice import dice_for, recorder
-from battles.models import Battle
+from battles.models import Battle, PostBattleSequence
 from battles.rules import ReportedResult
 from campaign.auth import DEMO_PASSWORD
 from campaign.dice import Roll, ScriptedDice
@@ -236,14 +236,14 @@ class Command(BaseCommand):
                 )
         return rows
 
-    def play(self, sequence, exploration) -> None:
+    def play(self, sequence, exploration, until: int = PostBattleSequence.COMPLETE) -> None:
         """Play a warband's post-battle sequence through the services with the demo's dice:
         injuries and advances rolled (first choice taken), the finds stored, half the
-        wyrdstone sold, nothing bought."""
+        wyrdstone sold, nothing bought; up to step ``until`` (not played)."""
         warband = sequence.participant.warband
         owner = warband.owner
         battle = sequence.participant.battle
-        while not sequence.is_complete:
+        while sequence.current_step < until:
             step = sequence.current_step
             dice = DemoDice(
                 exploration if step == 3 else [],
