@@ -268,10 +268,15 @@ def league_of(campaign) -> League:
         .order_by("-pk")
         .first()
     )
+    from warbands.rules import containers as container_rules
+
     boxes = player.containers.filter(
         kind__in=("large_sack", "backpack", "treasure_chest"), status="held"
     ).order_by("pk")
-    sacks = [b for b in boxes if b.ledger_entries.filter(amount=5, reason="income").exists()]
+    # Two boxes with gold to move and room to take it back.
+    sacks = [
+        b for b in boxes if 1 <= b.gold_crowns <= container_rules.spec(b.kind).capacity.gold - 1
+    ][:2]
     return League(
         campaign_id=campaign.pk,
         player=PLAYER,

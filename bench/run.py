@@ -53,6 +53,8 @@ def environment() -> dict[str, str]:
         MORDHEIM_BENCH="1",
         LOG_LEVEL="ERROR",
         AXES_FAILURE_LIMIT="1000",
+        # Its own collected static files: staticfiles/ stays as the developer left it.
+        STATIC_ROOT=str(ROOT / ".bench-tmp" / "static"),
     )
     if "DATABASE_URL" not in env:
         env["MORDHEIM_PGDATA"] = str(PGDATA)

@@ -107,11 +107,14 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 def _chart(campaign: Campaign):
     snapshots = RatingSnapshot.objects.filter(
         warband__campaign=campaign, warband__status__in=["draft", "active"]
-    ).select_related("warband")
+    ).order_by("taken_at", "pk")
     series: dict[int, charts.Series] = {}
-    for snapshot in snapshots.order_by("taken_at", "pk"):
-        entry = series.setdefault(snapshot.warband_id, charts.Series(snapshot.warband.name, []))
-        entry.points.append((snapshot.taken_at, snapshot.rating))
+    # Tuples, not model instances: a long league has hundreds of snapshots.
+    for warband_id, name, taken_at, value in snapshots.values_list(
+        "warband_id", "warband__name", "taken_at", "rating"
+    ):
+        entry = series.setdefault(warband_id, charts.Series(name, []))
+        entry.points.append((taken_at, value))
     return charts.rating_chart(list(series.values())), list(series.values())
 
 

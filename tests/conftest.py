@@ -25,6 +25,20 @@ def user(db):
     return UserFactory()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _plain_static_names(django_test_environment):
+    """Pages under test link static files by their plain names. The live server finds them
+    through Django's finders, which know nothing of the hashed names in the manifest that
+    `collectstatic` (make serve, make bench) leaves in STATIC_ROOT: with those, a browser test
+    would run without htmx."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
+        yield
+
+
 @pytest.fixture
 def reference_data(transactional_db):
     """The warband lists, for tests on a transactional database: pytest-django empties every

@@ -51,8 +51,9 @@ def signature() -> dict:
     }  # fmt: skip
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_campaign_survives_a_round_trip_through_an_empty_database(settings, tmp_path):
+def test_a_campaign_survives_a_round_trip_through_an_empty_database(
+    reference_data, settings, tmp_path
+):
     settings.DEBUG = True
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     campaign = Campaign.objects.get()
