@@ -88,7 +88,9 @@ def _forget_dead_processes(data_dir: Path) -> None:
     """Drop processes that died without saying goodbye from pgserver's list of users.
 
     pgserver stops the server when the last process on its list exits, but a process killed by
-    SIGKILL never takes itself off the list, and then nobody would ever stop the server.
+    SIGKILL never takes itself off the list, and then nobody would ever stop the server. A
+    process killed while writing the list may leave it empty or cut short, which pgserver
+    itself cannot read: that is written back as the list of the live ones (none known).
     """
     import psutil
     from pgserver.postgres_server import PostgresServer
@@ -97,7 +99,14 @@ def _forget_dead_processes(data_dir: Path) -> None:
     if not pid_file.exists():
         return
     with PostgresServer._lock:
-        pids = json.loads(pid_file.read_text() or "[]")
+        text = pid_file.read_text()
+        try:
+            pids = json.loads(text)
+        except json.JSONDecodeError:
+            pids = None
+        if not isinstance(pids, list):
+            pid_file.write_text("[]")
+            return
         alive = [pid for pid in pids if psutil.pid_exists(pid)]
         if alive != pids:
             pid_file.write_text(json.dumps(alive))

@@ -95,3 +95,16 @@ def test_a_killed_process_does_not_keep_the_embedded_server_alive_forever(tmp_pa
 
     orphan.process.wait(timeout=10)
     assert not orphan.is_running()
+
+
+@pytest.mark.parametrize("left", ["", "[12", "{}"])
+def test_a_process_list_cut_short_by_a_kill_is_repaired(tmp_path, left):
+    """Ctrl-C during `make run` can leave pgserver's list of processes empty or half
+    written; pgserver cannot read that, so the next start would fail."""
+    import json
+
+    from campaign.database import _forget_dead_processes
+
+    (tmp_path / ".handle_pids.json").write_text(left)
+    _forget_dead_processes(tmp_path)
+    assert json.loads((tmp_path / ".handle_pids.json").read_text()) == []
