@@ -164,7 +164,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
         StorageContainer.objects.held()
         .filter(warband=warband)
         .select_related("warband__campaign", "warband__owner", "holder", "parent")
-        .prefetch_related("stored_items", "children")
+        .prefetch_related("stored_items")
         .order_by("kind", "pk")
     )
     views = permissions.visible_containers(user, containers)

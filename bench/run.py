@@ -74,29 +74,20 @@ def prepare(env) -> dict:
         "from campaign.models import Campaign\n"
         "from bench.generate import generate, league_of\n"
         "c = Campaign.objects.filter(name='The Benchmark League').first()\n"
+        "if c is None:\n"
+        "    print('Building the league (40 warbands, 300 battles; 75 s)', flush=True)\n"
         "league = league_of(c) if c else generate(progress=lambda m: print(m, flush=True))\n"
         "print('LEAGUE ' + json.dumps(asdict(league)))\n"
     )
-    if not _league_exists(env):
-        print("Building the league (40 warbands of 15, 300 battles; about five minutes)…")
-    done = subprocess.run(
-        [PYTHON, "-c", code], cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE, text=True
-    )
-    for line in done.stdout.splitlines():
-        if line.startswith("LEAGUE "):
-            return json.loads(line[len("LEAGUE ") :])
-        print(line)
+    # Its progress is shown as it comes; the last line describes the league.
+    with subprocess.Popen(
+        [PYTHON, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    ) as generator:
+        for line in generator.stdout:
+            if line.startswith("LEAGUE "):
+                return json.loads(line[len("LEAGUE ") :])
+            print(line, end="", flush=True)
     raise RuntimeError("the league generator did not report")
-
-
-def _league_exists(env) -> bool:
-    code = (
-        "import django; django.setup()\n"
-        "from campaign.models import Campaign\n"
-        "print(Campaign.objects.filter(name='The Benchmark League').exists())"
-    )
-    out = subprocess.run([PYTHON, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
-    return out.stdout.strip() == "True"
 
 
 def start_gunicorn(env) -> subprocess.Popen:

@@ -100,8 +100,8 @@ class ContainerView:
 def visible_containers(user, containers: Iterable[StorageContainer]) -> list[ContainerView]:
     """``containers`` must come with ``warband__campaign``, ``holder`` and ``parent`` loaded
     and, when the user may see inside, ``stored_items`` prefetched. What a carrier carries
-    (its open capacity shrinks by it) is read from ``children`` when prefetched, otherwise from
-    the other containers given: pass all the warband's held containers."""
+    (its open capacity shrinks by it) is read from the other containers given: pass all the
+    warband's held containers."""
     containers = list(containers)
     carried: dict[int, list[str]] = {}
     for container in containers:
@@ -119,10 +119,7 @@ def visible_containers(user, containers: Iterable[StorageContainer]) -> list[Con
             carried_by = container.parent.get_kind_display()
         contents = None
         if allowed[container.warband_id]:
-            if "children" in getattr(container, "_prefetched_objects_cache", {}):
-                children = [child.kind for child in container.children.all()]
-            else:
-                children = carried.get(container.pk, [])
+            children = carried.get(container.pk, [])
             contents = Contents(
                 gold=container.gold_crowns,
                 wyrdstone=container.wyrdstone,
