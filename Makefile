@@ -67,7 +67,7 @@ bench-clean:
 serve: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/gunicorn campaign.wsgi --bind $(HOST):$(PORT) --workers 2
+	DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(BIN)/gunicorn campaign.wsgi --bind $(HOST):$(PORT) --workers 2
 
 # Stops nothing: the embedded server stops with the last process using it.
 clean-db:

@@ -4,9 +4,25 @@ server rolled it or a player typed in what the physical dice showed."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from battles.models import Battle, DiceRoll
 from campaign.dice import DiceError, EnteredDice, Roll, ServerDice
+
+_noting: ContextVar[list[int] | None] = ContextVar("dice_noting", default=None)
+
+
+@contextmanager
+def noting_rolls(into: list[int]) -> Iterator[list[int]]:
+    """Append to ``into`` the primary key of every roll logged inside the block (a task's
+    rolls, which the service then labels with what they decided)."""
+    token = _noting.set(into)
+    try:
+        yield into
+    finally:
+        _noting.reset(token)
 
 
 def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
@@ -14,7 +30,7 @@ def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
     service then writes on it what the roll decided)."""
 
     def record(roll: Roll) -> None:
-        DiceRoll.objects.create(
+        logged = DiceRoll.objects.create(
             battle=battle,
             warband=warband,
             rolled_by=user if getattr(user, "is_authenticated", False) else None,
@@ -24,6 +40,8 @@ def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
             source=DiceRoll.Source.SERVER if roll.source == "server" else DiceRoll.Source.ENTERED,
             secret=secret,
         )
+        if (noted := _noting.get()) is not None:
+            noted.append(logged.pk)
 
     return record
 

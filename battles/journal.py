@@ -47,13 +47,16 @@ def _restore(model, data: dict) -> dict:
 
 
 class Journal:
-    """Records the changes of one step into ``record.journal`` (saved by ``save``)."""
+    """Records the changes of one step into ``record.journal`` (saved by ``save``).
+
+    The ledger entries come from ``treasury.noting_entries(journal.written)``, which the step
+    runs inside: exactly the entries this step wrote, whatever other warbands write meanwhile.
+    """
 
     def __init__(self, record) -> None:
         self.record = record
-        self._ledger_mark = (
-            LedgerEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-        )
+        self.written: list[int] = []  # ledger entries written by the step, oldest first
+        self._noted = 0  # how many of them the journal holds already
 
     def _add(self, op: dict) -> None:
         # Ledger entries written before this change come first, so that undo (newest first)
@@ -72,6 +75,20 @@ class Journal:
                    "before": {k: v for d in before.values() for k, v in d.items()},
                    "after": {k: v for d in after.values() for k, v in d.items()}})  # fmt: skip
         return obj
+
+    def update_many(self, changes: list[tuple[models.Model, object]], field: str) -> None:
+        """Set ``field`` on several rows of one model, each to its own value, in one statement
+        (``bulk_update``); journaled as one update per row, in the order given."""
+        ops = []
+        for obj, value in changes:
+            before = _snapshot(obj, [field])
+            setattr(obj, field, value)
+            ops.append({"op": "update", "model": _label(obj), "pk": obj.pk, "before": before,
+                        "after": _snapshot(obj, [field])})  # fmt: skip
+        if changes:
+            type(changes[0][0]).objects.bulk_update([obj for obj, _ in changes], [field])
+        for op in ops:
+            self._add(op)
 
     def create(self, model, **fields) -> models.Model:
         obj = model.objects.create(**fields)
@@ -111,18 +128,19 @@ class Journal:
 
     def note_ledger(self) -> None:
         """Note the ledger entries written since the last note (through the treasury)."""
-        new = list(
-            LedgerEntry.objects.filter(pk__gt=self._ledger_mark)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
+        new = self.written[self._noted :]
         if new:
+            self._noted = len(self.written)
             self._add({"op": "ledger", "pks": new})
-            self._ledger_mark = new[-1]
 
-    def save(self) -> None:
+    def save(self, *also: str) -> None:
+        """Save the journal, and the record's fields named in ``also``, in one statement (the
+        insert of a record the step had not written yet)."""
         self.note_ledger()
-        self.record.save(update_fields=["journal"])
+        if self.record.pk is None:
+            self.record.save()
+        else:
+            self.record.save(update_fields=["journal", *also])
 
 
 def revert(journal: list[dict], *, actor=None) -> None:

@@ -111,7 +111,7 @@ class Participant(models.Model):
     )
 
     class Meta:
-        ordering = ["battle", "pk"]
+        ordering = ["battle_id", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["battle", "warband"], name="warband_once_per_battle"),
             models.CheckConstraint(
@@ -145,7 +145,7 @@ class WarriorOutcome(models.Model):
     )
 
     class Meta:
-        ordering = ["participant", "pk"]
+        ordering = ["participant_id", "pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["participant", "warrior"], name="warrior_once_per_battle"
@@ -333,7 +333,7 @@ class PostBattleSequence(models.Model):
     completed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["participant__battle", "pk"]
+        ordering = ["participant_id"]
         constraints = [
             models.CheckConstraint(condition=Q(current_step__lte=11), name="sequence_step_in_range")
         ]
@@ -348,6 +348,11 @@ class PostBattleSequence(models.Model):
     @property
     def step_name(self) -> str:
         return dict(self.STEPS).get(self.current_step, "Complete")
+
+    def refresh_progress(self) -> None:
+        """Re-read where the sequence is, keeping the participant, battle and warband loaded
+        (``refresh_from_db()`` would drop them, and the page would read them again)."""
+        self.refresh_from_db(fields=["current_step", "state", "completed_at"])
 
 
 class StepRecord(models.Model):
@@ -373,7 +378,7 @@ class StepRecord(models.Model):
     )
 
     class Meta:
-        ordering = ["sequence", "pk"]
+        ordering = ["sequence_id", "pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["sequence", "step"],
@@ -408,7 +413,7 @@ class SequenceTask(models.Model):
     void = models.BooleanField(default=False, help_text="Reopened by an organiser.")
 
     class Meta:
-        ordering = ["sequence", "step", "order", "pk"]
+        ordering = ["sequence_id", "step", "order", "pk"]
 
     def __str__(self) -> str:
         return self.label

@@ -21,10 +21,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from battles.dice import noting_rolls
 from battles.journal import Journal, revert
 from battles.models import (
     Battle,
     Captive,
+    DiceRoll,
     Participant,
     PostBattleSequence,
     SequenceTask,
@@ -49,6 +51,7 @@ from warbands.models import (
     SkillList,
     Spell,
     StorageContainer,
+    Warband,
     Warrior,
     WarriorItem,
     WarriorSkill,
@@ -92,15 +95,28 @@ def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool
 
 
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
-    sequence = (
+    """The sequence row, locked, and its participant, both read afresh (the step reads and
+    changes them: two tabs must not work from an old copy). The battle, campaign and warband
+    are the ones the caller loaded, when it did; else they come in one more query."""
+    locked = (
         PostBattleSequence.objects.select_for_update(of=("self",))
-        .select_related(
-            "participant__battle__campaign",
-            "participant__warband__warband_type",
-            "participant__warband__owner",
-        )
+        .select_related("participant")
+        .order_by()
         .get(pk=sequence.pk)
     )
+    participant = locked.participant
+    earlier = sequence.participant if PostBattleSequence.participant.is_cached(sequence) else None
+    if earlier is not None and all(
+        Participant._meta.get_field(name).is_cached(earlier) for name in ("battle", "warband")
+    ):
+        participant.battle, participant.warband = earlier.battle, earlier.warband
+    else:
+        participant.battle = Battle.objects.select_related("campaign").get(pk=participant.battle_id)
+        participant.warband = Warband.objects.select_related("warband_type", "owner").get(
+            pk=participant.warband_id
+        )
+        sequence.participant = participant  # the caller's next call reuses them
+    sequence = locked
     if not may_act(actor, sequence):
         raise PermissionDenied("Only the warband's owner (or an organiser) plays its sequence.")
     if step is not None and step not in STEP_NAMES:
@@ -115,10 +131,12 @@ def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> 
 
 
 def open_record(sequence: PostBattleSequence) -> StepRecord:
-    record, _ = StepRecord.objects.get_or_create(
-        sequence=sequence, step=sequence.current_step, undone_at__isnull=True
-    )
-    return record
+    """The current step's record; a new one is written by ``Journal.save`` at the end of the
+    action that first changes the step. Called under the sequence's row lock, so nobody else
+    can write it meanwhile."""
+    current = {"sequence": sequence, "step": sequence.current_step}
+    found = StepRecord.objects.filter(**current, undone_at__isnull=True).first()
+    return found or StepRecord(**current)
 
 
 def started(sequence: PostBattleSequence) -> bool:
@@ -474,11 +492,14 @@ class Experience(Step):
             raise RuleViolation("The experience has been awarded already: nothing changed.")
         lines = []
         order = total = 0
-        for warrior, gained, why in self.gains(ctx.sequence):
+        gains = list(self.gains(ctx.sequence))
+        ctx.journal.update_many(
+            [(warrior, warrior.experience + gained) for warrior, gained, _ in gains], "experience"
+        )
+        for warrior, gained, why in gains:
             total += gained
-            old = warrior.experience
-            ctx.journal.update(warrior, experience=old + gained)
-            lines.append(f"{warrior.name} {why} = {old + gained}")
+            old = warrior.experience - gained
+            lines.append(f"{warrior.name} {why} = {warrior.experience}")
             for threshold in roster_rules.advances_earned(
                 old, old + gained, is_hero=warrior.is_hero
             ):
@@ -717,16 +738,23 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     ctx = _context(sequence, actor)
     replay = _task_dice(task, dice)
     battle = sequence.participant.battle
-    mark = battle.dice_rolls.order_by("-pk").values_list("pk", flat=True).first() or 0
+    rolled: list[int] = []  # this task's rolls in the dice log (not other warbands')
     try:
-        with transaction.atomic():
+        with (
+            transaction.atomic(),
+            treasury.noting_entries(ctx.journal.written),
+            noting_rolls(rolled),
+        ):
             summary = handler(task.step).run_task(ctx, task, replay)
     except NeedsAnswer as needs:
         # Nothing happened (the inner block rolled back) but the dice: keep their faces for
         # the replay, and log again the rolls the rollback took out of the dice log.
-        for roll in replay.new_rolls:
-            getattr(dice, "recorder", lambda roll: None)(roll)
-        battle.dice_rolls.filter(pk__gt=mark).update(result=_waiting(task))
+        rolled.clear()
+        with noting_rolls(rolled):
+            for roll in replay.new_rolls:
+                getattr(dice, "recorder", lambda roll: None)(roll)
+        if rolled:
+            DiceRoll.objects.filter(pk__in=rolled).update(result=_waiting(task))
         task.faces = replay.faces
         task.question = {
             "key": needs.question.key,
@@ -736,7 +764,7 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
         task.save(update_fields=["faces", "answers", "question"])
         return task
     # The rolls of this task, the ones made before a question included, say what they decided.
-    battle.dice_rolls.filter(Q(pk__gt=mark) | Q(result=_waiting(task))).update(
+    battle.dice_rolls.filter(Q(pk__in=rolled) | Q(result=_waiting(task))).update(
         result=f"{task.label}: {summary}"[:300]
     )
     task.faces = replay.faces
@@ -757,11 +785,11 @@ def act(sequence, *, actor, step: int, action: str, data: dict | None = None, di
     """An action of the current step other than a task (award the experience, sell …)."""
     sequence = _locked(sequence, actor, step=step)
     ctx = _context(sequence, actor)
-    summary = handler(step).act(ctx, action, data or {}, dice)
+    with treasury.noting_entries(ctx.journal.written):
+        summary = handler(step).act(ctx, action, data or {}, dice)
     if summary:
         ctx.record.summary = "\n".join(filter(None, [ctx.record.summary, summary]))
-        ctx.record.save(update_fields=["summary"])
-    ctx.journal.save()
+    ctx.journal.save(*(["summary"] if summary else []))
     return summary
 
 
@@ -771,19 +799,21 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
     sequence = _locked(sequence, actor, step=step)
     step_handler = handler(step)
     step_handler.prepare(sequence)
-    blockers = step_handler.blockers(sequence)
+    tasks = list(sequence.tasks.filter(step=step, void=False))
+    if type(step_handler).blockers is Step.blockers:  # the open tasks: read them once
+        blockers = [f"Roll for {task.label} first." for task in tasks if not task.done]
+    else:
+        blockers = step_handler.blockers(sequence)
     if blockers:
         raise RuleViolation(" ".join(blockers))
     ctx = _context(sequence, actor)
-    summary = step_handler.complete(ctx, data or {})
-    tasks = [
-        t.summary for t in sequence.tasks.filter(step=step, void=False, done=True) if t.summary
-    ]
+    with treasury.noting_entries(ctx.journal.written):
+        summary = step_handler.complete(ctx, data or {})
+    tasks = [t.summary for t in tasks if t.done and t.summary]
     ctx.record.summary = "\n".join(filter(None, [ctx.record.summary, *tasks, summary]))
     ctx.record.completed_at = timezone.now()
     ctx.record.completed_by = actor
-    ctx.record.save(update_fields=["summary", "completed_at", "completed_by"])
-    ctx.journal.save()
+    ctx.journal.save("summary", "completed_at", "completed_by")
     sequence.current_step = step + 1
     if sequence.current_step == PostBattleSequence.COMPLETE:
         sequence.completed_at = timezone.now()

@@ -108,7 +108,7 @@ def _panel(request: HttpRequest, sequence: PostBattleSequence, *, error: str = "
         if error:
             messages.error(request, error)
         return redirect("sequence_detail", sequence.pk)
-    sequence.refresh_from_db()
+    sequence.refresh_progress()
     return render(
         request,
         "battles/sequence_detail.html#step-panel",

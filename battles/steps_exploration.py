@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from battles.models import PostBattleSequence, SequenceTask
 from battles.rules import exploration as rules
-from battles.sequence import Context, _dies, _hero_advance
+from battles.sequence import Context, Step, _dies, _hero_advance
 from battles.steps_treasury import (
     TreasuryStep,
     destination,
@@ -78,6 +78,7 @@ class Exploration(TreasuryStep):
 
     after_tasks = True  # its forms come after its rolls
     number = 3
+    blockers = Step.blockers  # its rolls come first (not TreasuryStep's: no rolls to wait for)
 
     def setup(self, sequence: PostBattleSequence) -> rules.ExplorationSetup:
         warband = sequence.participant.warband
@@ -118,10 +119,6 @@ class Exploration(TreasuryStep):
             label=f"Exploration: {count} {'die' if count == 1 else 'dice'}"
             + (f" ({why})" if why else ""),
         )
-
-    def blockers(self, sequence):
-        open_tasks = sequence.tasks.filter(step=3, void=False, done=False)
-        return [f"Roll for {task.label} first." for task in open_tasks]
 
     def page_context(self, sequence, user):
         context = treasury_page(sequence, user)

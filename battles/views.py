@@ -31,6 +31,7 @@ from battles.forms import (
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from campaign import permissions
 from campaign.dice import DiceError
+from campaign.pagecache import page_cached
 from warbands.models import Warband, Warrior
 from warbands.rules import RuleViolation
 
@@ -114,6 +115,7 @@ def _board(request: HttpRequest, battle: Battle, *, error: str = "") -> HttpResp
     )
 
 
+@page_cached
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for_user(request, pk)

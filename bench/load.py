@@ -45,6 +45,7 @@ class Target:
     # "{token}" in a value becomes a fresh uuid4 on every request (one-time form tokens).
     bodies: list[dict[str, str]] = field(default_factory=list)
     htmx: bool = False  # send "HX-Request: true"
+    headers: dict[str, str] = field(default_factory=dict)  # more request headers
     expect: tuple[int, ...] = (200,)
 
 
@@ -105,6 +106,7 @@ def build_target_request(
         headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in session.cookies.items())
     if target.htmx:
         headers["HX-Request"] = "true"
+    headers.update(target.headers)
     body = b""
     if target.method == "POST":
         form = target.bodies[i % len(target.bodies)] if target.bodies else {}

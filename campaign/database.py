@@ -41,7 +41,12 @@ def database_settings(environ: Mapping[str, str], *, default_data_dir: Path) -> 
             raise ValueError(f"DATABASE_URL must point to PostgreSQL, not {config['ENGINE']}")
         return config
     data_dir = Path(environ.get(DATA_DIR_VARIABLE) or default_data_dir)
-    return start_embedded_postgres(data_dir)
+    config = start_embedded_postgres(data_dir)
+    # gunicorn's sync workers (make serve, make bench) serve one request at a time each: one
+    # connection per worker, kept, saves a new server process per request (DB_CONN_MAX_AGE=60).
+    config["CONN_MAX_AGE"] = int(environ.get("DB_CONN_MAX_AGE") or 0)
+    config["CONN_HEALTH_CHECKS"] = config["CONN_MAX_AGE"] > 0
+    return config
 
 
 def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
@@ -78,8 +83,8 @@ def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
         "PASSWORD": "",
         "HOST": host,
         "PORT": str(info.port or ""),
-        # A Unix socket is cheap to open; persistent connections would pin the server's
-        # handful of slots to idle dev-server threads.
+        # The dev server's threads would each pin a connection: new ones per request, unless
+        # DB_CONN_MAX_AGE says otherwise (see database_settings).
         "CONN_MAX_AGE": 0,
     }
 

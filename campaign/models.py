@@ -103,7 +103,7 @@ class Membership(models.Model):
     objects = MembershipQuerySet.as_manager()
 
     class Meta:
-        ordering = ["campaign", "-is_organiser", "joined_at"]
+        ordering = ["campaign_id", "-is_organiser", "joined_at"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "user"], name="membership_once_per_user"),
         ]
@@ -168,7 +168,7 @@ class RandomFortuneEntry(models.Model):
     kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.CARRIED_ITEM)
 
     class Meta:
-        ordering = ["campaign", "table", "low"]
+        ordering = ["campaign_id", "table", "low"]
         verbose_name_plural = "random fortune entries"
         constraints = [
             models.CheckConstraint(condition=Q(low__lte=models.F("high")), name="fortune_range")

@@ -86,6 +86,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A page marked @page_cached is served again while the database is unchanged; its
+    # process_view answers before the session or the user is read (see campaign.pagecache).
+    "campaign.pagecache.PageCacheMiddleware",
     # Every view needs a login unless it is marked @login_not_required.
     "campaign.middleware.LoginRequiredMiddleware",
     # A form posted twice (double click, re-sent request) applies once.
@@ -101,6 +104,18 @@ MIDDLEWARE = [
 # The benchmark (bench/run.py) counts each request's SQL statements (X-Queries header).
 if env_bool("MORDHEIM_BENCH", default=False):
     MIDDLEWARE.insert(0, "campaign.middleware.QueryCountMiddleware")
+
+# "pages": whole pages kept while the database is unchanged (campaign.pagecache), per process.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "pages",
+        "OPTIONS": {"MAX_ENTRIES": 300},
+    },
+}
+PAGE_CACHE = env_bool("PAGE_CACHE", default=True)
+PAGE_CACHE_SECONDS = 60
 
 ROOT_URLCONF = "campaign.urls"
 WSGI_APPLICATION = "campaign.wsgi.application"

@@ -21,6 +21,7 @@ from campaign import charts, permissions, services
 from campaign.dashboard import next_steps
 from campaign.forms import CampaignForm, CampaignStatusForm, CoOrganiserForm, JoinForm, SignUpForm
 from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
+from campaign.pagecache import page_cached
 from campaign.standings import COLUMNS, league_table
 from warbands.models import RatingSnapshot, Warband, Warrior
 from warbands.rules import RuleViolation
@@ -51,6 +52,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+@page_cached
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Every campaign of the user (running ones first) with the next thing to do in each."""
@@ -118,6 +120,7 @@ def _chart(campaign: Campaign):
     return charts.rating_chart(list(series.values())), list(series.values())
 
 
+@page_cached
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = permissions.get_campaign_for_user(request, pk)
@@ -149,6 +152,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaign/campaign_detail.html", context)
 
 
+@page_cached
 @require_GET
 def campaign_feed(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = permissions.get_campaign_for_user(request, pk)

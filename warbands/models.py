@@ -757,11 +757,13 @@ class StorageContainer(models.Model):
     objects = StorageContainerQuerySet.as_manager()
 
     class Meta:
-        ordering = ["warband", "pk"]
+        ordering = ["warband_id", "pk"]
         constraints = _capacity_constraints()
 
     def __str__(self) -> str:
-        name = self.get_kind_display()
+        # A plain dict: get_kind_display() rebuilds its lookup on every call, and the treasury
+        # page names each container in every form's list of targets.
+        name = _CONTAINER_NAMES.get(self.kind, self.kind)
         return f"{name} “{self.label}”" if self.label else name
 
     @property
@@ -796,6 +798,9 @@ class StorageContainer(models.Model):
     @property
     def is_empty(self) -> bool:
         return not (self.gold_crowns or self.wyrdstone or self.item_count)
+
+
+_CONTAINER_NAMES = dict(StorageContainer.KIND_CHOICES)
 
 
 class StoredItem(models.Model):
@@ -948,7 +953,7 @@ class RatingSnapshot(models.Model):
     note = models.CharField(max_length=100, blank=True)
 
     class Meta:
-        ordering = ["warband", "taken_at", "pk"]
+        ordering = ["warband_id", "taken_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.warband}: {self.rating}"

@@ -18,7 +18,9 @@ Readings where the rules are silent (the player would expect them):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
@@ -111,6 +113,19 @@ def loose_pile(warband: Warband) -> StorageContainer:
 
 # --- Ledger --------------------------------------------------------------------------------
 
+_noting: ContextVar[list[int] | None] = ContextVar("ledger_noting", default=None)
+
+
+@contextmanager
+def noting_entries(into: list[int]) -> Iterator[list[int]]:
+    """Append to ``into`` the primary key of every ledger entry written inside the block, in
+    the order written (a post-battle step's journal, so that undo reverses exactly those)."""
+    token = _noting.set(into)
+    try:
+        yield into
+    finally:
+        _noting.reset(token)
+
 
 def _record(
     container: StorageContainer,
@@ -124,7 +139,7 @@ def _record(
     reverses: LedgerEntry | None = None,
     warband_id: int | None = None,
 ) -> LedgerEntry:
-    return LedgerEntry.objects.create(
+    entry = LedgerEntry.objects.create(
         warband_id=warband_id or container.warband_id,
         container=container,
         kind=kind,
@@ -138,6 +153,9 @@ def _record(
         actor=context.actor if getattr(context.actor, "is_authenticated", False) else None,
         reverses=reverses,
     )
+    if (noted := _noting.get()) is not None:
+        noted.append(entry.pk)
+    return entry
 
 
 def _lock(*containers: StorageContainer) -> list[StorageContainer]:
@@ -151,6 +169,8 @@ def _lock(*containers: StorageContainer) -> list[StorageContainer]:
 
 
 def _children_kinds(container: StorageContainer) -> list[str]:
+    if container.kind not in rules.CARRIERS:
+        return []  # only a carrier has anything placed on it (rules.check_placement)
     return list(container.children.values_list("kind", flat=True))
 
 

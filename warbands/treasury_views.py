@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import permissions
+from campaign.pagecache import page_cached
 from warbands import treasury
 from warbands.models import (
     LedgerEntry,
@@ -141,6 +142,7 @@ def _first_error(form) -> str:
     return "Please check the form."
 
 
+@page_cached
 @require_GET
 def warband_treasury(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_treasury_for_user(request, pk)

@@ -59,6 +59,13 @@ def test_embedded_server_starts_when_database_url_is_unset_or_empty(tmp_path):
             ).fetchone()
         assert database == EMBEDDED_DATABASE_NAME
         assert version >= 160000
+        # A new connection per request unless the worker keeps one (make serve, make bench).
+        assert config["CONN_MAX_AGE"] == 0 and not config["CONN_HEALTH_CHECKS"]
+        kept = database_settings(
+            {"MORDHEIM_PGDATA": str(chosen_dir), "DB_CONN_MAX_AGE": "60"},
+            default_data_dir=default_dir,
+        )
+        assert kept["CONN_MAX_AGE"] == 60 and kept["CONN_HEALTH_CHECKS"]
     finally:
         pgserver.get_server(chosen_dir).cleanup()
 

@@ -271,7 +271,7 @@ class Command(BaseCommand):
                                   data={"kind": "large_sack"})  # fmt: skip
                     self.store_finds(sequence, warband, owner)
             sequences.complete_step(sequence, actor=owner, step=step, data={"notes_confirmed": "1"})
-            sequence.refresh_from_db()
+            sequence.refresh_progress()
 
     @staticmethod
     def finish_task(sequence, task, owner, step, dice) -> None:
