@@ -97,7 +97,7 @@ def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
     """The sequence row, locked, and its participant, both read afresh (the step reads and
     changes them: two tabs must not work from an old copy). The battle, campaign and warband
-    are the ones the caller loaded, when it did; else they come in one more query."""
+    are the ones the caller loaded, when it did; else they come in two more queries."""
     locked = (
         PostBattleSequence.objects.select_for_update(of=("self",))
         .select_related("participant")
@@ -112,9 +112,9 @@ def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> 
         participant.battle, participant.warband = earlier.battle, earlier.warband
     else:
         participant.battle = Battle.objects.select_related("campaign").get(pk=participant.battle_id)
-        participant.warband = Warband.objects.select_related("warband_type", "owner").get(
-            pk=participant.warband_id
-        )
+        participant.warband = Warband.objects.select_related(
+            "warband_type", "owner", "campaign"
+        ).get(pk=participant.warband_id)
         sequence.participant = participant  # the caller's next call reuses them
     sequence = locked
     if not may_act(actor, sequence):
@@ -242,26 +242,28 @@ class Injuries(Step):
         outcomes = WarriorOutcome.objects.filter(participant=sequence.participant).select_related(
             "warrior"
         )
+        tasks = []
         for order, outcome in enumerate(outcomes):
             warrior = outcome.warrior
             if warrior.status not in Warrior.ON_ROSTER:
                 continue
             if warrior.is_hero and outcome.out_of_action:
-                SequenceTask.objects.create(
+                tasks.append(SequenceTask(
                     sequence=sequence, step=1, order=order, kind="hero_injury", warrior=warrior,
                     label=f"{warrior.name}'s serious injury",
-                )  # fmt: skip
+                ))  # fmt: skip
             elif not warrior.is_hero:
                 models = outcome.models_out_of_action or (
                     warrior.group_size if outcome.out_of_action else 0
                 )
                 models = min(models, warrior.group_size)
                 if models:
-                    SequenceTask.objects.create(
+                    tasks.append(SequenceTask(
                         sequence=sequence, step=1, order=order, kind="henchman_injury",
                         warrior=warrior, data={"models": models},
                         label=f"{warrior.name} ({models} out of action)",
-                    )  # fmt: skip
+                    ))  # fmt: skip
+        SequenceTask.objects.bulk_create(tasks)
 
     def run_task(self, ctx, task, dice):
         warrior = Warrior.objects.select_related("warrior_type", "warband").get(pk=task.warrior_id)

@@ -50,6 +50,7 @@ from warbands.models import (
     StoredItem,
     Warrior,
     WarriorItem,
+    WarriorSkill,
     WarriorType,
 )
 from warbands.rules import RuleViolation
@@ -165,20 +166,25 @@ class RareItems(TreasuryStep):
         if sequence.tasks.filter(step=6, void=False).exists():
             return
         bonus = sequence.participant.warband.warband_type.rare_item_modifier
-        for order, hero in enumerate(standing_heroes(sequence)):
-            modifier = self.modifier(hero, bonus)
-            SequenceTask.objects.create(
-                sequence=sequence,
-                step=6,
-                order=order,
-                kind="rarity",
-                warrior=hero,
-                label=f"{hero.name}'s rarity roll" + (f" (+{modifier})" if modifier else ""),
+        heroes = standing_heroes(sequence)
+        streetwise = set(
+            WarriorSkill.objects.filter(warrior__in=heroes, skill__key="streetwise").values_list(
+                "warrior_id", flat=True
             )
+        )
+        tasks = []
+        for order, hero in enumerate(heroes):
+            modifier = self.modifier(hero, bonus, streetwise=hero.pk in streetwise)
+            tasks.append(SequenceTask(
+                sequence=sequence, step=6, order=order, kind="rarity", warrior=hero,
+                label=f"{hero.name}'s rarity roll" + (f" (+{modifier})" if modifier else ""),
+            ))  # fmt: skip
+        SequenceTask.objects.bulk_create(tasks)
 
     @staticmethod
-    def modifier(hero: Warrior, warband_bonus: int) -> int:
-        streetwise = hero.skills.filter(skill__key="streetwise").exists()
+    def modifier(hero: Warrior, warband_bonus: int, *, streetwise: bool | None = None) -> int:
+        if streetwise is None:
+            streetwise = hero.skills.filter(skill__key="streetwise").exists()
         return rules.rarity_modifier(
             streetwise=streetwise, warband_bonus=warband_bonus, kept_gems=hero.kept_gems
         )

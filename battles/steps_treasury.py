@@ -64,6 +64,7 @@ def own_container(ctx: Context, pk: int | None, *, what: str = "container") -> S
     )
     if found is None:
         raise RuleViolation(f"Choose one of your containers for the {what}.")
+    found.warband = ctx.warband  # loaded with the sequence: the treasury need not read it again
     return found
 
 

@@ -176,7 +176,7 @@ def _timed_services(spent: list[float], queries: list[int]):
             setattr(sequence, name, function)
 
 
-def services_sequence(league, runs: int = 3) -> dict:
+def services_sequence(league, runs: int = 5) -> dict:
     """Server time of steps 1-10 of a 15-warrior warband's sequence through the services."""
     from django.db import transaction
 

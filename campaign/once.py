@@ -4,10 +4,10 @@ Every form of ours carries ``{% form_token %}``, a fresh UUID each time the form
 ``OnceMiddleware`` runs a logged-in user's POST that carries one inside a transaction that
 first inserts the token (``FormToken``, unique): the first request with it goes ahead and its
 answer is stored with the token in the same transaction; a second one (a double click, a
-re-sent request) fails the insert, or waits on it until the first commits, and gets the stored
-answer instead, without running the view. Two tabs hold two tokens: the second is refused by
-the view itself (a finished step, an item already bought), which each post-battle and
-treasury service checks under a row lock.
+re-sent request) finds the token taken (its insert does nothing), or waits on it until the first
+commits, and gets the stored answer instead, without running the view. Two tabs hold two
+tokens: the second is refused by the view itself (a finished step, an item already bought),
+which each post-battle and treasury service checks under a row lock.
 
 Log-in, log-out and sign-up are left alone (their answers set cookies that a replay would not
 carry), as are posts without a token (nothing is lost: the services still lock and check).
@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime
 import uuid
 
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -50,6 +50,23 @@ def _replay(earlier: FormToken) -> HttpResponse:
     return response
 
 
+def _claim(token: uuid.UUID, user, path: str) -> FormToken | None:
+    """Insert the token, or None if it is there already (``ON CONFLICT DO NOTHING``: no
+    savepoint needed; a concurrent insert of the same token waits for the first to commit)."""
+    created = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {FormToken._meta.db_table} "
+            "(token, user_id, path, status, content, headers, created_at) "
+            "VALUES (%s, %s, %s, NULL, '', '{}', %s) ON CONFLICT (token) DO NOTHING RETURNING id",
+            [token, user.pk, path, created],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return FormToken(pk=row[0], token=token, user=user, path=path, created_at=created)
+
+
 class OnceMiddleware:
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -65,12 +82,8 @@ class OnceMiddleware:
         if token is None:
             return self.get_response(request)
         with transaction.atomic():
-            try:
-                with transaction.atomic():
-                    record = FormToken.objects.create(
-                        token=token, user=request.user, path=request.path[:300]
-                    )
-            except IntegrityError:
+            record = _claim(token, request.user, request.path[:300])
+            if record is None:
                 earlier = FormToken.objects.filter(token=token).first()
                 if (
                     earlier is None

@@ -44,7 +44,7 @@ from django.utils import timezone
 from campaign.once import FIELD
 
 SECONDS = getattr(settings, "PAGE_CACHE_SECONDS", 60)
-MAX_BYTES = 1_000_000
+MAX_BYTES = 300_000  # with MAX_ENTRIES (150, settings.CACHES) at most 45 MB per worker
 KEPT_HEADERS = (
     "Content-Type",
     "Content-Language",

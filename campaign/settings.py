@@ -111,7 +111,7 @@ CACHES = {
     "pages": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "pages",
-        "OPTIONS": {"MAX_ENTRIES": 300},
+        "OPTIONS": {"MAX_ENTRIES": 150},
     },
 }
 PAGE_CACHE = env_bool("PAGE_CACHE", default=True)

@@ -291,10 +291,16 @@ def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
 
 
 def _owned(actor, *containers: StorageContainer) -> None:
+    """The actor may change these containers: the owner of their one warband, while it plays.
+    The warband the caller loaded with them (and its campaign) is used when there is one."""
     warband_ids = {c.warband_id for c in containers}
     if len(warband_ids) != 1:
         raise RuleViolation("Both containers must belong to the same warband.")
-    warband = Warband.objects.select_related("owner").get(pk=warband_ids.pop())
+    known = next((c.warband for c in containers if StorageContainer.warband.is_cached(c)), None)
+    if known is not None and Warband.campaign.is_cached(known):
+        warband = known
+    else:
+        warband = Warband.objects.select_related("campaign").get(pk=warband_ids.pop())
     if not permissions.can_edit_warband(actor, warband):
         raise PermissionDenied("Only the warband's owner may move its treasure.")
 

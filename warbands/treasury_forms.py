@@ -23,6 +23,13 @@ class _WarbandForm(forms.Form):
                 elif field.queryset.model is Warrior:
                     field.queryset = Warrior.objects.on_roster().filter(warband=warband)
 
+    def clean(self):
+        data = super().clean()
+        for value in data.values():
+            if isinstance(value, StorageContainer):
+                value.warband = self.warband  # as the view loaded and checked it
+        return data
+
 
 class MoveTreasureForm(_WarbandForm):
     source = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="From")

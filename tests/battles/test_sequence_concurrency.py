@@ -75,3 +75,27 @@ def test_two_tabs_rolling_the_exploration_roll_once(duel):
 
     assert sorted(o.split(":")[0] for o in outcomes) == ["done", "refused"]
     assert treasury.loose_pile(reavers).wyrdstone == 2
+
+
+def test_a_steps_journal_holds_only_the_ledger_entries_the_step_wrote(duel):
+    """Undo reverses exactly the step's own entries, though another warband's request writes
+    to the ledger between two of the step's actions (no "every entry since" guess)."""
+    from battles.journal import Journal
+
+    sequence, reavers = at(duel, 4)
+    record = StepRecord(sequence=sequence, step=4)
+    journal = Journal(record)
+    own = reavers.containers.get(kind="treasure_chest")
+    theirs = duel["scourge"].containers.get(kind="treasure_chest")
+    with treasury.noting_entries(journal.written):
+        treasury.add_treasure(own, gold=-1, reason=LedgerEntry.Reason.PURCHASE)
+    treasury.add_treasure(theirs, gold=-1, reason=LedgerEntry.Reason.PURCHASE)  # meanwhile
+    with treasury.noting_entries(journal.written):
+        treasury.add_treasure(own, gold=1, reason=LedgerEntry.Reason.INCOME)
+    journal.note_ledger()
+
+    noted = [pk for op in record.journal if op["op"] == "ledger" for pk in op["pks"]]
+    assert len(noted) == 2
+    assert set(LedgerEntry.objects.filter(pk__in=noted).values_list("warband", flat=True)) == {
+        reavers.pk
+    }
