@@ -11,11 +11,14 @@ a password change, an organiser's edit in the admin) assigns a transaction id an
 every snapshot taken after it. The same snapshot therefore means the same data, so the same
 user, with the same rights, sees the same page. The key is taken before the view reads
 anything: a page that a concurrent write made newer is stored under the older key, which no
-request asks for once that write is visible. The cost of a hit is one query (the snapshot)
-and no session or user lookup: the snapshot already proves that the session row is unchanged.
+request asks for once that write is visible. The cost of a hit is one query: the snapshot and,
+in the same statement, the session row, which must still be there and unexpired (log-out deletes
+it); no user lookup, since the unchanged snapshot proves the user row unchanged. On a miss the
+session data read there is handed to the session, so drawing the page costs no extra query.
 
 What else a page depends on, and how it is handled:
-- the clock: entries live ``PAGE_CACHE_SECONDS`` (60 s) and never past the session's expiry;
+- the clock: entries live ``PAGE_CACHE_SECONDS`` (60 s), and a session past its expiry date
+  is never served (checked on every hit);
 - one-time form tokens (``campaign.once``): each hit gets fresh ones, so two tabs served the
   same page still hold different tokens;
 - the CSRF token: masked anew for each page drawn, it stays valid for the same CSRF cookie,
@@ -36,6 +39,7 @@ import re
 import uuid
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.db import connection
 from django.http import HttpResponse
@@ -65,10 +69,17 @@ def page_cached(view):
     return view
 
 
-def snapshot() -> str:
+def snapshot_and_session(session_key: str) -> tuple[str, str | None]:
+    """The database's snapshot, and in the same statement the session's data if the session
+    is live (None: no such session, or expired). A miss hands that data to the session, so the
+    page drawn next reads no session row of its own."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_current_snapshot()::text")
-        return cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT pg_current_snapshot()::text, (SELECT session_data"
+            f" FROM {Session._meta.db_table} WHERE session_key = %s AND expire_date > %s)",
+            [session_key, timezone.now()],
+        )
+        return cursor.fetchone()
 
 
 def _key(request, taken: str) -> str:
@@ -89,6 +100,7 @@ def _fresh_tokens(content: bytes) -> bytes:
 def _eligible(request) -> bool:
     return (
         getattr(settings, "PAGE_CACHE", True)
+        and settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
         and request.method == "GET"
         and settings.SESSION_COOKIE_NAME in request.COOKIES
         and "no-cache" not in request.headers.get("Cache-Control", "")
@@ -118,10 +130,16 @@ class PageCacheMiddleware:
     def process_view(self, request, view_func, view_args, view_kwargs):
         if not getattr(view_func, "page_cached", False) or not _eligible(request):
             return None
-        key = _key(request, snapshot())
+        taken, data = snapshot_and_session(request.COOKIES[settings.SESSION_COOKIE_NAME])
+        if data is None:
+            return None  # no live session: the usual way (to the log-in page)
+        key = _key(request, taken)
         entry = self.store.get(key)
         if entry is None:
             request._page_cache_key = key
+            session = request.session
+            if not hasattr(session, "_session_cache"):
+                session._session_cache = session.decode(data)  # as SessionStore.load() would
             return None
         status, headers, content = entry
         response = HttpResponse(_fresh_tokens(content), status=status)

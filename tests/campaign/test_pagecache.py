@@ -55,6 +55,31 @@ def test_a_page_is_served_again_with_one_query_while_nothing_changes(league):
     assert second["Content-Security-Policy"] == first["Content-Security-Policy"]
 
 
+def test_drawing_a_page_for_the_cache_costs_no_extra_query(league):
+    """On a miss the session row comes with the snapshot, so the page costs what it costs
+    drawn afresh (Cache-Control: no-cache), where no snapshot is read."""
+    owner = client_for(league["reavers"].owner)
+    path = f"/warbands/{league['reavers'].pk}/treasury/"
+    _, fresh = get(owner, path, cache_control="no-cache")
+    missed, drawn = get(owner, path)
+    assert "X-Page-Cache" not in missed and drawn == fresh
+
+
+def test_a_session_that_expires_is_not_served_though_nothing_was_written(league):
+    import time
+
+    owner = client_for(league["reavers"].owner)
+    session = owner.session
+    session.set_expiry(4)
+    session.save()
+    path = f"/warbands/{league['reavers'].pk}/"
+    get(owner, path)
+    assert get(owner, path)[0]["X-Page-Cache"] == "hit"
+    time.sleep(4.2)  # the session expires; no write, so the snapshot is the same
+    response, _ = get(owner, path)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
 def test_every_served_page_holds_fresh_form_tokens(league):
     owner = client_for(league["reavers"].owner)
     path = f"/warbands/{league['reavers'].pk}/treasury/"
