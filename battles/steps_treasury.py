@@ -176,7 +176,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
         .prefetch_related("items__item")
     )
     real = [c for c in containers if c.kind != StorageContainer.LOOSE]
-    shown_pile = pile if pile and pile.contents and not _empty(pile) else None
+    shown_pile = pile if pile and pile.contents and pile.contents.held else None
     pile_parts = []
     if shown_pile:
         contents = shown_pile.contents
@@ -191,11 +191,6 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
         "warriors": warriors,
         "gold_held": sum(c.gold_crowns for c in containers),
     }
-
-
-def _empty(view) -> bool:
-    contents = view.contents
-    return not (contents.gold or contents.wyrdstone or contents.items)
 
 
 def store_from_pile(ctx: Context, data: Mapping) -> str:

@@ -81,6 +81,11 @@ class Contents:
     items: tuple[StoredView, ...]
     capacity: container_rules.Capacity
 
+    @property
+    def held(self) -> bool:
+        """It holds something (gold, wyrdstone or an item)."""
+        return bool(self.gold or self.wyrdstone or self.items)
+
 
 @dataclass(frozen=True)
 class ContainerView:

@@ -290,6 +290,11 @@ def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
 # --- The owner's moves ---------------------------------------------------------------------
 
 
+def _sentence(words: str) -> str:
+    """ "the unstored treasure" → "The unstored treasure" (the rest as it is)."""
+    return words[:1].upper() + words[1:]
+
+
 def _owned(actor, *containers: StorageContainer) -> None:
     """The actor may change these containers: the owner of their one warband, while it plays.
     The warband the caller loaded with them (and its campaign) is used when there is one."""
@@ -323,9 +328,9 @@ def move_treasure(
         raise RuleViolation("Say how many gold crowns or wyrdstone shards to move.")
     source, target = _lock(source, target)
     if gold > source.gold_crowns:
-        raise RuleViolation(f"The {source} holds only {source.gold_crowns} gc.")
+        raise RuleViolation(f"{_sentence(source.the)} holds only {source.gold_crowns} gc.")
     if wyrdstone > source.wyrdstone:
-        raise RuleViolation(f"The {source} holds only {source.wyrdstone} wyrdstone.")
+        raise RuleViolation(f"{_sentence(source.the)} holds only {source.wyrdstone} wyrdstone.")
     source.gold_crowns -= gold
     source.wyrdstone -= wyrdstone
     target.gold_crowns += gold

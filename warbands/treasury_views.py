@@ -92,7 +92,10 @@ def _page(entries, number) -> Page:
 def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
     containers = list(_containers(warband))
     views = permissions.visible_containers(request.user, containers)
-    pile = next((v for v in views if v.kind == StorageContainer.LOOSE and v.contents), None)
+    pile = next(
+        (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
+        None,
+    )  # treasure outside any container; the pile row stays once a step made it, often empty
     warriors = list(
         Warrior.objects.on_roster()
         .filter(warband=warband)

@@ -183,6 +183,13 @@ def test_moving_more_than_the_source_holds_is_refused(warband):
         lambda: treasury.move_treasure(sack, chest, actor=warband.owner, wyrdstone=1),
         "holds only 0 wyrdstone",
     )
+    pile = treasury.loose_pile(warband)
+    with pytest.raises(RuleViolation) as refusal:
+        treasury.move_treasure(pile, chest, actor=warband.owner, gold=1)
+    assert str(refusal.value) == "The unstored treasure holds only 0 gc."
+    with pytest.raises(RuleViolation) as refusal:
+        treasury.move_treasure(sack, chest, actor=warband.owner, gold=1000)
+    assert str(refusal.value).startswith("The Large Sack holds only ")
 
 
 @pytest.mark.parametrize(("gold", "wyrdstone"), [(0, 0), (-5, 0), (0, -1)])

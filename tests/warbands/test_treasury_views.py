@@ -163,3 +163,12 @@ def test_unstored_treasure_is_shown_with_a_warning(client, warband):
 
     assert "Not in a container" in page
     assert "lost at the end of the next post-battle sequence" in page
+
+
+def test_an_empty_pile_gives_no_warning_and_is_no_source(client, warband):
+    pile = treasury.loose_pile(warband)  # a post-battle step made it; everything is stored
+
+    page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+
+    assert "lost at the end of the next post-battle sequence" not in page
+    assert f'<option value="{pile.pk}">' not in page
