@@ -172,3 +172,11 @@ def test_an_empty_pile_gives_no_warning_and_is_no_source(client, warband):
 
     assert "lost at the end of the next post-battle sequence" not in page
     assert f'<option value="{pile.pk}">' not in page
+
+
+def test_the_move_form_does_not_start_from_and_to_the_same_container(client, warband):
+    page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+    form = page.split('name="source"')[1].split("</form>")[0]
+    first_source = form.split('<option value="')[1].split('"')[0]
+    chosen_target = form.split('name="target"')[1].split(" selected>")[0].rsplit('value="', 1)[1]
+    assert chosen_target.rstrip('"') != first_source
