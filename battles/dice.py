@@ -4,25 +4,15 @@ server rolled it or a player typed in what the physical dice showed."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from battles.models import Battle, DiceRoll
 from campaign.dice import DiceError, EnteredDice, Roll, ServerDice
+from campaign.noting import Noting
 
-_noting: ContextVar[list[int] | None] = ContextVar("dice_noting", default=None)
-
-
-@contextmanager
-def noting_rolls(into: list[int]) -> Iterator[list[int]]:
-    """Append to ``into`` the primary key of every roll logged inside the block (a task's
-    rolls, which the service then labels with what they decided)."""
-    token = _noting.set(into)
-    try:
-        yield into
-    finally:
-        _noting.reset(token)
+_rolls = Noting("dice rolls")
+# with noting_rolls(rows): every roll logged inside is appended to rows (a task's rolls, which
+# the service then labels with what they decided).
+noting_rolls = _rolls.into
 
 
 def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
@@ -40,8 +30,7 @@ def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
             source=DiceRoll.Source.SERVER if roll.source == "server" else DiceRoll.Source.ENTERED,
             secret=secret,
         )
-        if (noted := _noting.get()) is not None:
-            noted.append(logged.pk)
+        _rolls.note(logged.pk)
 
     return record
 

@@ -46,6 +46,12 @@ def _restore(model, data: dict) -> dict:
     return values
 
 
+def _update_op(obj: models.Model, before: dict, fields) -> dict:
+    """The journal's note of ``fields`` changed on ``obj``: their values before and now."""
+    return {"op": "update", "model": _label(obj), "pk": obj.pk, "before": before,
+            "after": _snapshot(obj, fields)}  # fmt: skip
+
+
 class Journal:
     """Records the changes of one step into ``record.journal`` (saved by ``save``).
 
@@ -66,14 +72,11 @@ class Journal:
         self.record.journal.append(op)
 
     def update(self, obj: models.Model, **fields) -> models.Model:
-        before = {name: _snapshot(obj, [name]) for name in fields}
+        before = _snapshot(obj, list(fields))
         for name, value in fields.items():
             setattr(obj, name, value)
         obj.save(update_fields=list(fields))
-        after = {name: _snapshot(obj, [name]) for name in fields}
-        self._add({"op": "update", "model": _label(obj), "pk": obj.pk,
-                   "before": {k: v for d in before.values() for k, v in d.items()},
-                   "after": {k: v for d in after.values() for k, v in d.items()}})  # fmt: skip
+        self._add(_update_op(obj, before, list(fields)))
         return obj
 
     def update_many(self, changes: list[tuple[models.Model, object]], field: str) -> None:
@@ -83,8 +86,7 @@ class Journal:
         for obj, value in changes:
             before = _snapshot(obj, [field])
             setattr(obj, field, value)
-            ops.append({"op": "update", "model": _label(obj), "pk": obj.pk, "before": before,
-                        "after": _snapshot(obj, [field])})  # fmt: skip
+            ops.append(_update_op(obj, before, [field]))
         if changes:
             type(changes[0][0]).objects.bulk_update([obj for obj, _ in changes], [field])
         for op in ops:
@@ -121,10 +123,9 @@ class Journal:
         # object (a lost container held again) before it puts the treasure back.
         self.note_ledger()
         obj.refresh_from_db(fields=fields)
-        after = _snapshot(obj, fields)
-        if before != after:
-            self._add({"op": "update", "model": _label(obj), "pk": obj.pk, "before": before,
-                       "after": after})  # fmt: skip
+        op = _update_op(obj, before, fields)
+        if op["after"] != before:
+            self._add(op)
 
     def note_ledger(self) -> None:
         """Note the ledger entries written since the last note (through the treasury)."""

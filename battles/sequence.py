@@ -195,10 +195,12 @@ class Step:
         """What the step's template shows besides its tasks."""
         return {}
 
-    def blockers(self, sequence: PostBattleSequence) -> list[str]:
-        """Why the step cannot be completed yet (empty: it can)."""
-        open_tasks = sequence.tasks.filter(step=self.number, void=False, done=False)
-        return [f"Roll for {task.label} first." for task in open_tasks]
+    def blockers(self, sequence: PostBattleSequence, tasks=None) -> list[str]:
+        """Why the step cannot be completed yet (empty: it can). ``tasks``: the step's live
+        tasks, when the caller has read them already."""
+        if tasks is None:
+            tasks = sequence.tasks.filter(step=self.number, void=False, done=False)
+        return [f"Roll for {task.label} first." for task in tasks if not task.done]
 
     def act(self, ctx: Context, action: str, data: dict, dice) -> str:
         raise RuleViolation("Nothing to do here.")
@@ -215,7 +217,7 @@ class CarriedItems(Step):
 
     number = 0
 
-    def blockers(self, sequence):
+    def blockers(self, sequence, tasks=None):
         battle = sequence.participant.battle
         if battle.carried_items_done_at is None:
             return ["The carried items at the end of the game are not settled yet."]
@@ -443,10 +445,10 @@ class Experience(Step):
 
     number = 2
 
-    def blockers(self, sequence):
+    def blockers(self, sequence, tasks=None):
         if not sequence.state.get("experience_awarded"):
             return ["Award the experience first."]
-        return super().blockers(sequence)
+        return super().blockers(sequence, tasks)
 
     def page_context(self, sequence, user):
         if sequence.state.get("experience_awarded"):
@@ -664,7 +666,7 @@ class UpdateRating(Step):
 
     number = 10
 
-    def blockers(self, sequence):
+    def blockers(self, sequence, tasks=None):
         return []
 
     def page_context(self, sequence, user):
@@ -802,10 +804,7 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
     step_handler = handler(step)
     step_handler.prepare(sequence)
     tasks = list(sequence.tasks.filter(step=step, void=False))
-    if type(step_handler).blockers is Step.blockers:  # the open tasks: read them once
-        blockers = [f"Roll for {task.label} first." for task in tasks if not task.done]
-    else:
-        blockers = step_handler.blockers(sequence)
+    blockers = step_handler.blockers(sequence, tasks)
     if blockers:
         raise RuleViolation(" ".join(blockers))
     ctx = _context(sequence, actor)

@@ -322,7 +322,7 @@ class DramatisPersonae(TreasuryStep):
         context["sword_kinds"] = HiredSword.Kind.choices
         return context
 
-    def blockers(self, sequence):
+    def blockers(self, sequence, tasks=None):
         decided = sequence.state.get("upkeep", {})
         return [
             f"Pay {h.name}'s upkeep or let him go."

@@ -143,7 +143,7 @@ class TreasuryStep(Step):
 
     actions: tuple[str, ...] = ()
 
-    def blockers(self, sequence):
+    def blockers(self, sequence, tasks=None):
         return []
 
     def act(self, ctx, action, data, dice):

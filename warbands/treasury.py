@@ -18,9 +18,7 @@ Readings where the rules are silent (the player would expect them):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
@@ -28,6 +26,7 @@ from django.db import transaction
 from django.db.models import Case, Count, Q, Sum, When
 
 from campaign import permissions
+from campaign.noting import Noting
 from warbands.models import (
     EquipmentListEntry,
     Item,
@@ -113,18 +112,10 @@ def loose_pile(warband: Warband) -> StorageContainer:
 
 # --- Ledger --------------------------------------------------------------------------------
 
-_noting: ContextVar[list[int] | None] = ContextVar("ledger_noting", default=None)
-
-
-@contextmanager
-def noting_entries(into: list[int]) -> Iterator[list[int]]:
-    """Append to ``into`` the primary key of every ledger entry written inside the block, in
-    the order written (a post-battle step's journal, so that undo reverses exactly those)."""
-    token = _noting.set(into)
-    try:
-        yield into
-    finally:
-        _noting.reset(token)
+_entries = Noting("ledger entries")
+# with noting_entries(rows): every ledger entry written inside is appended to rows (a post-battle
+# step's journal, so that undo reverses exactly those).
+noting_entries = _entries.into
 
 
 def _record(
@@ -153,8 +144,7 @@ def _record(
         actor=context.actor if getattr(context.actor, "is_authenticated", False) else None,
         reverses=reverses,
     )
-    if (noted := _noting.get()) is not None:
-        noted.append(entry.pk)
+    _entries.note(entry.pk)
     return entry
 
 
