@@ -9,18 +9,18 @@ from battles.models import Battle, DiceRoll
 from campaign.dice import DiceError, EnteredDice, Roll, ServerDice
 from campaign.noting import Noting
 
-_rolls = Noting("dice rolls")
-# with noting_rolls(rows): every roll logged inside is appended to rows (a task's rolls, which
-# the service then labels with what they decided).
-noting_rolls = _rolls.into
+_held = Noting("dice rolls")
+# with holding_rolls(rows): every roll made inside is appended to rows unsaved, and the caller
+# writes them all at once with what they decided (a task's rolls: one insert, no update).
+holding_rolls = _held.into
 
 
 def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
-    """A callback for ``ServerDice``/``EnteredDice`` that saves each roll in the dice log (the
-    service then writes on it what the roll decided)."""
+    """A callback for ``ServerDice``/``EnteredDice`` that saves each roll in the dice log, or,
+    inside ``holding_rolls``, hands it to the service, which saves it with what it decided."""
 
     def record(roll: Roll) -> None:
-        logged = DiceRoll.objects.create(
+        logged = DiceRoll(
             battle=battle,
             warband=warband,
             rolled_by=user if getattr(user, "is_authenticated", False) else None,
@@ -30,7 +30,8 @@ def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
             source=DiceRoll.Source.SERVER if roll.source == "server" else DiceRoll.Source.ENTERED,
             secret=secret,
         )
-        _rolls.note(logged.pk)
+        if not _held.note(logged):
+            logged.save()
 
     return record
 

@@ -9,11 +9,13 @@ entry (never deleted: the ledger is append-only).
 
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
 
 from django.apps import apps
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import ProtectedError
+from django.utils import timezone
 
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer
@@ -53,7 +55,13 @@ def _update_op(obj: models.Model, before: dict, fields) -> dict:
 
 
 class Journal:
-    """Records the changes of one step into ``record.journal`` (saved by ``save``).
+    """Records the changes of one action of a step (saved by ``save``).
+
+    ``record`` is the step's record as this action adds to it: its ``journal`` holds only the
+    action's own changes and its ``summary`` only the action's lines; ``save`` appends both to
+    the live record in the database, creating it on the step's first action. No read of the
+    record is needed: the caller holds the sequence's row lock, so nobody else appends
+    meanwhile.
 
     The ledger entries come from ``treasury.noting_entries(journal.written)``, which the step
     runs inside: exactly the entries this step wrote, whatever other warbands write meanwhile.
@@ -134,14 +142,38 @@ class Journal:
             self._noted = len(self.written)
             self._add({"op": "ledger", "pks": new})
 
-    def save(self, *also: str) -> None:
-        """Save the journal, and the record's fields named in ``also``, in one statement (the
-        insert of a record the step had not written yet)."""
+    def save(self, *, completed_by=None) -> None:
+        """Append this action's changes and summary lines to the step's live record, in one
+        statement: an insert on the step's first action, else an update (``INSERT … ON
+        CONFLICT`` on the one-live-record-per-step constraint). ``completed_by``: the step
+        ends now, done by this user."""
         self.note_ledger()
-        if self.record.pk is None:
-            self.record.save()
-        else:
-            self.record.save(update_fields=["journal", *also])
+        record = self.record
+        now = timezone.now()
+        table = record._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""INSERT INTO {table} AS r (sequence_id, step, journal, summary, started_at,
+                        completed_at, completed_by_id, reason)
+                    VALUES (%s, %s, %s::jsonb, %s, %s, %s, %s, '')
+                    ON CONFLICT (sequence_id, step) WHERE undone_at IS NULL DO UPDATE SET
+                        journal = r.journal || EXCLUDED.journal,
+                        summary = concat_ws(E'\\n', NULLIF(r.summary, ''),
+                                            NULLIF(EXCLUDED.summary, '')),
+                        completed_at = COALESCE(EXCLUDED.completed_at, r.completed_at),
+                        completed_by_id = COALESCE(EXCLUDED.completed_by_id, r.completed_by_id)
+                    RETURNING id""",
+                [
+                    record.sequence_id,
+                    record.step,
+                    json.dumps(record.journal),
+                    record.summary,
+                    now,
+                    now if completed_by is not None else None,
+                    getattr(completed_by, "pk", None),
+                ],
+            )
+            record.pk = cursor.fetchone()[0]
 
 
 def revert(journal: list[dict], *, actor=None) -> None:

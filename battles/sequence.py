@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from battles.dice import noting_rolls
+from battles.dice import holding_rolls
 from battles.journal import Journal, revert
 from battles.models import (
     Battle,
@@ -131,19 +131,23 @@ def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> 
 
 
 def open_record(sequence: PostBattleSequence) -> StepRecord:
-    """The current step's record; a new one is written by ``Journal.save`` at the end of the
-    action that first changes the step. Called under the sequence's row lock, so nobody else
-    can write it meanwhile."""
-    current = {"sequence": sequence, "step": sequence.current_step}
-    found = StepRecord.objects.filter(**current, undone_at__isnull=True).first()
-    return found or StepRecord(**current)
+    """The current step's record as one action adds to it (unsaved, empty): ``Journal.save``
+    appends the action's changes and summary to the live record, or writes the record on the
+    step's first action. Called under the sequence's row lock, so nobody else writes it
+    meanwhile."""
+    return StepRecord(sequence=sequence, step=sequence.current_step)
 
 
-def started(sequence: PostBattleSequence) -> bool:
-    """The current step has changed something (or rolled a die) already."""
-    record = StepRecord.objects.filter(
-        sequence=sequence, step=sequence.current_step, undone_at__isnull=True
-    ).first()
+_UNREAD = object()
+
+
+def started(sequence: PostBattleSequence, record=_UNREAD) -> bool:
+    """The current step has changed something (or rolled a die) already. ``record``: its live
+    record (or None: it has none), when the caller has read it."""
+    if record is _UNREAD:
+        record = StepRecord.objects.filter(
+            sequence=sequence, step=sequence.current_step, undone_at__isnull=True
+        ).first()
     if record is not None and record.journal:
         return True
     return sequence.tasks.filter(step=sequence.current_step, void=False).exclude(faces=[]).exists()
@@ -187,6 +191,7 @@ class Step:
     roster); ``act`` applies an action the player posted; ``complete`` ends the step."""
 
     number: int
+    rolls = False  # its ``prepare`` lists rolls to make (tasks); else it never has any
 
     def prepare(self, sequence: PostBattleSequence) -> None:
         return None
@@ -237,6 +242,7 @@ class Injuries(Step):
     out of action roll on the Heroes' serious injuries chart."""
 
     number = 1
+    rolls = True
 
     def prepare(self, sequence):
         if sequence.tasks.filter(step=1, void=False).exists():
@@ -268,7 +274,7 @@ class Injuries(Step):
         SequenceTask.objects.bulk_create(tasks)
 
     def run_task(self, ctx, task, dice):
-        warrior = Warrior.objects.select_related("warrior_type", "warband").get(pk=task.warrior_id)
+        warrior = _task_warrior(ctx, task)
         if task.kind == "henchman_injury":
             lost, faces = injury_rules.henchmen_lost(
                 dice, name=warrior.name, models=task.data["models"]
@@ -285,6 +291,14 @@ class Injuries(Step):
         _apply_injuries(ctx, warrior, result, dice)
         task.result = {"codes": [injury.code for injury in result.injuries]}
         return result.summary
+
+
+def _task_warrior(ctx: Context, task: SequenceTask) -> Warrior:
+    """The task's warrior, read with the task (``run_task``), in the sequence's warband."""
+    warrior = task.warrior
+    if warrior.warband_id == ctx.warband.pk:
+        warrior.warband = ctx.warband
+    return warrior
 
 
 def _injury_context(ctx: Context, warrior: Warrior) -> injury_rules.InjuryContext:
@@ -732,7 +746,11 @@ def prepare(sequence: PostBattleSequence) -> None:
 def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=None) -> SequenceTask:
     """Roll (or go on rolling, with the player's answers) for one task of the current step."""
     sequence = _locked(sequence, actor, step=step)
-    task = SequenceTask.objects.select_for_update().get(pk=task.pk, sequence=sequence)
+    task = (
+        SequenceTask.objects.select_for_update(of=("self",))
+        .select_related("warrior__warrior_type")
+        .get(pk=task.pk, sequence=sequence)
+    )
     if task.step != sequence.current_step or task.void:
         raise RuleViolation("That roll belongs to another step.")
     if task.done:
@@ -742,23 +760,19 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     ctx = _context(sequence, actor)
     replay = _task_dice(task, dice)
     battle = sequence.participant.battle
-    rolled: list[int] = []  # this task's rolls in the dice log (not other warbands')
+    asked_before = bool(task.question)
+    rolled: list[DiceRoll] = []  # this task's new rolls, held unsaved until they decided
     try:
         with (
             transaction.atomic(),
             treasury.noting_entries(ctx.journal.written),
-            noting_rolls(rolled),
+            holding_rolls(rolled),
         ):
             summary = handler(task.step).run_task(ctx, task, replay)
     except NeedsAnswer as needs:
-        # Nothing happened (the inner block rolled back) but the dice: keep their faces for
-        # the replay, and log again the rolls the rollback took out of the dice log.
-        rolled.clear()
-        with noting_rolls(rolled):
-            for roll in replay.new_rolls:
-                getattr(dice, "recorder", lambda roll: None)(roll)
-        if rolled:
-            DiceRoll.objects.filter(pk__in=rolled).update(result=_waiting(task))
+        # Nothing happened (the inner block rolled back) but the dice: log them, waiting for
+        # the answer, and keep their faces for the replay.
+        _log_rolls(rolled, _waiting(task))
         task.faces = replay.faces
         task.question = {
             "key": needs.question.key,
@@ -768,9 +782,10 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
         task.save(update_fields=["faces", "answers", "question"])
         return task
     # The rolls of this task, the ones made before a question included, say what they decided.
-    battle.dice_rolls.filter(Q(pk__in=rolled) | Q(result=_waiting(task))).update(
-        result=f"{task.label}: {summary}"[:300]
-    )
+    result = f"{task.label}: {summary}"[:300]
+    _log_rolls(rolled, result)
+    if asked_before:
+        battle.dice_rolls.filter(result=_waiting(task)).update(result=result)
     task.faces = replay.faces
     task.question = None
     task.done = True
@@ -778,6 +793,13 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     task.save(update_fields=["faces", "answers", "question", "done", "summary", "result"])
     ctx.journal.save()
     return task
+
+
+def _log_rolls(rolls: list[DiceRoll], result: str) -> None:
+    """Write a task's rolls to the dice log, each saying what it decided (one insert)."""
+    for roll in rolls:
+        roll.result = result
+    DiceRoll.objects.bulk_create(rolls)
 
 
 def _waiting(task: SequenceTask) -> str:
@@ -791,9 +813,8 @@ def act(sequence, *, actor, step: int, action: str, data: dict | None = None, di
     ctx = _context(sequence, actor)
     with treasury.noting_entries(ctx.journal.written):
         summary = handler(step).act(ctx, action, data or {}, dice)
-    if summary:
-        ctx.record.summary = "\n".join(filter(None, [ctx.record.summary, summary]))
-    ctx.journal.save(*(["summary"] if summary else []))
+    ctx.record.summary = summary or ""
+    ctx.journal.save()
     return summary
 
 
@@ -802,8 +823,13 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
     """Finish the current step and move to the next."""
     sequence = _locked(sequence, actor, step=step)
     step_handler = handler(step)
-    step_handler.prepare(sequence)
-    tasks = list(sequence.tasks.filter(step=step, void=False))
+    tasks = []
+    if step_handler.rolls:  # the others' prepare lists no rolls: nothing to read or make
+        live = sequence.tasks.filter(step=step, void=False)
+        tasks = list(live)
+        if not tasks:  # the page was never shown: list the rolls now
+            step_handler.prepare(sequence)
+            tasks = list(live.all())
     blockers = step_handler.blockers(sequence, tasks)
     if blockers:
         raise RuleViolation(" ".join(blockers))
@@ -811,10 +837,8 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
     with treasury.noting_entries(ctx.journal.written):
         summary = step_handler.complete(ctx, data or {})
     tasks = [t.summary for t in tasks if t.done and t.summary]
-    ctx.record.summary = "\n".join(filter(None, [ctx.record.summary, *tasks, summary]))
-    ctx.record.completed_at = timezone.now()
-    ctx.record.completed_by = actor
-    ctx.journal.save("summary", "completed_at", "completed_by")
+    ctx.record.summary = "\n".join(filter(None, [*tasks, summary]))
+    ctx.journal.save(completed_by=actor)
     sequence.current_step = step + 1
     if sequence.current_step == PostBattleSequence.COMPLETE:
         sequence.completed_at = timezone.now()

@@ -23,11 +23,15 @@ def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
     the campaign follow it on the battle page (its treasury steps are secret); anyone else
     gets a 404."""
     sequence = (
-        PostBattleSequence.objects.select_related(
+        permissions.with_membership(
+            PostBattleSequence.objects.select_related(
+                "participant__battle__campaign",
+                "participant__warband__warband_type",
+                "participant__warband__owner",
+                "participant__warband__campaign",
+            ),
+            request.user,
             "participant__battle__campaign",
-            "participant__warband__warband_type",
-            "participant__warband__owner",
-            "participant__warband__campaign",
         )
         .filter(pk=pk)
         .first()
@@ -35,6 +39,9 @@ def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
     if sequence is None:
         raise Http404("No such sequence.")
     campaign = sequence.participant.battle.campaign
+    permissions.remember_membership(sequence, campaign, request.user)
+    if sequence.participant.warband.campaign_id == campaign.pk:
+        sequence.participant.warband.campaign = campaign  # one object: one membership known
     if not permissions.is_member(request.user, campaign):
         raise Http404("No such sequence.")
     warband = sequence.participant.warband
@@ -49,9 +56,8 @@ def sequence_context(
     step = sequence.current_step
     if not sequence.is_complete:
         sequences.prepare(sequence)
-    records = {
-        r.step: r for r in StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True)
-    }
+    live = {r.step: r for r in StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True)}
+    records = live
     tasks = list(
         SequenceTask.objects.filter(sequence=sequence, step=step, void=False).select_related(
             "warrior"
@@ -87,7 +93,7 @@ def sequence_context(
         "can_undo": can_act
         and warband.owner_id == request.user.pk
         and step > 1
-        and (sequence.is_complete or not sequences.started(sequence)),
+        and (sequence.is_complete or not sequences.started(sequence, live.get(step))),
         "is_organiser": permissions.can_run_campaign(
             request.user, sequence.participant.battle.campaign
         ),

@@ -78,6 +78,7 @@ class Exploration(TreasuryStep):
 
     after_tasks = True  # its forms come after its rolls
     number = 3
+    rolls = True
     blockers = Step.blockers  # its rolls come first (not TreasuryStep's: no rolls to wait for)
 
     def setup(self, sequence: PostBattleSequence) -> rules.ExplorationSetup:

@@ -75,6 +75,7 @@ class Veterans(TreasuryStep):
 
     after_tasks = True  # its forms come after its rolls
     number = 5
+    rolls = True
     actions = ("add_veterans",)
 
     def prepare(self, sequence):
@@ -160,6 +161,7 @@ class RareItems(TreasuryStep):
 
     after_tasks = True  # its forms come after its rolls
     number = 6
+    rolls = True
     actions = ("buy_rare",)
 
     def prepare(self, sequence):
@@ -203,7 +205,7 @@ class RareItems(TreasuryStep):
         return context
 
     def run_task(self, ctx, task, dice):
-        hero = Warrior.objects.get(pk=task.warrior_id)
+        hero = task.warrior  # read with the task
         modifier = self.modifier(hero, ctx.warband.warband_type.rare_item_modifier)
         roll = dice.roll(2, 6, f"{hero.name}: rarity roll (2D6)")
         total = roll.total + modifier

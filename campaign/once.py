@@ -26,7 +26,15 @@ from django.utils import timezone
 from campaign.models import FormToken
 
 FIELD = "form_token"
-KEPT_HEADERS = ("Content-Type", "Location", "HX-Redirect", "HX-Refresh", "HX-Trigger")
+KEPT_HEADERS = (
+    "Content-Type",
+    "Location",
+    "HX-Redirect",
+    "HX-Refresh",
+    "HX-Trigger",
+    "HX-Reswap",
+    "HX-Retarget",
+)
 NOT_FOR = ("/accounts/",)
 KEEP = datetime.timedelta(days=7)
 

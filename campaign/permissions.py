@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
 
 from campaign.models import Campaign, Membership
@@ -23,10 +24,40 @@ from warbands.rules import containers as container_rules
 
 
 def membership(user, campaign: Campaign) -> Membership | None:
-    """The user's active membership of the campaign (a removed player has none)."""
+    """The user's active membership of the campaign (a removed player has none). A campaign
+    loaded by ``with_membership`` answers without a query."""
     if not user.is_authenticated:
         return None
+    known = getattr(campaign, "_memberships", {})
+    if user.pk in known:
+        return known[user.pk]
     return Membership.objects.filter(campaign=campaign, user=user, is_active=True).first()
+
+
+def with_membership(queryset, user, campaign: str = "campaign"):
+    """``queryset`` with the user's active membership of each row's campaign (at the path
+    ``campaign``) read in the same statement; ``remember_membership`` hands it to the loaded
+    campaign, so ``membership`` needs no query of its own."""
+    if not user.is_authenticated:
+        return queryset
+    mine = Membership.objects.filter(
+        campaign=OuterRef(campaign), user=user.pk, is_active=True
+    ).order_by()
+    return queryset.annotate(
+        _member_pk=Subquery(mine.values("pk")[:1]),
+        _member_organiser=Subquery(mine.values("is_organiser")[:1]),
+    )
+
+
+def remember_membership(row, campaign: Campaign, user) -> None:
+    """Give ``campaign`` the membership ``with_membership`` read along with ``row``."""
+    if not hasattr(row, "_member_pk"):
+        return
+    found = None
+    if row._member_pk is not None:
+        found = Membership(pk=row._member_pk, campaign=campaign, user=user, is_active=True,
+                           is_organiser=row._member_organiser)  # fmt: skip
+    campaign._memberships = {**getattr(campaign, "_memberships", {}), user.pk: found}
 
 
 def is_member(user, campaign: Campaign) -> bool:
@@ -102,14 +133,16 @@ class ContainerView:
     contents: Contents | None
 
 
-def visible_containers(user, containers: Iterable[StorageContainer]) -> list[ContainerView]:
+def visible_containers(
+    user, containers: Iterable[StorageContainer], *, among: Iterable[StorageContainer] = ()
+) -> list[ContainerView]:
     """``containers`` must come with ``warband__campaign``, ``holder`` and ``parent`` loaded
     and, when the user may see inside, ``stored_items`` prefetched. What a carrier carries
     (its open capacity shrinks by it) is read from the other containers given: pass all the
-    warband's held containers."""
+    warband's held containers, or give them as ``among`` to see only some of them."""
     containers = list(containers)
     carried: dict[int, list[str]] = {}
-    for container in containers:
+    for container in list(among) or containers:
         if container.parent_id and container.status == StorageContainer.Status.HELD:
             carried.setdefault(container.parent_id, []).append(container.kind)
     views = []
@@ -212,8 +245,14 @@ def get_campaign_for_user(
 
 def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
     warband = (
-        Warband.objects.select_related("campaign", "owner", "warband_type").filter(pk=pk).first()
+        with_membership(
+            Warband.objects.select_related("campaign", "owner", "warband_type"), request.user
+        )
+        .filter(pk=pk)
+        .first()
     )
+    if warband is not None:
+        remember_membership(warband, warband.campaign, request.user)
     if warband is None or not is_member(request.user, warband.campaign):
         raise Http404("No such warband.")
     if write and not can_edit_warband(request.user, warband):

@@ -3,7 +3,8 @@
 Three leagues built by the benchmark's generator: 4 warbands of 3 warriors, 40 warbands of 3,
 and 4 warbands of 15 (five heroes, three henchmen groups, 20 containers, a long ledger). Every
 main page, and the two htmx writes the benchmark drives, costs the same number of queries in
-all three, and the pages the benchmark loads cost at most 12 (session and user included).
+all three, and the pages the benchmark loads and the treasury move cost at most 12 (session
+and user included).
 """
 
 import re
@@ -17,9 +18,13 @@ from bench.generate import generate
 
 pytestmark = pytest.mark.django_db
 MAX_QUERIES = 12
-# Known to cost more (issue 10's closing note has the numbers): the step page and the two
-# writes, which lock, write the ledger and redraw the board. They must still not grow.
-OVER_BUDGET = ("sequence", "treasury move", "step 9 move")
+# Known to cost more (issue 10's closing note has the numbers): the step page and the step's
+# write, which locks, writes the ledger and the step record and redraws the step. They must
+# still not grow.
+OVER_BUDGET = ("sequence", "step 9 move")
+# Django notes the transaction's BEGIN and COMMIT among the queries; psycopg sends them with
+# the connection's own calls, and the benchmark (X-Queries) does not count them either.
+TRANSACTION = ("BEGIN", "COMMIT")
 HTMX = {"HX-Request": "true"}
 
 
@@ -39,7 +44,7 @@ def pages(league) -> dict[str, str]:
 def count(client, method, path, data=None) -> tuple[int, int]:
     with CaptureQueriesContext(connection) as captured:
         response = client.get(path) if method == "GET" else client.post(path, data, headers=HTMX)
-    return response.status_code, len(captured)
+    return response.status_code, sum(q["sql"] not in TRANSACTION for q in captured)
 
 
 def counts(client, league) -> dict[str, int]:

@@ -107,6 +107,7 @@ def totals_of(held: list[StorageContainer]) -> dict[str, int]:
 
 def loose_pile(warband: Warband) -> StorageContainer:
     pile, _ = StorageContainer.objects.get_or_create(warband=warband, kind=StorageContainer.LOOSE)
+    pile.warband = warband  # the caller's: the treasury need not read it again
     return pile
 
 
@@ -118,7 +119,7 @@ _entries = Noting("ledger entries")
 noting_entries = _entries.into
 
 
-def _record(
+def _entry(
     container: StorageContainer,
     kind: str,
     amount: int,
@@ -130,7 +131,8 @@ def _record(
     reverses: LedgerEntry | None = None,
     warband_id: int | None = None,
 ) -> LedgerEntry:
-    entry = LedgerEntry.objects.create(
+    """A ledger entry, not saved yet (``_record`` or ``_record_all`` write it)."""
+    return LedgerEntry(
         warband_id=warband_id or container.warband_id,
         container=container,
         kind=kind,
@@ -144,8 +146,22 @@ def _record(
         actor=context.actor if getattr(context.actor, "is_authenticated", False) else None,
         reverses=reverses,
     )
-    _entries.note(entry.pk)
-    return entry
+
+
+def _record(container: StorageContainer, kind: str, amount: int, reason: str, context: Context,
+            **extra) -> LedgerEntry:  # fmt: skip
+    return _record_all([_entry(container, kind, amount, reason, context, **extra)])[0]
+
+
+def _record_all(entries: list[LedgerEntry]) -> list[LedgerEntry]:
+    """Write ledger entries in one insert, in order, and note them (``noting_entries``)."""
+    if len(entries) == 1:
+        entries[0].save()
+    else:
+        LedgerEntry.objects.bulk_create(entries)
+    for entry in entries:
+        _entries.note(entry.pk)
+    return entries
 
 
 def _lock(*containers: StorageContainer) -> list[StorageContainer]:
@@ -170,9 +186,17 @@ def _check(container: StorageContainer) -> None:
     rules.check_contents(container.kind, container.contents, _children_kinds(container))
 
 
-def _save_balances(container: StorageContainer) -> None:
-    _check(container)
-    container.save(update_fields=["gold_crowns", "wyrdstone", "item_count"])
+def _save_balances(*containers: StorageContainer) -> None:
+    """Check the containers' new contents against the rules and save them (one statement)."""
+    for container in containers:
+        _check(container)
+    if len(containers) == 1:
+        containers[0].save(update_fields=BALANCES)
+    else:
+        StorageContainer.objects.bulk_update(containers, BALANCES)
+
+
+BALANCES = ["gold_crowns", "wyrdstone", "item_count"]
 
 
 def add_treasure(
@@ -309,8 +333,9 @@ def move_treasure(
     gold: int = 0,
     wyrdstone: int = 0,
     context: Context | None = None,
-) -> None:
-    """Move gold and wyrdstone from one of the owner's containers to another."""
+) -> tuple[StorageContainer, StorageContainer]:
+    """Move gold and wyrdstone from one of the owner's containers to another; returns both as
+    they are now (read under the lock)."""
     _owned(actor, source, target)
     if source.pk == target.pk:
         raise RuleViolation("Choose two different containers.")
@@ -325,16 +350,18 @@ def move_treasure(
     source.wyrdstone -= wyrdstone
     target.gold_crowns += gold
     target.wyrdstone += wyrdstone
-    _save_balances(source)
-    _save_balances(target)
+    _save_balances(source, target)
     context = _context(context, actor, f"{source} → {target}")
+    entries = []
     for container, sign in ((source, -1), (target, 1)):
         if gold:
-            _record(container, LedgerEntry.Kind.GOLD, sign * gold, Reason.TRANSFER, context)
+            entries.append(_entry(container, LedgerEntry.Kind.GOLD, sign * gold, Reason.TRANSFER,
+                                  context))  # fmt: skip
         if wyrdstone:
-            _record(
-                container, LedgerEntry.Kind.WYRDSTONE, sign * wyrdstone, Reason.TRANSFER, context
-            )
+            entries.append(_entry(container, LedgerEntry.Kind.WYRDSTONE, sign * wyrdstone,
+                                  Reason.TRANSFER, context))  # fmt: skip
+    _record_all(entries)
+    return source, target
 
 
 @transaction.atomic

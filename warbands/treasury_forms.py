@@ -9,6 +9,23 @@ from warbands.models import StorageContainer, StoredItem, Warrior, WarriorItem
 from warbands.rules import containers as container_rules
 
 
+class _ContainerField(forms.ModelChoiceField):
+    """A choice of the warband's containers; ``preloaded`` (pk → container), when the form
+    read the posted ones together, answers without a query of its own."""
+
+    preloaded: dict[int, StorageContainer] | None = None
+
+    def to_python(self, value):
+        if self.preloaded is None or value in self.empty_values:
+            return super().to_python(value)
+        try:
+            return self.preloaded[int(value)]
+        except (KeyError, TypeError, ValueError):
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            ) from None
+
+
 class _WarbandForm(forms.Form):
     def __init__(self, *args, warband, **kwargs):
         super().__init__(*args, **kwargs)
@@ -22,6 +39,24 @@ class _WarbandForm(forms.Form):
                     )
                 elif field.queryset.model is Warrior:
                     field.queryset = Warrior.objects.on_roster().filter(warband=warband)
+        self._preload_containers(held)
+
+    held_containers: list[StorageContainer] | None = None
+
+    def _preload_containers(self, held) -> None:
+        """Two or more container fields, all of the warband's held containers: those are read
+        in one query (``held_containers``, with holder and parent, which the view may use
+        again), and the fields choose among them."""
+        fields = [f for f in self.fields.values() if isinstance(f, _ContainerField)]
+        if not self.is_bound or len(fields) < 2 or getattr(self, "container_filters", None):
+            return
+        self.held_containers = list(held.select_related("holder", "parent").order_by("kind", "pk"))
+        found = {}
+        for container in self.held_containers:
+            container.warband = self.warband  # as the view loaded and checked it
+            found[container.pk] = container
+        for field in fields:
+            field.preloaded = found
 
     def clean(self):
         data = super().clean()
@@ -32,8 +67,8 @@ class _WarbandForm(forms.Form):
 
 
 class MoveTreasureForm(_WarbandForm):
-    source = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="From")
-    target = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="To")
+    source = _ContainerField(queryset=StorageContainer.objects.none(), label="From")
+    target = _ContainerField(queryset=StorageContainer.objects.none(), label="To")
     gold = forms.IntegerField(min_value=0, max_value=100_000, required=False, initial=0)
     wyrdstone = forms.IntegerField(min_value=0, max_value=10_000, required=False, initial=0)
 

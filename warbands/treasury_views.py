@@ -3,13 +3,15 @@
 Only the warband's owner (and an organiser, read-only, when the campaign lets organisers see
 secrets) opens it; everything it shows comes through ``campaign.permissions``. Every form swaps
 ``#treasury-board``; a refusal comes back as the same partial with its reason, status 422.
+A move of gold or wyrdstone answers with only what it changed (``_moved``): the board is the
+page's heaviest part to draw.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, Subquery
+from django.db.models import Count, Prefetch, Subquery, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -89,34 +91,44 @@ def _page(entries, number) -> Page:
     return Page(rows, number, paginator)
 
 
-def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
+def _containers_context(request: HttpRequest, warband: Warband) -> dict:
+    """What the container cards and the move form need: the warband's held containers as the
+    user may see them."""
     containers = list(_containers(warband))
     views = permissions.visible_containers(request.user, containers)
     pile = next(
         (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
         None,
     )  # treasure outside any container; the pile row stays once a step made it, often empty
+    return {
+        "warband": warband,
+        "can_edit": permissions.can_edit_warband(request.user, warband),
+        "loaded": containers,
+        "views": views,
+        "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
+        "pile": pile,
+        "carriers": [c for c in containers if c.kind in container_rules.CARRIERS],
+        "boxes": container_rules.BOXES,
+        "targets": [c for c in containers if c.kind != StorageContainer.LOOSE],
+    }
+
+
+def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
+    context = _containers_context(request, warband)
+    containers = context.pop("loaded")
     warriors = list(
         Warrior.objects.on_roster()
         .filter(warband=warband)
         .prefetch_related(Prefetch("items", queryset=WarriorItem.objects.select_related("item")))
     )
     ledger_form, ledger_page = _ledger(request, warband)
-    coaches = [c for c in containers if c.kind == "opulent_coach"]
-    editable = permissions.can_edit_warband(request.user, warband)
     return {
-        "warband": warband,
-        "can_edit": editable,
-        "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
-        "pile": pile,
+        **context,
         "totals": treasury.totals_of(containers),
         "warriors": warriors,
         "heroes": [w for w in warriors if w.is_hero],
         "vessels": list(VesselItem.objects.filter(warband=warband).select_related("coach")),
-        "coaches": coaches,
-        "carriers": [c for c in containers if c.kind in container_rules.CARRIERS],
-        "boxes": container_rules.BOXES,
-        "targets": [c for c in containers if c.kind != StorageContainer.LOOSE],
+        "coaches": [c for c in containers if c.kind == "opulent_coach"],
         "buyable": BuyContainerForm(warband=warband).fields["kind"].choices,
         "ledger_form": ledger_form,
         "ledger_page": ledger_page,
@@ -135,6 +147,45 @@ def _board(request: HttpRequest, warband: Warband, *, error: str = "") -> HttpRe
         treasury_context(request, warband, error=error),
         status=422 if error else 200,
     )
+
+
+def _moved(
+    request: HttpRequest,
+    warband: Warband,
+    moved: tuple[StorageContainer, StorageContainer],
+    held: list[StorageContainer] | None,
+) -> HttpResponse:
+    """After gold or wyrdstone moved between two containers: only the two cards, the move form
+    (fresh one-time token) and the cleared error, swapped out of band; the ledger reloads
+    itself (``ledger-changed``). The totals do not change. ``held``: the warband's held
+    containers as the form read them; ``moved``: the two as they are now. A move out of the
+    unstored pile can empty it, which changes more of the board: that redraws the board."""
+    now = {c.pk: c for c in moved}
+    if held is None or any(c.kind == StorageContainer.LOOSE for c in moved):
+        return _board(request, warband)
+    changed = [c for c in held if c.pk in now]
+    for container in changed:
+        for field in ("gold_crowns", "wyrdstone", "item_count"):
+            setattr(container, field, getattr(now[container.pk], field))
+    prefetch_related_objects(changed, "stored_items")
+    views = permissions.visible_containers(request.user, changed, among=held)
+    pile = next((c for c in held if c.kind == StorageContainer.LOOSE and not c.is_empty), None)
+    context = {
+        "warband": warband,
+        "can_edit": permissions.can_edit_warband(request.user, warband),
+        "changed": views,
+        "pile": pile,  # only its pk shows, in the move form
+        "carriers": [c for c in held if c.kind in container_rules.CARRIERS],
+        "boxes": container_rules.BOXES,
+        "targets": [c for c in held if c.kind != StorageContainer.LOOSE],
+        # read only if a changed card lists stored items (its equip form names the warriors)
+        "warriors": Warrior.objects.on_roster().filter(warband=warband),
+        "error": "",
+    }
+    response = render(request, "warbands/_treasury_moved.html", context)
+    response["HX-Reswap"] = "none"
+    response["HX-Trigger"] = "ledger-changed"
+    return response
 
 
 def _first_error(form) -> str:
@@ -162,7 +213,7 @@ def treasury_move(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _board(request, warband, error=_first_error(form))
     try:
-        treasury.move_treasure(
+        moved = treasury.move_treasure(
             form.cleaned_data["source"],
             form.cleaned_data["target"],
             actor=request.user,
@@ -171,7 +222,9 @@ def treasury_move(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except RuleViolation as refusal:
         return _board(request, warband, error=str(refusal))
-    return _board(request, warband)
+    if not request.htmx:
+        return _board(request, warband)
+    return _moved(request, warband, moved, form.held_containers)
 
 
 @require_POST

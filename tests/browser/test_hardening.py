@@ -32,6 +32,44 @@ def league(transactional_db, reference_data):
     return duel, battle, sequence
 
 
+def test_a_treasury_move_changes_two_cards_and_reloads_the_filtered_ledger(
+    live_server, chromium, league
+):
+    """The move answers with the two cards only (out of band); the ledger then reloads itself
+    with the filter the player chose, and a double click still moves once."""
+    duel, _, _ = league
+    reavers = duel["reavers"]
+    chest = reavers.containers.get(kind="treasure_chest")
+    sack = reavers.containers.filter(kind="large_sack").order_by("gold_crowns").first()
+    owner = log_in(chromium.new_context(), live_server, reavers.owner)
+    errors = []
+    owner.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    owner.goto(f"{live_server.url}/warbands/{reavers.pk}/treasury/")
+    owner.locator("#ledger select[name=kind]").select_option("gold")
+    expect(owner.locator("#ledger tbody tr").first).to_contain_text("Starting treasury")
+
+    move = owner.locator("#treasury-move form")
+    move.locator("select[name=source]").select_option(str(chest.pk))
+    move.locator("select[name=target]").select_option(str(sack.pk))
+    move.get_by_label("Gold crowns").fill("5")
+    move.get_by_role("button", name="Move").dblclick()
+
+    chest_gold = owner.locator(f"#container-{chest.pk} [data-testid=gold]")
+    expect(chest_gold).to_have_text(str(chest.gold_crowns - 5))
+    expect(owner.locator(f"#container-{sack.pk} [data-testid=gold]")).to_have_text(
+        str(sack.gold_crowns + 5)
+    )
+    expect(owner.locator("#ledger tbody tr").first).to_contain_text("Transfer between containers")
+    expect(owner.locator("#ledger select[name=kind]")).to_have_value("gold")
+    owner.wait_for_timeout(500)  # let a second request, if any, land
+    assert LedgerEntry.objects.filter(reason="transfer", kind="gold").count() == 2
+    assert (
+        owner.locator(".container-card").count()
+        == reavers.containers.filter(status="held").exclude(kind="loose").count()
+    )
+    assert not errors, errors
+
+
 def test_a_double_click_and_two_tabs_each_apply_once(live_server, chromium, league):
     duel, _, sequence = league
     reavers = duel["reavers"]

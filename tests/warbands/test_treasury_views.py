@@ -1,5 +1,7 @@
 """The treasury page through the test client: htmx swaps, refusals, the ledger filter."""
 
+import uuid
+
 import pytest
 from django.urls import reverse
 
@@ -36,8 +38,9 @@ def test_the_owner_sees_every_container_with_its_fill_and_the_ledger(client, war
     assert '<dd data-testid="total-gold">' in page
 
 
-def test_moving_gold_with_htmx_returns_the_updated_board(client, warband):
+def test_moving_gold_with_htmx_swaps_only_the_two_cards_and_the_move_form(client, warband):
     chest, sack = chest_and_sack(warband)
+    others = warband.containers.exclude(pk__in=[chest.pk, sack.pk]).filter(status="held")
 
     response = client.post(
         reverse("treasury_move", args=[warband.pk]),
@@ -46,12 +49,60 @@ def test_moving_gold_with_htmx_returns_the_updated_board(client, warband):
     )
 
     assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"  # the board stays; only the parts below change
+    assert response["HX-Trigger"] == "ledger-changed"  # the ledger reloads itself
     body = response.content.decode()
-    assert body.lstrip().startswith('<div id="treasury-board">')
+    assert f'<article class="container-card" id="container-{chest.pk}" hx-swap-oob="true">' in body
+    assert f'<article class="container-card" id="container-{sack.pk}" hx-swap-oob="true">' in body
     assert '<span data-testid="gold">17</span> / 100' in body
     assert '<span data-testid="gold">47</span> / 50' in body
+    assert body.count('class="container-card"') == 2
+    assert all(f'id="container-{other.pk}"' not in body for other in others)
+    assert '<section id="treasury-move" aria-labelledby="move-heading" hx-swap-oob="true">' in body
+    assert '<div id="treasury-error" hx-swap-oob="true"></div>' in body  # an old refusal goes
     sack.refresh_from_db()
     assert sack.gold_crowns == 47
+
+
+def test_the_ledger_reloads_itself_after_a_move_with_its_filter(client, warband):
+    page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+    ledger = page.split('<section id="ledger"')[1].split(">")[0]
+
+    assert 'hx-trigger="ledger-changed from:body"' in ledger
+    assert 'hx-include="#ledger form"' in ledger
+    assert f'hx-get="{reverse("warband_treasury", args=[warband.pk])}"' in ledger
+
+
+def test_a_move_out_of_the_unstored_pile_redraws_the_board(client, warband):
+    pile = treasury.loose_pile(warband)
+    treasury.add_treasure(pile, gold=3, reason="income")
+    chest, _ = chest_and_sack(warband)
+
+    response = client.post(
+        reverse("treasury_move", args=[warband.pk]),
+        {"source": pile.pk, "target": chest.pk, "gold": 3},
+        headers=HTMX,
+    )
+
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="treasury-board">')  # the warning goes with it
+    assert "lost at the end of the next post-battle sequence" not in body
+    assert "HX-Reswap" not in response
+
+
+def test_a_move_posted_twice_moves_once_and_answers_the_same_swap(client, warband):
+    chest, sack = chest_and_sack(warband)
+    data = {"source": chest.pk, "target": sack.pk, "gold": 5, "form_token": str(uuid.uuid4())}
+    url = reverse("treasury_move", args=[warband.pk])
+
+    first = client.post(url, data, headers=HTMX)
+    second = client.post(url, data, headers=HTMX)
+
+    sack.refresh_from_db()
+    assert sack.gold_crowns == 32
+    assert second.content == first.content
+    assert second["HX-Reswap"] == "none"  # else the replay would blank the board
+    assert second["HX-Trigger"] == "ledger-changed"
 
 
 def test_a_refused_move_shows_the_reason_and_changes_nothing(client, warband):
