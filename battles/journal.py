@@ -142,18 +142,22 @@ class Journal:
             self._noted = len(self.written)
             self._add({"op": "ledger", "pks": new})
 
-    def save(self, *, completed_by=None) -> None:
+    def save(self, *, completed_by=None, along: list[tuple[str, list]] = ()) -> None:
         """Append this action's changes and summary lines to the step's live record, in one
         statement: an insert on the step's first action, else an update (``INSERT … ON
         CONFLICT`` on the one-live-record-per-step constraint). ``completed_by``: the step
-        ends now, done by this user."""
+        ends now, done by this user. ``along``: other writes of the action, ``(sql, params)``
+        of an UPDATE each, sent in the same statement (as data-modifying ``WITH`` queries,
+        which PostgreSQL always runs to completion)."""
         self.note_ledger()
         record = self.record
         now = timezone.now()
         table = record._meta.db_table
+        prefix = ", ".join(f"w{n} AS ({sql})" for n, (sql, _) in enumerate(along))
         with connection.cursor() as cursor:
             cursor.execute(
-                f"""INSERT INTO {table} AS r (sequence_id, step, journal, summary, started_at,
+                (f"WITH {prefix} " if prefix else "")
+                + f"""INSERT INTO {table} AS r (sequence_id, step, journal, summary, started_at,
                         completed_at, completed_by_id, reason)
                     VALUES (%s, %s, %s::jsonb, %s, %s, %s, %s, '')
                     ON CONFLICT (sequence_id, step) WHERE undone_at IS NULL DO UPDATE SET
@@ -164,6 +168,7 @@ class Journal:
                         completed_by_id = COALESCE(EXCLUDED.completed_by_id, r.completed_by_id)
                     RETURNING id""",
                 [
+                    *(param for _, params in along for param in params),
                     record.sequence_id,
                     record.step,
                     json.dumps(record.journal),

@@ -14,10 +14,11 @@ Steps live in ``STEP_HANDLERS``; steps 3 to 9 are in ``battles.steps_exploration
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -51,7 +52,6 @@ from warbands.models import (
     SkillList,
     Spell,
     StorageContainer,
-    Warband,
     Warrior,
     WarriorItem,
     WarriorSkill,
@@ -94,28 +94,48 @@ def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool
     return step not in TREASURY_STEPS
 
 
+def _lock_row(pk: int) -> PostBattleSequence:
+    """The sequence's row, locked (``FOR UPDATE``) and read afresh, in one hand-written
+    statement: the lock is taken by every call of every service, and Django building the same
+    query each time cost more than PostgreSQL running it."""
+    meta = PostBattleSequence._meta
+    fields = meta.concrete_fields
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(f.column for f in fields)} FROM {meta.db_table} "
+            "WHERE id = %s FOR UPDATE",
+            [pk],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise PostBattleSequence.DoesNotExist("No such sequence.")
+    values = [
+        field.from_db_value(value, None, connection) if hasattr(field, "from_db_value") else value
+        for field, value in zip(fields, row, strict=True)
+    ]
+    return PostBattleSequence.from_db(connection.alias, [f.attname for f in fields], values)
+
+
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
-    """The sequence row, locked, and its participant, both read afresh (the step reads and
-    changes them: two tabs must not work from an old copy). The battle, campaign and warband
-    are the ones the caller loaded, when it did; else they come in two more queries."""
-    locked = (
-        PostBattleSequence.objects.select_for_update(of=("self",))
-        .select_related("participant")
-        .order_by()
-        .get(pk=sequence.pk)
-    )
-    participant = locked.participant
+    """The sequence row, locked and read afresh: where it is (step, state, completion) is what
+    two tabs must not take from an old copy. Its participant, battle, campaign and warband are
+    the ones the caller loaded, when it did (step 2, which writes the participant's experience
+    tally, re-reads that under this lock); else they come in one more query."""
+    locked = _lock_row(sequence.pk)
     earlier = sequence.participant if PostBattleSequence.participant.is_cached(sequence) else None
-    if earlier is not None and all(
-        Participant._meta.get_field(name).is_cached(earlier) for name in ("battle", "warband")
+    if (
+        earlier is not None
+        and earlier.pk == locked.participant_id
+        and all(
+            Participant._meta.get_field(name).is_cached(earlier) for name in ("battle", "warband")
+        )
     ):
-        participant.battle, participant.warband = earlier.battle, earlier.warband
+        locked.participant = earlier
     else:
-        participant.battle = Battle.objects.select_related("campaign").get(pk=participant.battle_id)
-        participant.warband = Warband.objects.select_related(
-            "warband_type", "owner", "campaign"
-        ).get(pk=participant.warband_id)
-        sequence.participant = participant  # the caller's next call reuses them
+        locked.participant = Participant.objects.select_related(
+            "battle__campaign", "warband__warband_type", "warband__owner", "warband__campaign"
+        ).get(pk=locked.participant_id)
+        sequence.participant = locked.participant  # the caller's next call reuses them
     sequence = locked
     if not may_act(actor, sequence):
         raise PermissionDenied("Only the warband's owner (or an organiser) plays its sequence.")
@@ -174,8 +194,9 @@ class Context:
 
     def treasury_context(self, note: str = "") -> treasury.Context:
         return treasury.Context(
-            actor=self.actor, step=self.sequence.current_step, battle=self.battle, note=note
-        )
+            actor=self.actor, step=self.sequence.current_step, battle=self.battle, note=note,
+            in_step=True,
+        )  # fmt: skip
 
 
 def _context(sequence: PostBattleSequence, actor) -> Context:
@@ -191,7 +212,12 @@ class Step:
     roster); ``act`` applies an action the player posted; ``complete`` ends the step."""
 
     number: int
-    rolls = False  # its ``prepare`` lists rolls to make (tasks); else it never has any
+    # It may hold rolls to make (tasks): listed by its ``prepare`` or added by its actions
+    # and rolls (an advance due). The other steps never have any, so nobody reads them.
+    rolls = False
+    # Its rolls may stop to ask the player (``NeedsAnswer``) after changing something: the
+    # task runs in a savepoint that the question rolls back. Steps that never ask say so.
+    asks = True
 
     def prepare(self, sequence: PostBattleSequence) -> None:
         return None
@@ -458,6 +484,7 @@ class Experience(Step):
     experience; each thick box reached is an advance roll, made at once."""
 
     number = 2
+    rolls = True  # the advances due
 
     def blockers(self, sequence, tasks=None):
         if not sequence.state.get("experience_awarded"):
@@ -531,6 +558,7 @@ class Experience(Step):
         state = dict(ctx.sequence.state, experience_awarded=True)
         ctx.journal.update(ctx.sequence, state=state)
         participant = ctx.sequence.participant
+        participant.refresh_from_db(fields=["experience_gained"])  # under the sequence's lock
         ctx.journal.update(participant, experience_gained=participant.experience_gained + total)
         return "; ".join(lines) or "Nobody earned experience."
 
@@ -745,7 +773,7 @@ def prepare(sequence: PostBattleSequence) -> None:
 @transaction.atomic
 def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=None) -> SequenceTask:
     """Roll (or go on rolling, with the player's answers) for one task of the current step."""
-    sequence = _locked(sequence, actor, step=step)
+    caller, sequence = sequence, _locked(sequence, actor, step=step)
     task = (
         SequenceTask.objects.select_for_update(of=("self",))
         .select_related("warrior__warrior_type")
@@ -764,7 +792,7 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     rolled: list[DiceRoll] = []  # this task's new rolls, held unsaved until they decided
     try:
         with (
-            transaction.atomic(),
+            transaction.atomic(savepoint=handler(task.step).asks),
             treasury.noting_entries(ctx.journal.written),
             holding_rolls(rolled),
         ):
@@ -780,6 +808,7 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
             "options": [list(option) for option in needs.question.options],
         }
         task.save(update_fields=["faces", "answers", "question"])
+        _tell(caller, sequence)
         return task
     # The rolls of this task, the ones made before a question included, say what they decided.
     result = f"{task.label}: {summary}"[:300]
@@ -790,9 +819,28 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     task.question = None
     task.done = True
     task.summary = summary[:500]
-    task.save(update_fields=["faces", "answers", "question", "done", "summary", "result"])
-    ctx.journal.save()
+    ctx.journal.save(along=[_task_done(task)])
+    _tell(caller, sequence)
     return task
+
+
+def _task_done(task: SequenceTask) -> tuple[str, list]:
+    """The UPDATE that saves a finished task (faces, answers, result, summary), for
+    ``Journal.save`` to send with the step's record."""
+    return (
+        f"UPDATE {SequenceTask._meta.db_table} SET faces = %s::jsonb, answers = %s::jsonb, "
+        "question = NULL, result = %s::jsonb, summary = %s, done = true WHERE id = %s",
+        [json.dumps(task.faces), json.dumps(task.answers), json.dumps(task.result),
+         task.summary, task.pk],
+    )  # fmt: skip
+
+
+def _tell(caller: PostBattleSequence, locked: PostBattleSequence) -> None:
+    """The caller's copy of the sequence learns where the sequence is now, as the service
+    left it (``run_task``, ``act``, ``complete_step``): the page need not read it again."""
+    caller.current_step = locked.current_step
+    caller.state = locked.state
+    caller.completed_at = locked.completed_at
 
 
 def _log_rolls(rolls: list[DiceRoll], result: str) -> None:
@@ -809,19 +857,20 @@ def _waiting(task: SequenceTask) -> str:
 @transaction.atomic
 def act(sequence, *, actor, step: int, action: str, data: dict | None = None, dice=None) -> str:
     """An action of the current step other than a task (award the experience, sell …)."""
-    sequence = _locked(sequence, actor, step=step)
+    caller, sequence = sequence, _locked(sequence, actor, step=step)
     ctx = _context(sequence, actor)
     with treasury.noting_entries(ctx.journal.written):
         summary = handler(step).act(ctx, action, data or {}, dice)
     ctx.record.summary = summary or ""
     ctx.journal.save()
+    _tell(caller, sequence)
     return summary
 
 
 @transaction.atomic
 def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> PostBattleSequence:
     """Finish the current step and move to the next."""
-    sequence = _locked(sequence, actor, step=step)
+    caller, sequence = sequence, _locked(sequence, actor, step=step)
     step_handler = handler(step)
     tasks = []
     if step_handler.rolls:  # the others' prepare lists no rolls: nothing to read or make
@@ -838,11 +887,16 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
         summary = step_handler.complete(ctx, data or {})
     tasks = [t.summary for t in tasks if t.done and t.summary]
     ctx.record.summary = "\n".join(filter(None, [*tasks, summary]))
-    ctx.journal.save(completed_by=actor)
     sequence.current_step = step + 1
     if sequence.current_step == PostBattleSequence.COMPLETE:
         sequence.completed_at = timezone.now()
-    sequence.save(update_fields=["current_step", "completed_at"])
+    progress = (
+        f"UPDATE {PostBattleSequence._meta.db_table} SET current_step = %s, completed_at = %s "
+        "WHERE id = %s",
+        [sequence.current_step, sequence.completed_at, sequence.pk],
+    )
+    ctx.journal.save(completed_by=actor, along=[progress])
+    _tell(caller, sequence)
     return sequence
 
 

@@ -58,12 +58,14 @@ def sequence_context(
         sequences.prepare(sequence)
     live = {r.step: r for r in StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True)}
     records = live
-    tasks = list(
-        SequenceTask.objects.filter(sequence=sequence, step=step, void=False).select_related(
-            "warrior"
-        )
-    )
     handler = None if sequence.is_complete else sequences.handler(step)
+    tasks = []
+    if handler is not None and handler.rolls:  # the other steps never have any
+        tasks = list(
+            SequenceTask.objects.filter(sequence=sequence, step=step, void=False).select_related(
+                "warrior"
+            )
+        )
     can_act = sequences.may_act(request.user, sequence)
     warband = sequence.participant.warband
     # The treasury steps are secret: an organiser who may not see the warband's treasury
@@ -88,7 +90,7 @@ def sequence_context(
             for number, name in PostBattleSequence.STEPS
         ],
         "tasks": tasks,
-        "blockers": handler.blockers(sequence) if handler and not secret_step else [],
+        "blockers": handler.blockers(sequence, tasks) if handler and not secret_step else [],
         "can_act": can_act,
         "can_undo": can_act
         and warband.owner_id == request.user.pk
@@ -109,12 +111,18 @@ def sequence_context(
     return context
 
 
-def _panel(request: HttpRequest, sequence: PostBattleSequence, *, error: str = "") -> HttpResponse:
+def _panel(
+    request: HttpRequest, sequence: PostBattleSequence, *, error: str = "", told: bool = False
+) -> HttpResponse:
+    """The step panel after a post. ``told``: the service that succeeded left ``sequence``
+    where the sequence is now (``run_task``, ``act``, ``complete_step``); else it is re-read
+    (a refusal, an undo: another tab may have moved it on)."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("sequence_detail", sequence.pk)
-    sequence.refresh_progress()
+    if not told:
+        sequence.refresh_progress()
     return render(
         request,
         "battles/sequence_detail.html#step-panel",
@@ -160,7 +168,7 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
         )
     except (RuleViolation, DiceError) as refusal:
         return _panel(request, sequence, error=str(refusal))
-    return _panel(request, sequence)
+    return _panel(request, sequence, told=True)
 
 
 @require_POST
@@ -180,7 +188,7 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
         )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
         return _panel(request, sequence, error=str(refusal))
-    return _panel(request, sequence)
+    return _panel(request, sequence, told=True)
 
 
 @require_POST
@@ -192,7 +200,7 @@ def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
-    return _panel(request, sequence)
+    return _panel(request, sequence, told=True)
 
 
 @require_POST

@@ -27,6 +27,7 @@ from battles.steps_treasury import (
     TreasuryStep,
     check_group_grows,
     destination,
+    destinations,
     equipment_per_model,
     gold_held,
     own_container,
@@ -76,6 +77,7 @@ class Veterans(TreasuryStep):
     after_tasks = True  # its forms come after its rolls
     number = 5
     rolls = True
+    asks = False
     actions = ("add_veterans",)
 
     def prepare(self, sequence):
@@ -162,6 +164,7 @@ class RareItems(TreasuryStep):
     after_tasks = True  # its forms come after its rolls
     number = 6
     rolls = True
+    asks = False
     actions = ("buy_rare",)
 
     def prepare(self, sequence):
@@ -572,6 +575,17 @@ class Recruits(TreasuryStep):
 # --- Step 9: reallocation ------------------------------------------------------------------
 
 
+def _stored_in(containers) -> list[StoredItem]:
+    """The items stored in the warband's held containers (their ``stored_items`` prefetched),
+    by name, each knowing its container."""
+    stored = []
+    for container in containers:
+        for item in container.stored_items.all():
+            item.container = container
+            stored.append(item)
+    return sorted(stored, key=lambda item: (item.name, item.pk))
+
+
 class Reallocate(TreasuryStep):
     """Step 9: move gold, shards and items between containers and warriors (items only to
     warriors whose list allows them), buy, sell and load containers."""
@@ -587,17 +601,12 @@ class Reallocate(TreasuryStep):
             boxes=[c for c in real if c.kind in container_rules.BOXES],
             buyable=[(kind, container_rules.spec(kind)) for kind in treasury.BUYABLE_CONTAINERS],
             heroes=[w for w in context["warriors"] if w.is_hero],
-            stored=StoredItem.objects.filter(
-                container__warband=sequence.participant.warband, container__status="held"
-            )
-            .select_related("container", "item")
-            .order_by("name", "pk"),
+            stored=_stored_in(context.pop("loaded")),
         )
         return context
 
     def do_move(self, ctx, data, dice):
-        source = destination(ctx, data, "source")
-        target = destination(ctx, data, "target")
+        source, target = destinations(ctx, data, "source", "target")
         gold = read_int(data, "gold", "Gold crowns")
         shards = read_int(data, "wyrdstone", "Wyrdstone shards")
         treasury.move_treasure(

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.db.models import Prefetch
+
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.sequence import Context, Step
 from campaign import permissions
@@ -30,6 +32,7 @@ from warbands.models import (
     StorageContainer,
     StoredItem,
     Warrior,
+    WarriorItem,
 )
 from warbands.rules import RuleViolation
 
@@ -73,6 +76,28 @@ def destination(ctx: Context, data: Mapping, key: str = "into") -> StorageContai
     if data.get(key) == "pile":
         return treasury.loose_pile(ctx.warband)
     return own_container(ctx, read_pk(data, key))
+
+
+def destinations(ctx: Context, data: Mapping, *keys: str) -> list[StorageContainer]:
+    """``destination`` for each key; the containers chosen by id are read in one query."""
+    pks = [read_pk(data, key) for key in keys if data.get(key) != "pile"]
+    found = {
+        c.pk: c
+        for c in StorageContainer.objects.held().filter(
+            warband=ctx.warband, pk__in=[p for p in pks if p]
+        )
+    }
+    chosen = []
+    for key in keys:
+        if data.get(key) == "pile":
+            chosen.append(treasury.loose_pile(ctx.warband))
+            continue
+        container = found.get(read_pk(data, key))
+        if container is None:
+            raise RuleViolation("Choose one of your containers for the container.")
+        container.warband = ctx.warband  # loaded with the sequence
+        chosen.append(container)
+    return chosen
 
 
 def own_warrior(ctx: Context, pk: int | None) -> Warrior:
@@ -173,7 +198,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
     warriors = list(
         Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
         .select_related("warrior_type")
-        .prefetch_related("items__item")
+        .prefetch_related(Prefetch("items", queryset=WarriorItem.objects.select_related("item")))
     )
     real = [c for c in containers if c.kind != StorageContainer.LOOSE]
     shown_pile = pile if pile and pile.contents and pile.contents.held else None
@@ -190,6 +215,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
         "real_containers": real,
         "warriors": warriors,
         "gold_held": sum(c.gold_crowns for c in containers),
+        "loaded": containers,  # the models, stored items prefetched (step 9 lists them)
     }
 
 

@@ -57,9 +57,18 @@ class Context:
     step: int | None = None
     note: str = ""
     battle: object = None
+    # Called by a post-battle step's service, inside its transaction: a refusal undoes the
+    # whole action (no step carries on after one), so the treasury needs no savepoint.
+    in_step: bool = False
 
 
 NO_CONTEXT = Context()
+
+
+def _atomic(context: Context | None):
+    """The transaction of a treasury change: its own (a savepoint when nested, so that a
+    view can refuse and still draw its page), or the step's (``Context.in_step``)."""
+    return transaction.atomic(savepoint=not (context is not None and context.in_step))
 
 
 def _context(context: Context | None, actor, note: str) -> Context:
@@ -209,7 +218,7 @@ def add_treasure(
 ) -> None:
     """Put (or, with negative amounts, take) gold and wyrdstone into one container, with its
     ledger entries. The building block of income, purchases, sales and losses."""
-    with transaction.atomic():
+    with _atomic(context):
         (container,) = _lock(container)
         container.gold_crowns += gold
         container.wyrdstone += wyrdstone
@@ -228,7 +237,7 @@ def add_item(
     reason: str,
     context: Context = NO_CONTEXT,
 ) -> StoredItem:
-    with transaction.atomic():
+    with _atomic(context):
         (container,) = _lock(container)
         container.item_count += 1
         _save_balances(container)
@@ -242,7 +251,7 @@ def add_item(
 
 
 def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEXT) -> None:
-    with transaction.atomic():
+    with _atomic(context):
         stored = StoredItem.objects.select_for_update().get(pk=stored.pk)
         (container,) = _lock(stored.container)
         container.item_count -= 1
@@ -324,7 +333,6 @@ def _owned(actor, *containers: StorageContainer) -> None:
         raise PermissionDenied("Only the warband's owner may move its treasure.")
 
 
-@transaction.atomic
 def move_treasure(
     source: StorageContainer,
     target: StorageContainer,
@@ -336,6 +344,11 @@ def move_treasure(
 ) -> tuple[StorageContainer, StorageContainer]:
     """Move gold and wyrdstone from one of the owner's containers to another; returns both as
     they are now (read under the lock)."""
+    with _atomic(context):
+        return _move_treasure(source, target, actor, gold, wyrdstone, context)
+
+
+def _move_treasure(source, target, actor, gold, wyrdstone, context):
     _owned(actor, source, target)
     if source.pk == target.pk:
         raise RuleViolation("Choose two different containers.")

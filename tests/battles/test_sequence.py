@@ -327,6 +327,22 @@ def test_crossing_thick_boxes_rolls_advances_with_choices(duel):
     sequences.complete_step(sequence, actor=reavers.owner, step=2)
 
 
+def test_the_step_waits_for_the_advances_its_award_added(duel):
+    """Step 2 lists no rolls when shown: the award adds them. Completing before they are
+    rolled is refused, on the page and through the service."""
+    reavers = duel["reavers"]
+    champion = reavers.warriors.get(warrior_type__key="champion")
+    Warrior.objects.filter(pk=champion.pk).update(experience=10)
+    battle = fought(duel, [(champion, False, 0, 1, None)])
+    sequence = advance_to(sequence_of(battle, reavers), 2, reavers.owner)
+    sequences.act(sequence, actor=reavers.owner, step=2, action="award")  # 10 → 12: box 11
+
+    with pytest.raises(RuleViolation, match=rf"Roll for {champion.name}.s advance \(11 "):
+        sequences.complete_step(sequence, actor=reavers.owner, step=2)
+    sequence.refresh_from_db()
+    assert sequence.current_step == 2
+
+
 def test_the_lads_got_talent_makes_a_hero_out_of_a_henchman(duel):
     reavers = duel["reavers"]
     group = reavers.warriors.get(warrior_type__key="warrior")

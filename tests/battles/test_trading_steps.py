@@ -662,6 +662,9 @@ def test_stray_input_is_refused_with_a_reason(duel):
         act(sequence, "move", owner, source="pile", target="pile", gold="lots")
     with pytest.raises(RuleViolation, match="Choose one of your containers"):
         act(sequence, "move", owner, source=999999, target="pile", gold=1)
+    theirs = chest(duel["scourge"]).pk
+    with pytest.raises(RuleViolation, match="Choose one of your containers"):
+        act(sequence, "move", owner, source=chest(duel["reavers"]).pk, target=theirs, gold=1)
     with pytest.raises(RuleViolation, match="Nothing to do"):
         act(sequence, "explode", owner)
     assert not LedgerEntry.objects.filter(step=9).exists()

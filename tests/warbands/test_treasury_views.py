@@ -222,7 +222,9 @@ def test_an_empty_pile_gives_no_warning_and_is_no_source(client, warband):
     page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
 
     assert "lost at the end of the next post-battle sequence" not in page
-    assert f'<option value="{pile.pk}">' not in page
+    sources = page.split('<select name="source" required>')[1].split("</select>")[0]
+    assert f'<option value="{pile.pk}">' not in sources
+    assert sources.count("<option") == warband.containers.exclude(kind="loose").count()
 
 
 def test_the_move_form_does_not_start_from_and_to_the_same_container(client, warband):
