@@ -60,14 +60,21 @@ def _replay(earlier: FormToken) -> HttpResponse:
 
 def _claim(token: uuid.UUID, user, path: str) -> FormToken | None:
     """Insert the token, or None if it is there already (``ON CONFLICT DO NOTHING``: no
-    savepoint needed; a concurrent insert of the same token waits for the first to commit)."""
+    savepoint needed; a concurrent insert of the same token waits for the first to commit).
+    About one claim in 200 (chosen by the random token itself) also deletes the tokens older
+    than ``KEEP``, in the same statement."""
     created = timezone.now()
+    table = FormToken._meta.db_table
+    purge, params = "", [token, user.pk, path, created]
+    if token.int % 200 == 0:
+        purge = f"WITH purge AS (DELETE FROM {table} WHERE created_at < %s) "
+        params = [created - KEEP, *params]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {FormToken._meta.db_table} "
+            f"{purge}INSERT INTO {table} "
             "(token, user_id, path, status, content, headers, created_at) "
             "VALUES (%s, %s, %s, NULL, '', '{}', %s) ON CONFLICT (token) DO NOTHING RETURNING id",
-            [token, user.pk, path, created],
+            params,
         )
         row = cursor.fetchone()
     if row is None:
@@ -107,6 +114,4 @@ class OnceMiddleware:
             record.content = response.content.decode(response.charset or "utf-8", "replace")
             record.headers = {name: response[name] for name in KEPT_HEADERS if name in response}
             record.save(update_fields=["status", "content", "headers"])
-            if record.pk % 200 == 0:
-                FormToken.objects.filter(created_at__lt=timezone.now() - KEEP).delete()
             return response

@@ -6,6 +6,7 @@ import uuid
 import pytest
 from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import FormToken
@@ -130,3 +131,24 @@ def test_the_same_token_posted_twice_at_once_applies_once(reference_data):
     assert outcomes == ["done", "done"]
     assert Warrior.objects.filter(warband=warband, name="Brandt").count() == 1
     assert answers[0] == answers[1]
+
+
+@pytest.mark.django_db
+def test_about_one_claim_in_200_deletes_the_tokens_older_than_a_week(duel):
+    from django.utils import timezone
+
+    from campaign import once
+
+    user = duel["reavers"].owner
+    old = FormToken.objects.create(token=uuid.uuid4(), user=user, path="/x/")
+    recent = FormToken.objects.create(token=uuid.uuid4(), user=user, path="/x/")
+    FormToken.objects.filter(pk=old.pk).update(created_at=timezone.now() - once.KEEP * 1.1)
+
+    once._claim(uuid.UUID(int=201), user, "/y/")  # not the one in 200: nothing goes
+    assert FormToken.objects.filter(pk=old.pk).exists()
+    with CaptureQueriesContext(connection) as claimed:
+        once._claim(uuid.UUID(int=400), user, "/y/")
+    assert not FormToken.objects.filter(pk=old.pk).exists()
+    assert FormToken.objects.filter(pk=recent.pk).exists()
+    assert FormToken.objects.filter(token=uuid.UUID(int=400)).exists()
+    assert len(claimed) == 1  # the purge rides on the claim: no query of its own
