@@ -847,7 +847,10 @@ def _log_rolls(rolls: list[DiceRoll], result: str) -> None:
     """Write a task's rolls to the dice log, each saying what it decided (one insert)."""
     for roll in rolls:
         roll.result = result
-    DiceRoll.objects.bulk_create(rolls)
+    if len(rolls) == 1:
+        rolls[0].save()  # cheaper for Django to build than a bulk insert of one
+    elif rolls:
+        DiceRoll.objects.bulk_create(rolls)
 
 
 def _waiting(task: SequenceTask) -> str:

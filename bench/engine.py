@@ -197,9 +197,13 @@ def services_sequence(league, runs: int = 5) -> dict:
         try:
             with transaction.atomic():
                 battle = _play(campaign, organiser, first, second, until={first.pk: 1})
-                sequence = PostBattleSequence.objects.get(
-                    participant__battle=battle, participant__warband=first
-                )
+                # loaded as the sequence page loads it (battles.sequence_views._sequence_for)
+                sequence = PostBattleSequence.objects.select_related(
+                    "participant__battle__campaign",
+                    "participant__warband__warband_type",
+                    "participant__warband__owner",
+                    "participant__warband__campaign",
+                ).get(participant__battle=battle, participant__warband=first)
                 warriors = sum(w.group_size for w in first.warriors.filter(status="active"))
                 spent, counted = [0.0], [0]
                 with _timed_services(spent, counted):
