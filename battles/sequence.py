@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import F, Func, IntegerField, Q
 from django.utils import timezone
 
 from battles.dice import holding_rolls
@@ -161,15 +161,27 @@ def open_record(sequence: PostBattleSequence) -> StepRecord:
 _UNREAD = object()
 
 
+def live_records(sequence: PostBattleSequence):
+    """The sequence's live step records for the page: the summaries, and how many changes each
+    journal holds (``changes``) without the journal itself, which the page never shows and
+    which a long step makes large."""
+    return (
+        StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True)
+        .defer("journal")
+        .annotate(changes=Func(F("journal"), function="jsonb_array_length",
+                               output_field=IntegerField()))
+    )  # fmt: skip
+
+
 def started(sequence: PostBattleSequence, record=_UNREAD) -> bool:
     """The current step has changed something (or rolled a die) already. ``record``: its live
-    record (or None: it has none), when the caller has read it."""
+    record from ``live_records`` (or None: it has none), when the caller has read it."""
     if record is _UNREAD:
-        record = StepRecord.objects.filter(
-            sequence=sequence, step=sequence.current_step, undone_at__isnull=True
-        ).first()
-    if record is not None and record.journal:
+        record = live_records(sequence).filter(step=sequence.current_step).first()
+    if record is not None and record.changes:
         return True
+    if not handler(sequence.current_step).rolls:
+        return False
     return sequence.tasks.filter(step=sequence.current_step, void=False).exclude(faces=[]).exists()
 
 

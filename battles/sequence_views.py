@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from battles import sequence as sequences
 from battles.dice import dice_for
-from battles.models import PostBattleSequence, SequenceTask, StepRecord
+from battles.models import PostBattleSequence, SequenceTask
 from campaign import permissions
 from campaign.dice import DiceError
 from warbands.rules import RuleViolation
@@ -28,7 +28,6 @@ def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
                 "participant__battle__campaign",
                 "participant__warband__warband_type",
                 "participant__warband__owner",
-                "participant__warband__campaign",
             ),
             request.user,
             "participant__battle__campaign",
@@ -41,7 +40,8 @@ def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
     campaign = sequence.participant.battle.campaign
     permissions.remember_membership(sequence, campaign, request.user)
     if sequence.participant.warband.campaign_id == campaign.pk:
-        sequence.participant.warband.campaign = campaign  # one object: one membership known
+        # the same campaign: no second join to read it, and one object knows the membership
+        sequence.participant.warband.campaign = campaign
     if not permissions.is_member(request.user, campaign):
         raise Http404("No such sequence.")
     warband = sequence.participant.warband
@@ -56,7 +56,7 @@ def sequence_context(
     step = sequence.current_step
     if not sequence.is_complete:
         sequences.prepare(sequence)
-    live = {r.step: r for r in StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True)}
+    live = {r.step: r for r in sequences.live_records(sequence)}
     records = live
     handler = None if sequence.is_complete else sequences.handler(step)
     tasks = []

@@ -186,13 +186,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
     """The containers (through ``permissions.visible_containers``: the sequence page is the
     owner's), the warriors, and where money can go."""
     warband = sequence.participant.warband
-    containers = list(
-        StorageContainer.objects.held()
-        .filter(warband=warband)
-        .select_related("warband__campaign", "warband__owner", "holder", "parent")
-        .prefetch_related("stored_items")
-        .order_by("kind", "pk")
-    )
+    containers = treasury.held_containers(warband)
     views = permissions.visible_containers(user, containers)
     pile = next((v for v in views if v.kind == StorageContainer.LOOSE), None)
     warriors = list(

@@ -202,8 +202,8 @@ def services_sequence(league, runs: int = 5) -> dict:
                     "participant__battle__campaign",
                     "participant__warband__warband_type",
                     "participant__warband__owner",
-                    "participant__warband__campaign",
                 ).get(participant__battle=battle, participant__warband=first)
+                sequence.participant.warband.campaign = sequence.participant.battle.campaign
                 warriors = sum(w.group_size for w in first.warriors.filter(status="active"))
                 spent, counted = [0.0], [0]
                 with _timed_services(spent, counted):

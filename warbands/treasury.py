@@ -114,6 +114,23 @@ def totals_of(held: list[StorageContainer]) -> dict[str, int]:
     }
 
 
+def held_containers(warband: Warband) -> list[StorageContainer]:
+    """The warband's held containers (the pile included) for a page: holder, parent and stored
+    items loaded, and ``warband`` set to the caller's (its campaign, owner and the viewer's
+    membership loaded with it: no joins to read them again, which PostgreSQL's planner pays
+    for on every request)."""
+    containers = list(
+        StorageContainer.objects.held()
+        .filter(warband=warband)
+        .select_related("holder", "parent")
+        .prefetch_related("stored_items")
+        .order_by("kind", "pk")
+    )
+    for container in containers:
+        container.warband = warband
+    return containers
+
+
 def loose_pile(warband: Warband) -> StorageContainer:
     pile, _ = StorageContainer.objects.get_or_create(warband=warband, kind=StorageContainer.LOOSE)
     pile.warband = warband  # the caller's: the treasury need not read it again

@@ -44,16 +44,6 @@ from warbands.treasury_forms import (
 LEDGER_PAGE = 50
 
 
-def _containers(warband: Warband):
-    return (
-        StorageContainer.objects.held()
-        .filter(warband=warband)
-        .select_related("warband__campaign", "warband__owner", "holder", "parent")
-        .prefetch_related("stored_items")
-        .order_by("kind", "pk")
-    )
-
-
 def _ledger(request: HttpRequest, warband: Warband):
     form = LedgerFilterForm(request.GET or None, warband=warband)
     entries = LedgerEntry.objects.filter(warband=warband).select_related(
@@ -94,7 +84,7 @@ def _page(entries, number) -> Page:
 def _containers_context(request: HttpRequest, warband: Warband) -> dict:
     """What the container cards and the move form need: the warband's held containers as the
     user may see them."""
-    containers = list(_containers(warband))
+    containers = treasury.held_containers(warband)
     views = permissions.visible_containers(request.user, containers)
     pile = next(
         (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),

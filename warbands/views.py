@@ -249,13 +249,7 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
     show_treasury = permissions.can_see_treasury(request.user, warband)
     # One query for the containers and the totals (the pile of unstored treasure counts in
     # the totals but is not a container to list).
-    held = list(
-        StorageContainer.objects.held()
-        .filter(warband=warband)
-        .select_related("warband__campaign", "warband__owner", "holder", "parent")
-        .prefetch_related("stored_items")
-        .order_by("kind", "pk")
-    )
+    held = treasury.held_containers(warband)
     containers = [c for c in held if c.kind != StorageContainer.LOOSE]
     return render(
         request,
