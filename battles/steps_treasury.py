@@ -73,9 +73,7 @@ def own_container(ctx: Context, pk: int | None, *, what: str = "container") -> S
 
 def destination(ctx: Context, data: Mapping, key: str = "into") -> StorageContainer:
     """Where money or an item goes: a container, or (``pile``) the unstored pile."""
-    if data.get(key) == "pile":
-        return treasury.loose_pile(ctx.warband)
-    return own_container(ctx, read_pk(data, key))
+    return destinations(ctx, data, key)[0]
 
 
 def destinations(ctx: Context, data: Mapping, *keys: str) -> list[StorageContainer]:

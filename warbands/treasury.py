@@ -114,18 +114,18 @@ def totals_of(held: list[StorageContainer]) -> dict[str, int]:
     }
 
 
-def held_containers(warband: Warband) -> list[StorageContainer]:
-    """The warband's held containers (the pile included) for a page: holder, parent and stored
-    items loaded, and ``warband`` set to the caller's (its campaign, owner and the viewer's
-    membership loaded with it: no joins to read them again, which PostgreSQL's planner pays
-    for on every request)."""
-    containers = list(
+def held_containers(warband: Warband, *, items: bool = True) -> list[StorageContainer]:
+    """The warband's held containers (the pile included) for a page: holder, parent and (with
+    ``items``) stored items loaded, and ``warband`` set to the caller's (its campaign, owner and
+    the viewer's membership loaded with it: no joins to read them again, which PostgreSQL's
+    planner pays for on every request)."""
+    held = (
         StorageContainer.objects.held()
         .filter(warband=warband)
         .select_related("holder", "parent")
-        .prefetch_related("stored_items")
         .order_by("kind", "pk")
     )
+    containers = list(held.prefetch_related("stored_items") if items else held)
     for container in containers:
         container.warband = warband
     return containers

@@ -39,22 +39,19 @@ class _WarbandForm(forms.Form):
                     )
                 elif field.queryset.model is Warrior:
                     field.queryset = Warrior.objects.on_roster().filter(warband=warband)
-        self._preload_containers(held)
+        self._preload_containers()
 
     held_containers: list[StorageContainer] | None = None
 
-    def _preload_containers(self, held) -> None:
+    def _preload_containers(self) -> None:
         """Two or more container fields, all of the warband's held containers: those are read
         in one query (``held_containers``, with holder and parent, which the view may use
         again), and the fields choose among them."""
         fields = [f for f in self.fields.values() if isinstance(f, _ContainerField)]
         if not self.is_bound or len(fields) < 2 or getattr(self, "container_filters", None):
             return
-        self.held_containers = list(held.select_related("holder", "parent").order_by("kind", "pk"))
-        found = {}
-        for container in self.held_containers:
-            container.warband = self.warband  # as the view loaded and checked it
-            found[container.pk] = container
+        self.held_containers = treasury.held_containers(self.warband, items=False)
+        found = {container.pk: container for container in self.held_containers}
         for field in fields:
             field.preloaded = found
 

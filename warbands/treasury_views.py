@@ -81,31 +81,25 @@ def _page(entries, number) -> Page:
     return Page(rows, number, paginator)
 
 
-def _containers_context(request: HttpRequest, warband: Warband) -> dict:
-    """What the container cards and the move form need: the warband's held containers as the
-    user may see them."""
+def _choices(request: HttpRequest, warband: Warband, held: list[StorageContainer]) -> dict:
+    """What the container cards and the move form choose from: the warband's held containers
+    (``held``) as targets, carriers and boxes, and whether the user may change them."""
+    return {
+        "warband": warband,
+        "can_edit": permissions.can_edit_warband(request.user, warband),
+        "carriers": [c for c in held if c.kind in container_rules.CARRIERS],
+        "boxes": container_rules.BOXES,
+        "targets": [c for c in held if c.kind != StorageContainer.LOOSE],
+    }
+
+
+def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
     containers = treasury.held_containers(warband)
     views = permissions.visible_containers(request.user, containers)
     pile = next(
         (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
         None,
     )  # treasure outside any container; the pile row stays once a step made it, often empty
-    return {
-        "warband": warband,
-        "can_edit": permissions.can_edit_warband(request.user, warband),
-        "loaded": containers,
-        "views": views,
-        "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
-        "pile": pile,
-        "carriers": [c for c in containers if c.kind in container_rules.CARRIERS],
-        "boxes": container_rules.BOXES,
-        "targets": [c for c in containers if c.kind != StorageContainer.LOOSE],
-    }
-
-
-def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
-    context = _containers_context(request, warband)
-    containers = context.pop("loaded")
     warriors = list(
         Warrior.objects.on_roster()
         .filter(warband=warband)
@@ -113,7 +107,9 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
     )
     ledger_form, ledger_page = _ledger(request, warband)
     return {
-        **context,
+        **_choices(request, warband, containers),
+        "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
+        "pile": pile,
         "totals": treasury.totals_of(containers),
         "warriors": warriors,
         "heroes": [w for w in warriors if w.is_hero],
@@ -161,13 +157,9 @@ def _moved(
     views = permissions.visible_containers(request.user, changed, among=held)
     pile = next((c for c in held if c.kind == StorageContainer.LOOSE and not c.is_empty), None)
     context = {
-        "warband": warband,
-        "can_edit": permissions.can_edit_warband(request.user, warband),
+        **_choices(request, warband, held),
         "changed": views,
         "pile": pile,  # only its pk shows, in the move form
-        "carriers": [c for c in held if c.kind in container_rules.CARRIERS],
-        "boxes": container_rules.BOXES,
-        "targets": [c for c in held if c.kind != StorageContainer.LOOSE],
         # read only if a changed card lists stored items (its equip form names the warriors)
         "warriors": Warrior.objects.on_roster().filter(warband=warband),
         "error": "",
