@@ -116,11 +116,42 @@ def _lock_row(pk: int) -> PostBattleSequence:
     return PostBattleSequence.from_db(connection.alias, [f.attname for f in fields], values)
 
 
+def read_locked(queryset):
+    """``queryset`` (of sequences) read under the row lock when the request runs in a
+    transaction (a form with a one-time token: ``campaign.once``); ``_locked`` then takes the
+    row as read instead of locking and reading it again. Only the sequence's row is locked,
+    as ``_lock_row`` does."""
+    if not connection.in_atomic_block:
+        return queryset
+    return queryset.select_for_update(of=("self",))
+
+
+def _read_under_lock(sequence: PostBattleSequence) -> bool:
+    """``sequence`` was read by ``read_locked`` in this very transaction, and no service has
+    used that yet (once only: a second service call in the same request locks and reads
+    afresh, as before)."""
+    if not connection.in_atomic_block:
+        return False
+    mark = getattr(sequence, "_locked_in", None)
+    sequence._locked_in = None
+    return mark is not None and mark is connection.atomic_blocks[0]
+
+
+def mark_read_locked(sequence: PostBattleSequence) -> None:
+    """Say that ``sequence`` came from ``read_locked`` inside a transaction."""
+    if connection.in_atomic_block:
+        sequence._locked_in = connection.atomic_blocks[0]
+
+
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
     """The sequence row, locked and read afresh: where it is (step, state, completion) is what
     two tabs must not take from an old copy. Its participant, battle, campaign and warband are
     the ones the caller loaded, when it did (step 2, which writes the participant's experience
-    tally, re-reads that under this lock); else they come in one more query."""
+    tally, re-reads that under this lock); else they come in one more query. A sequence the
+    view read under the lock (``read_locked``) is used as it is: the same statement locked it,
+    and after waiting for another transaction PostgreSQL returns the row as that one left it."""
+    if _read_under_lock(sequence):
+        return _checked(sequence, actor, step)
     locked = _lock_row(sequence.pk)
     earlier = sequence.participant if PostBattleSequence.participant.is_cached(sequence) else None
     if (
@@ -136,7 +167,11 @@ def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> 
             "battle__campaign", "warband__warband_type", "warband__owner", "warband__campaign"
         ).get(pk=locked.participant_id)
         sequence.participant = locked.participant  # the caller's next call reuses them
-    sequence = locked
+    return _checked(locked, actor, step)
+
+
+def _checked(sequence: PostBattleSequence, actor, step: int | None) -> PostBattleSequence:
+    """The actor may play the locked ``sequence`` and the form's ``step`` is its current one."""
     if not may_act(actor, sequence):
         raise PermissionDenied("Only the warband's owner (or an organiser) plays its sequence.")
     if step is not None and step not in STEP_NAMES:

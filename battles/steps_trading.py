@@ -606,7 +606,7 @@ class Reallocate(TreasuryStep):
         return context
 
     def do_move(self, ctx, data, dice):
-        source, target = destinations(ctx, data, "source", "target")
+        source, target = destinations(ctx, data, "source", "target", lock=True)
         gold = read_int(data, "gold", "Gold crowns")
         shards = read_int(data, "wyrdstone", "Wyrdstone shards")
         treasury.move_treasure(
@@ -616,6 +616,7 @@ class Reallocate(TreasuryStep):
             gold=gold,
             wyrdstone=shards,
             context=ctx.treasury_context(),
+            fresh=True,  # read under the lock just now
         )
         return f"Moved {gold} gc and {shards} wyrdstone from {source.the} to {target.the}."
 

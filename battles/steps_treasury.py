@@ -76,15 +76,17 @@ def destination(ctx: Context, data: Mapping, key: str = "into") -> StorageContai
     return destinations(ctx, data, key)[0]
 
 
-def destinations(ctx: Context, data: Mapping, *keys: str) -> list[StorageContainer]:
-    """``destination`` for each key; the containers chosen by id are read in one query."""
+def destinations(
+    ctx: Context, data: Mapping, *keys: str, lock: bool = False
+) -> list[StorageContainer]:
+    """``destination`` for each key; the containers chosen by id are read in one query.
+    ``lock``: read under the lock the treasury's change then takes (``treasury.read_locked``),
+    for a change called right away with ``fresh=True``."""
     pks = [read_pk(data, key) for key in keys if data.get(key) != "pile"]
-    found = {
-        c.pk: c
-        for c in StorageContainer.objects.held().filter(
-            warband=ctx.warband, pk__in=[p for p in pks if p]
-        )
-    }
+    chosen = StorageContainer.objects.held().filter(
+        warband=ctx.warband, pk__in=[p for p in pks if p]
+    )
+    found = {c.pk: c for c in (treasury.read_locked(chosen) if lock else chosen)}
     chosen = []
     for key in keys:
         if data.get(key) == "pile":

@@ -232,7 +232,9 @@ def get_campaign_for_user(
 ) -> Campaign:
     """The campaign, for its members (404 for anyone else). ``organiser``: only organisers
     (403); ``write``: the campaign must be open (403 once closed or archived)."""
-    campaign = Campaign.objects.filter(pk=pk).first()
+    campaign = with_membership(Campaign.objects.filter(pk=pk), request.user, "pk").first()
+    if campaign is not None:
+        remember_membership(campaign, campaign, request.user)
     found = membership(request.user, campaign) if campaign else None
     if found is None:
         raise Http404("No such campaign.")

@@ -914,8 +914,13 @@ class LedgerEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "ledger entries"
-        # The treasury page reads a warband's newest entries first, a page at a time.
-        indexes = [models.Index(fields=["warband", "-created_at", "-id"], name="ledger_recent")]
+        # The treasury page reads a warband's newest entries first, a page at a time; its
+        # filter lists the containers the warband's entries name (ledger_containers: an
+        # index-only probe per container instead of reading the warband's whole ledger).
+        indexes = [
+            models.Index(fields=["warband", "-created_at", "-id"], name="ledger_recent"),
+            models.Index(fields=["warband", "container"], name="ledger_containers"),
+        ]
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="ledger_amount_not_zero"),
             models.CheckConstraint(

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import permissions
+from campaign.options import Choices
 from campaign.pagecache import page_cached
 from warbands import treasury
 from warbands.models import (
@@ -87,9 +88,9 @@ def _choices(request: HttpRequest, warband: Warband, held: list[StorageContainer
     return {
         "warband": warband,
         "can_edit": permissions.can_edit_warband(request.user, warband),
-        "carriers": [c for c in held if c.kind in container_rules.CARRIERS],
+        "carriers": Choices(c for c in held if c.kind in container_rules.CARRIERS),
         "boxes": container_rules.BOXES,
-        "targets": [c for c in held if c.kind != StorageContainer.LOOSE],
+        "targets": Choices(c for c in held if c.kind != StorageContainer.LOOSE),
     }
 
 
@@ -100,7 +101,7 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
         (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
         None,
     )  # treasure outside any container; the pile row stays once a step made it, often empty
-    warriors = list(
+    warriors = Choices(
         Warrior.objects.on_roster()
         .filter(warband=warband)
         .prefetch_related(Prefetch("items", queryset=WarriorItem.objects.select_related("item")))

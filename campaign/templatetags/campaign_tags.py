@@ -16,3 +16,11 @@ def form_token():
     from campaign.once import FIELD, new_token
 
     return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token())
+
+
+@register.simple_tag
+def options(choices, label="", exclude=None, selected=None):
+    """``<option>`` elements for ``choices``; see ``campaign.options``."""
+    from campaign.options import render_options
+
+    return render_options(choices, label, exclude=exclude, selected=selected)

@@ -365,6 +365,70 @@ def test_moving_a_stored_item_between_containers(warband):
     assert treasury.ledger_mismatches() == []
 
 
+def test_held_containers_bring_their_stored_items_in_the_same_query(warband):
+    """The pages read the containers and their stored items in one statement; what they get
+    is what a second query would read: the same rows, by name, each item's fields."""
+    from django.test.utils import CaptureQueriesContext
+
+    chest, sack = container(warband, "treasure_chest"), container(warband, "large_sack")
+    for key, into in (("sword", chest), ("elven_cloak", chest), ("dagger", sack)):
+        treasury.add_item(into, item=item(key), reason=Reason.INCOME)
+    treasury.add_item(sack, item=None, name="Holy relic", reason=Reason.INCOME)
+
+    with CaptureQueriesContext(connection) as captured:
+        held = treasury.held_containers(warband)
+        got = {
+            c.pk: [
+                (s.pk, s.item_id, s.name, s.created_at, s.container_id)
+                for s in c.stored_items.all()
+            ]
+            for c in held
+        }
+    assert len(captured) == 1
+    fields = ("pk", "item_id", "name", "created_at", "container_id")
+    assert got == {
+        c.pk: list(
+            StoredItem.objects.filter(container=c).order_by("name", "pk").values_list(*fields)
+        )
+        for c in held
+    }
+    chest_names = [name for _, _, name, _, _ in got[chest.pk]]
+    assert len(chest_names) == 2 and chest_names == sorted(chest_names)
+    assert "Holy relic" in [name for _, _, name, _, _ in got[sack.pk]]
+
+
+def test_a_move_told_fresh_uses_only_containers_read_under_the_lock(warband):
+    """``fresh=True`` saves the lock's read only for containers that ``read_locked`` read in
+    the same transaction; copies read earlier are read again, so an old balance never wins."""
+    from django.test.utils import CaptureQueriesContext
+
+    chest, sack = container(warband, "treasure_chest"), container(warband, "large_sack")
+    for box, keep in ((chest, 10), (sack, 0)):  # room to add some
+        if box.gold_crowns > keep:
+            treasury.add_treasure(box, gold=keep - box.gold_crowns, reason=Reason.PURCHASE)
+    treasury.add_treasure(chest, gold=5, reason=Reason.INCOME)
+    old_chest = StorageContainer.objects.get(pk=chest.pk)
+    treasury.add_treasure(chest, gold=5, reason=Reason.INCOME)
+    now = old_chest.gold_crowns + 5
+
+    treasury.move_treasure(old_chest, sack, actor=warband.owner, gold=now - 2, fresh=True)
+    chest.refresh_from_db()
+    assert chest.gold_crowns == 2  # the old copy holds less than that: it would have refused
+
+    def move_back(fresh_read: bool) -> int:
+        with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+            chosen = StorageContainer.objects.filter(pk__in=[chest.pk, sack.pk])
+            found = {c.pk: c for c in (treasury.read_locked(chosen) if fresh_read else chosen)}
+            treasury.move_treasure(found[sack.pk], found[chest.pk], actor=warband.owner, gold=1,
+                                   fresh=True)  # fmt: skip
+        return len(captured)
+
+    assert move_back(fresh_read=True) == move_back(fresh_read=False) - 1
+    chest.refresh_from_db()
+    assert chest.gold_crowns == 4
+    assert treasury.ledger_mismatches() == []
+
+
 # --- Dark Artefacts and Loyalty Symbols ----------------------------------------------------
 
 
