@@ -166,7 +166,7 @@ class Journal:
                                             NULLIF(EXCLUDED.summary, '')),
                         completed_at = COALESCE(EXCLUDED.completed_at, r.completed_at),
                         completed_by_id = COALESCE(EXCLUDED.completed_by_id, r.completed_by_id)
-                    RETURNING id""",
+                    RETURNING id, jsonb_array_length(journal)""",
                 [
                     *(param for _, params in along for param in params),
                     record.sequence_id,
@@ -178,7 +178,8 @@ class Journal:
                     getattr(completed_by, "pk", None),
                 ],
             )
-            record.pk = cursor.fetchone()[0]
+            # the step's changes so far, this action's included (``sequence.started``)
+            record.pk, record.changes = cursor.fetchone()
 
 
 def revert(journal: list[dict], *, actor=None) -> None:

@@ -882,9 +882,12 @@ def _task_done(task: SequenceTask) -> tuple[str, list]:
     )  # fmt: skip
 
 
-def _tell(caller: PostBattleSequence, locked: PostBattleSequence) -> None:
+def _tell(caller: PostBattleSequence, locked: PostBattleSequence, record=None) -> None:
     """The caller's copy of the sequence learns where the sequence is now, as the service
-    left it (``run_task``, ``act``, ``complete_step``): the page need not read it again."""
+    left it (``run_task``, ``act``, ``complete_step``): the page need not read it again.
+    ``record``: the current step's record as the action saved it (``changes`` counted), which
+    ``act``'s answer shows instead of reading the records (``told_record``)."""
+    caller.told_record = record
     caller.current_step = locked.current_step
     caller.state = locked.state
     caller.completed_at = locked.completed_at
@@ -913,7 +916,7 @@ def act(sequence, *, actor, step: int, action: str, data: dict | None = None, di
         summary = handler(step).act(ctx, action, data or {}, dice)
     ctx.record.summary = summary or ""
     ctx.journal.save()
-    _tell(caller, sequence)
+    _tell(caller, sequence, ctx.record)
     return summary
 
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.db.models import Prefetch
-
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.sequence import Context, Step
 from campaign import permissions
@@ -32,7 +30,6 @@ from warbands.models import (
     StorageContainer,
     StoredItem,
     Warrior,
-    WarriorItem,
 )
 from warbands.rules import RuleViolation
 
@@ -192,7 +189,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
     warriors = list(
         Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
         .select_related("warrior_type")
-        .prefetch_related(Prefetch("items", queryset=WarriorItem.objects.select_related("item")))
+        .with_items()
     )
     real = [c for c in containers if c.kind != StorageContainer.LOOSE]
     shown_pile = pile if pile and pile.contents and pile.contents.held else None

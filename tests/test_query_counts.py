@@ -3,8 +3,7 @@
 Three leagues built by the benchmark's generator: 4 warbands of 3 warriors, 40 warbands of 3,
 and 4 warbands of 15 (five heroes, three henchmen groups, 20 containers, a long ledger). Every
 main page, and the two htmx writes the benchmark drives, costs the same number of queries in
-all three, and the pages (the sequence page too) and the treasury move cost at most 12 (session
-and user included); the step's move at most 15.
+all three, and every one of them costs at most 12 (session and user included).
 """
 
 import re
@@ -18,10 +17,6 @@ from bench.generate import generate
 
 pytestmark = pytest.mark.django_db
 MAX_QUERIES = 12
-# Known to cost more (issue 10's closing note has the numbers): the step's write, which
-# claims its one-time token, writes the balances, the ledger and the step record in a
-# savepoint (a refusal rolls them back) and redraws the whole step. It must not grow.
-OVER_BUDGET = {"step 9 move": 15}
 # Django notes the transaction's BEGIN and COMMIT among the queries; psycopg sends them with
 # the connection's own calls, and the benchmark (X-Queries) does not count them either.
 TRANSACTION = ("BEGIN", "COMMIT")
@@ -84,7 +79,7 @@ def test_page_queries_do_not_grow_with_the_league_or_the_roster(client):
     assert counts(client, wide) == base, "a campaign of 40 warbands costs more queries than 4"
     assert counts(client, deep) == base, "a warband of 15 warriors costs more queries than 3"
     for name, queries in base.items():
-        assert queries <= OVER_BUDGET.get(name, MAX_QUERIES), f"{name}: {queries} queries"
+        assert queries <= MAX_QUERIES, f"{name}: {queries} queries"
 
 
 def test_the_bench_counts_queries_only_when_asked(client, settings):

@@ -18,17 +18,15 @@ Readings where the rules are silent (the player would expect them):
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Case, Count, OuterRef, Q, Sum, When
-from django.db.models.functions import JSONObject
+from django.db.models import Case, Count, Q, Sum, When
 
 from campaign import permissions
+from campaign.nested import nested
 from campaign.noting import Noting
 from warbands.models import (
     EquipmentListEntry,
@@ -129,42 +127,11 @@ def held_containers(warband: Warband, *, items: bool = True) -> list[StorageCont
         .order_by("kind", "pk")
     )
     if items:
-        held = held.annotate(_stored=_stored_rows())
+        held = nested(held, stored_items=())  # the stored items in the same statement
     containers = list(held)
     for container in containers:
         container.warband = warband
-        if items:
-            _give_stored(container, container._stored)
     return containers
-
-
-def _stored_rows() -> ArraySubquery:
-    """A container's stored items as an array of JSON objects, read with the container: one
-    query for a page instead of two (``prefetch_related`` reads them in a second query)."""
-    return ArraySubquery(
-        StoredItem.objects.filter(container=OuterRef("pk"))
-        .order_by("name", "pk")
-        .values(row=JSONObject(id="id", item_id="item_id", name="name", created_at="created_at"))
-    )
-
-
-def _give_stored(container: StorageContainer, rows) -> None:
-    """``container.stored_items.all()`` answers ``rows`` (``_stored_rows``) without a query, as
-    ``prefetch_related`` would have it."""
-    stored = []
-    for row in rows or ():
-        item = StoredItem(
-            id=row["id"],
-            container=container,
-            item_id=row["item_id"],
-            name=row["name"],
-            created_at=datetime.datetime.fromisoformat(row["created_at"]),
-        )
-        item._state.adding, item._state.db = False, connection.alias
-        stored.append(item)
-    queryset = container.stored_items.all()
-    queryset._result_cache, queryset._prefetch_done = stored, True
-    container._prefetched_objects_cache = {"stored_items": queryset}
 
 
 def loose_pile(warband: Warband) -> StorageContainer:
@@ -273,24 +240,49 @@ def _check(container: StorageContainer) -> None:
     rules.check_contents(container.kind, container.contents, _children_kinds(container))
 
 
-def _save_balances(*containers: StorageContainer) -> None:
-    """Check the containers' new contents against the rules and save them (one statement)."""
+def _save_balances(*containers: StorageContainer, entries: list[LedgerEntry] = ()) -> None:
+    """Check the containers' new contents against the rules and save them, with the ledger
+    ``entries`` of the change, in one statement: the balances' UPDATE as a data-modifying
+    ``WITH`` query of the entries' INSERT (PostgreSQL runs both to completion, or neither)."""
     for container in containers:
         _check(container)
-    if len(containers) == 1:
+    if len(containers) == 1 and not entries:
         containers[0].save(update_fields=BALANCES)
         return
     # One hand-written UPDATE … FROM (VALUES …): bulk_update builds CASE expressions, which
     # cost Django more than two plain updates cost PostgreSQL.
     rows = ", ".join(["(%s, %s, %s, %s)"] * len(containers))
+    sql = (
+        f"UPDATE {StorageContainer._meta.db_table} AS c SET gold_crowns = v.gold, "
+        "wyrdstone = v.shards, item_count = v.items "
+        f"FROM (VALUES {rows}) AS v(id, gold, shards, items) WHERE c.id = v.id"
+    )
+    params = [value for c in containers
+              for value in (c.pk, c.gold_crowns, c.wyrdstone, c.item_count)]  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {StorageContainer._meta.db_table} AS c SET gold_crowns = v.gold, "
-            "wyrdstone = v.shards, item_count = v.items "
-            f"FROM (VALUES {rows}) AS v(id, gold, shards, items) WHERE c.id = v.id",
-            [value for c in containers
-             for value in (c.pk, c.gold_crowns, c.wyrdstone, c.item_count)],
-        )  # fmt: skip
+        if not entries:
+            cursor.execute(sql, params)
+            return
+        insert, values = _ledger_insert(entries)
+        cursor.execute(f"WITH balances AS ({sql}) {insert}", params + values)
+        for entry, (pk,) in zip(entries, cursor.fetchall(), strict=True):
+            entry.pk = pk
+            entry._state.adding, entry._state.db = False, connection.alias
+    for entry in entries:
+        _entries.note(entry.pk)
+
+
+def _ledger_insert(entries: list[LedgerEntry]) -> tuple[str, list]:
+    """``INSERT INTO`` the ledger the ``entries``, ``RETURNING id`` in their order, as Django's
+    own insert prepares each value (``pre_save`` sets ``created_at``)."""
+    fields = [f for f in LedgerEntry._meta.concrete_fields if not f.primary_key]
+    row = f"({', '.join(['%s'] * len(fields))})"
+    values = [field.get_db_prep_save(field.pre_save(entry, True), connection)
+              for entry in entries for field in fields]  # fmt: skip
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    sql = (f"INSERT INTO {LedgerEntry._meta.db_table} ({columns}) "
+           f"VALUES {', '.join([row] * len(entries))} RETURNING id")  # fmt: skip
+    return sql, values
 
 
 BALANCES = ["gold_crowns", "wyrdstone", "item_count"]
@@ -310,11 +302,15 @@ def add_treasure(
         (container,) = _lock(container)
         container.gold_crowns += gold
         container.wyrdstone += wyrdstone
-        _save_balances(container)
-        if gold:
-            _record(container, LedgerEntry.Kind.GOLD, gold, reason, context)
-        if wyrdstone:
-            _record(container, LedgerEntry.Kind.WYRDSTONE, wyrdstone, reason, context)
+        entries = [
+            _entry(container, kind, amount, reason, context)
+            for kind, amount in (
+                (LedgerEntry.Kind.GOLD, gold),
+                (LedgerEntry.Kind.WYRDSTONE, wyrdstone),
+            )
+            if amount
+        ]
+        _save_balances(container, entries=entries)
 
 
 def add_item(
@@ -453,7 +449,6 @@ def _move_treasure(source, target, actor, gold, wyrdstone, context, fresh=False)
     source.wyrdstone -= wyrdstone
     target.gold_crowns += gold
     target.wyrdstone += wyrdstone
-    _save_balances(source, target)
     context = _context(context, actor, f"{source} → {target}")
     entries = []
     for container, sign in ((source, -1), (target, 1)):
@@ -463,7 +458,7 @@ def _move_treasure(source, target, actor, gold, wyrdstone, context, fresh=False)
         if wyrdstone:
             entries.append(_entry(container, LedgerEntry.Kind.WYRDSTONE, sign * wyrdstone,
                                   Reason.TRANSFER, context))  # fmt: skip
-    _record_all(entries)
+    _save_balances(source, target, entries=entries)
     return source, target
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, Subquery, prefetch_related_objects
+from django.db.models import Count, Subquery, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -26,7 +26,6 @@ from warbands.models import (
     VesselItem,
     Warband,
     Warrior,
-    WarriorItem,
 )
 from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
@@ -101,11 +100,7 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
         (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
         None,
     )  # treasure outside any container; the pile row stays once a step made it, often empty
-    warriors = Choices(
-        Warrior.objects.on_roster()
-        .filter(warband=warband)
-        .prefetch_related(Prefetch("items", queryset=WarriorItem.objects.select_related("item")))
-    )
+    warriors = Choices(Warrior.objects.on_roster().filter(warband=warband).with_items())
     ledger_form, ledger_page = _ledger(request, warband)
     return {
         **_choices(request, warband, containers),

@@ -72,6 +72,36 @@ def test_bad_input_is_refused_with_its_reason_and_changes_nothing(client, duel):
     assert response.status_code == 422 and "out of date" in response.content.decode()
 
 
+def test_an_action_of_the_step_answers_with_the_step_alone(client, duel):
+    """An action changes nothing in the list of steps: its answer is the step's part only,
+    swapped in place of the page's (HX-Retarget), and a second post of the same form gets the
+    same answer without moving the gold again."""
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)
+    boxes = sorted(
+        (c for c in treasury.held_containers(reavers) if c.kind != "loose"),
+        key=lambda c: c.gold_crowns,
+    )
+    rich, other = boxes[-1], boxes[0]
+    client.force_login(reavers.owner)
+    data = {"step": 9, "action": "move", "source": rich.pk, "target": other.pk, "gold": 1,
+            "wyrdstone": 0, "form_token": "6f1b2a52-3c1e-4f7e-9a51-0d6c3f1e2b7a"}  # fmt: skip
+
+    first = post(client, "sequence_act", sequence, data)
+    again = post(client, "sequence_act", sequence, data)
+
+    assert first.status_code == again.status_code == 200
+    for response in (first, again):
+        assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#step-body", "outerHTML")
+    html = first.content.decode()
+    assert html.lstrip().startswith('<section id="step-body"') and 'aria-label="Steps"' not in html
+    assert f'<option value="{rich.pk}">' in html and "Step 9:" in html
+    assert "Undo step 8" not in html  # the step has started: the earlier one stays done
+    assert again.content == first.content and again["X-Replayed"] == "1"
+    moved = LedgerEntry.objects.filter(container=other, reason="transfer", amount=1).count()
+    assert moved == 1
+
+
 @pytest.mark.parametrize("step", [3, 4, 5, 6, 7, 8, 9, 10])
 def test_every_treasury_step_renders_for_its_owner(client, duel, step):
     reavers = duel["reavers"]
