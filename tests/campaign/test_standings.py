@@ -12,6 +12,7 @@ from battles.models import Battle, Participant
 from campaign.standings import COLUMNS, league_table
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband, record
 from warbands import rules, services
+from warbands.models import Warband
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +80,14 @@ def test_league_table_figures_are_computed_from_confirmed_battles():
         assert row.experience == figures["experience"]
         assert row.rating == figures["rating"]
     assert sum(row.played for row in table) == 30
+    # What the table shows of each warband is the warband's own (read with the figures).
+    for row in table:
+        stored = Warband.objects.select_related("owner", "warband_type").get(pk=row.warband.pk)
+        shown = row.warband
+        assert (shown.name, shown.status, shown.is_draft, shown.campaign_id) == (
+            stored.name, stored.status, stored.is_draft, stored.campaign_id)  # fmt: skip
+        assert (shown.owner.username, shown.warband_type.name) == (
+            stored.owner.username, stored.warband_type.name)  # fmt: skip
     assert sum(row.won for row in table) == sum(row.lost for row in table)
 
 
