@@ -24,3 +24,18 @@ def options(choices, label="", exclude=None, selected=None):
     from campaign.options import render_options
 
     return render_options(choices, label, exclude=exclude, selected=selected)
+
+
+@register.simple_tag
+def experience_boxes(track):
+    """The ``<li>`` boxes of an experience track (``rules.experience_track``): a hero's runs to
+    90 boxes, which a template loop with three conditions per box drew many times slower."""
+    from django.utils.safestring import mark_safe
+
+    return mark_safe(
+        "".join(
+            f'<li class="{"ticked" if box.ticked else ""}{" thick" if box.thick else ""}'
+            f'{" starting" if box.starting else ""}"></li>'
+            for box in track
+        )
+    )

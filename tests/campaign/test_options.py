@@ -1,4 +1,5 @@
-"""``{% options %}``: the <option> lists the treasury page builds in Python."""
+"""Tags that build repeated HTML in Python: ``{% options %}`` (the treasury page's <option>
+lists) and ``{% experience_boxes %}`` (the roster's experience tracks)."""
 
 from types import SimpleNamespace
 
@@ -53,3 +54,21 @@ def test_the_tag_renders_the_same_as_a_template_loop():
         context = {"targets": boxes, "c": SimpleNamespace(pk=excluded)}
         assert tag.render(Context(context)) == loop.render(Context(context))
     assert boxes.built  # built once, kept for the next card
+
+
+def test_experience_boxes_render_as_the_template_loop_did():
+    boxes = [
+        SimpleNamespace(ticked=t, thick=h, starting=s)
+        for t in (False, True)
+        for h in (False, True)
+        for s in (False, True)
+    ]
+    loop = Template(
+        '{% for box in track %}<li class="{% if box.ticked %}ticked{% endif %}'
+        '{% if box.thick %} thick{% endif %}{% if box.starting %} starting{% endif %}"></li>'
+        "{% endfor %}"
+    )
+    tag = Template("{% experience_boxes track %}")
+    context = {"track": boxes}
+    assert tag.render(Context(context)) == loop.render(Context(context))
+    assert tag.render(Context(context)).count("<li") == 8
