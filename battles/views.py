@@ -37,7 +37,17 @@ from warbands.rules import RuleViolation
 
 
 def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
-    battle = Battle.objects.select_related("campaign", "reported_by").filter(pk=pk).first()
+    """The battle, for the members of its campaign (404 for anyone else); the user's membership
+    comes in the same statement (``permissions.with_membership``)."""
+    battle = (
+        permissions.with_membership(
+            Battle.objects.select_related("campaign", "reported_by"), request.user
+        )
+        .filter(pk=pk)
+        .first()
+    )
+    if battle is not None:
+        permissions.remember_membership(battle, battle.campaign, request.user)
     if battle is None or not permissions.is_member(request.user, battle.campaign):
         raise Http404("No such battle.")
     return battle
