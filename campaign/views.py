@@ -7,7 +7,6 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,9 +22,9 @@ from campaign.forms import CampaignForm, CampaignStatusForm, CoOrganiserForm, Jo
 from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
 from campaign.pagecache import page_cached
 from campaign.standings import COLUMNS, league_table
-from warbands.models import RatingSnapshot, Warband, Warrior
+from warbands.models import RatingSnapshot, Warband
 from warbands.rules import RuleViolation
-from warbands.services import rating
+from warbands.services import rating_expression
 
 FEED_PAGE = 20
 
@@ -67,16 +66,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         Warband.objects.owned_by(request.user)
         .playing()
         .select_related("campaign", "warband_type")
-        .prefetch_related(
-            Prefetch(
-                "warriors",
-                queryset=Warrior.objects.on_roster().select_related("warrior_type"),
-                to_attr="roster",
-            )
-        )
+        .annotate(rating=rating_expression())  # the rulebook's rating, in the same statement
     )
-    for warband in warbands:
-        warband.rating = rating(warband.roster)
     steps = next_steps(request.user, memberships, warbands)
     return render(
         request,

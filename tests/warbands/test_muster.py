@@ -11,6 +11,7 @@ from tests.factories import (
     WarbandFactory,
     finish,
     hire,
+    mustered_warband,
 )
 from warbands import services
 from warbands.models import Warband, WarbandType, Warrior, WarriorItem
@@ -423,3 +424,23 @@ def test_a_server_rolled_spell_is_one_of_the_six():
     )
 
     assert necromancer.spells.get().spell.d6 == 6
+
+
+def test_the_rating_in_sql_is_the_rulebooks():
+    """``services.rating_expression`` (the dashboard's and the battle report's ratings) says
+    what ``rules.warband_rating`` says: large creatures, henchman groups, experience, captured
+    warriors counted and dead ones not."""
+    skaven = WarbandFactory(warband_type=WarbandType.objects.get(key="skaven"))
+    hire(skaven, "assassin_adept", name="Skritch")
+    hire(skaven, "rat_ogre", name="Grolsch")
+    hire(skaven, "verminkin", models=3, name="Vermin")
+    reikland = mustered_warband()
+    for warrior, experience, status in zip(
+        reikland.warriors.order_by("pk"), (20, 8, 2), ("active", "captured", "dead"), strict=False
+    ):
+        Warrior.objects.filter(pk=warrior.pk).update(experience=experience, status=status)
+
+    in_sql = services.ratings_of([skaven, reikland])
+    for warband in (skaven, reikland):
+        assert in_sql[warband.pk] == services.rating(services.roster(warband)), warband
+    assert in_sql[skaven.pk] >= 20 + 5 + 3 * 5  # the rat ogre counts 20
