@@ -37,7 +37,7 @@ from battles.models import (
 from battles.rules import experience as xp_rules
 from battles.rules import injuries as injury_rules
 from battles.rules.tasks import NeedsAnswer, ask
-from campaign import permissions
+from campaign import locking, permissions
 from campaign.dice import ReplayDice
 from campaign.models import CampaignEvent
 from campaign.services import record_event
@@ -118,29 +118,10 @@ def _lock_row(pk: int) -> PostBattleSequence:
 
 def read_locked(queryset):
     """``queryset`` (of sequences) read under the row lock when the request runs in a
-    transaction (a form with a one-time token: ``campaign.once``); ``_locked`` then takes the
-    row as read instead of locking and reading it again. Only the sequence's row is locked,
-    as ``_lock_row`` does."""
-    if not connection.in_atomic_block:
-        return queryset
-    return queryset.select_for_update(of=("self",))
-
-
-def _read_under_lock(sequence: PostBattleSequence) -> bool:
-    """``sequence`` was read by ``read_locked`` in this very transaction, and no service has
-    used that yet (once only: a second service call in the same request locks and reads
-    afresh, as before)."""
-    if not connection.in_atomic_block:
-        return False
-    mark = getattr(sequence, "_locked_in", None)
-    sequence._locked_in = None
-    return mark is not None and mark is connection.atomic_blocks[0]
-
-
-def mark_read_locked(sequence: PostBattleSequence) -> None:
-    """Say that ``sequence`` came from ``read_locked`` inside a transaction."""
-    if connection.in_atomic_block:
-        sequence._locked_in = connection.atomic_blocks[0]
+    transaction (``campaign.locking``); mark what it read (``locking.mark``), and ``_locked``
+    takes the row as read instead of locking and reading it again. Only the sequence's row is
+    locked, as ``_lock_row`` does."""
+    return locking.for_update(queryset, of=("self",))
 
 
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
@@ -150,7 +131,7 @@ def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> 
     tally, re-reads that under this lock); else they come in one more query. A sequence the
     view read under the lock (``read_locked``) is used as it is: the same statement locked it,
     and after waiting for another transaction PostgreSQL returns the row as that one left it."""
-    if _read_under_lock(sequence):
+    if locking.held([sequence], once=True):  # once: a second service call reads afresh
         return _checked(sequence, actor, step)
     locked = _lock_row(sequence.pk)
     earlier = sequence.participant if PostBattleSequence.participant.is_cached(sequence) else None

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from battles import sequence as sequences
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
-from campaign import permissions
+from campaign import locking, permissions
 from campaign.dice import DiceError
 from warbands.rules import RuleViolation
 
@@ -40,7 +40,7 @@ def _sequence_for(request: HttpRequest, pk: int, *, lock: bool = False) -> PostB
     if sequence is None:
         raise Http404("No such sequence.")
     if lock:
-        sequences.mark_read_locked(sequence)
+        locking.mark(sequence)
     campaign = sequence.participant.battle.campaign
     permissions.remember_membership(sequence, campaign, request.user)
     if sequence.participant.warband.campaign_id == campaign.pk:

@@ -25,7 +25,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Case, Count, Q, Sum, When
 
-from campaign import permissions
+from campaign import locking, permissions
 from campaign.nested import nested
 from campaign.noting import Noting
 from warbands.models import (
@@ -160,7 +160,7 @@ def _entry(
     reverses: LedgerEntry | None = None,
     warband_id: int | None = None,
 ) -> LedgerEntry:
-    """A ledger entry, not saved yet (``_record`` or ``_record_all`` write it)."""
+    """A ledger entry, not saved yet (``_record`` or ``_save_balances`` write it)."""
     return LedgerEntry(
         warband_id=warband_id or container.warband_id,
         container=container,
@@ -179,18 +179,12 @@ def _entry(
 
 def _record(container: StorageContainer, kind: str, amount: int, reason: str, context: Context,
             **extra) -> LedgerEntry:  # fmt: skip
-    return _record_all([_entry(container, kind, amount, reason, context, **extra)])[0]
-
-
-def _record_all(entries: list[LedgerEntry]) -> list[LedgerEntry]:
-    """Write ledger entries in one insert, in order, and note them (``noting_entries``)."""
-    if len(entries) == 1:
-        entries[0].save()
-    else:
-        LedgerEntry.objects.bulk_create(entries)
-    for entry in entries:
-        _entries.note(entry.pk)
-    return entries
+    """Write one ledger entry and note it (``noting_entries``); a change of balances writes
+    its entries with them instead (``_save_balances``)."""
+    entry = _entry(container, kind, amount, reason, context, **extra)
+    entry.save()
+    _entries.note(entry.pk)
+    return entry
 
 
 def read_locked(queryset) -> list[StorageContainer]:
@@ -198,27 +192,16 @@ def read_locked(queryset) -> list[StorageContainer]:
     ``_lock`` takes them), inside a transaction. A change called with ``fresh=True`` right
     after (nothing else touched them meanwhile) uses them as read instead of locking and
     reading them again: a post-battle step's move (``battles.steps_treasury.destinations``)."""
-    if not connection.in_atomic_block:
-        return list(queryset)
-    read = list(queryset.select_for_update().order_by("pk"))
-    for container in read:
-        container._locked_in = connection.atomic_blocks[0]
+    read = list(locking.for_update(queryset).order_by("pk"))
+    locking.mark(*read)
     return read
-
-
-def _read_under_lock(containers) -> bool:
-    """Every one of ``containers`` came from ``read_locked`` in this transaction."""
-    if not connection.in_atomic_block:
-        return False
-    current = connection.atomic_blocks[0]
-    return all(getattr(c, "_locked_in", None) is current for c in containers)
 
 
 def _lock(*containers: StorageContainer, fresh: bool = False) -> list[StorageContainer]:
     """Lock containers in primary-key order; return them fresh, in the order given. ``fresh``:
     the caller read them with ``read_locked`` and has not changed them since, so when they all
     are such, they are returned as they are."""
-    if fresh and _read_under_lock(containers):
+    if fresh and locking.held(containers):
         return list(containers)
     pks = [c.pk for c in containers]
     locked = {
@@ -477,13 +460,11 @@ def move_stored_item(
     context = _context(context, actor, f"{stored.container} → {target}")
     source, target = _lock(stored.container, target)
     target.item_count += 1
-    _save_balances(target)
     source.item_count -= 1
-    _save_balances(source)
-    _record(source, LedgerEntry.Kind.ITEM, -1, Reason.TRANSFER, context, item=stored.item,
-            item_name=stored.name)  # fmt: skip
-    _record(target, LedgerEntry.Kind.ITEM, 1, Reason.TRANSFER, context, item=stored.item,
-            item_name=stored.name)  # fmt: skip
+    entries = [_entry(box, LedgerEntry.Kind.ITEM, sign, Reason.TRANSFER, context,
+                      item=stored.item, item_name=stored.name)
+               for box, sign in ((source, -1), (target, 1))]  # fmt: skip
+    _save_balances(target, source, entries=entries)
     stored.container = target
     stored.save(update_fields=["container"])
     return stored

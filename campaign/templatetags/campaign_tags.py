@@ -1,5 +1,8 @@
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from campaign.options import render_options
 
 register = template.Library()
 
@@ -21,8 +24,6 @@ def form_token():
 @register.simple_tag
 def options(choices, label="", exclude=None, selected=None):
     """``<option>`` elements for ``choices``; see ``campaign.options``."""
-    from campaign.options import render_options
-
     return render_options(choices, label, exclude=exclude, selected=selected)
 
 
@@ -30,8 +31,6 @@ def options(choices, label="", exclude=None, selected=None):
 def experience_boxes(track):
     """The ``<li>`` boxes of an experience track (``rules.experience_track``): a hero's runs to
     90 boxes, which a template loop with three conditions per box drew many times slower."""
-    from django.utils.safestring import mark_safe
-
     return mark_safe(
         "".join(
             f'<li class="{"ticked" if box.ticked else ""}{" thick" if box.thick else ""}'
