@@ -17,6 +17,7 @@ from django.db import connection, models, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
+from battles.models import StepAction
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer
 
@@ -57,11 +58,10 @@ def _update_op(obj: models.Model, before: dict, fields) -> dict:
 class Journal:
     """Records the changes of one action of a step (saved by ``save``).
 
-    ``record`` is the step's record as this action adds to it: its ``journal`` holds only the
-    action's own changes and its ``summary`` only the action's lines; ``save`` appends both to
-    the live record in the database, creating it on the step's first action. No read of the
-    record is needed: the caller holds the sequence's row lock, so nobody else appends
-    meanwhile.
+    ``ops`` are the action's own changes and ``summary`` its lines; ``save`` writes them as
+    one ``StepAction`` of the step's live record (``record``, unsaved until then), creating the
+    record on the step's first action. No read of the record is needed: the caller holds the
+    sequence's row lock, so nobody else writes it meanwhile.
 
     The ledger entries come from ``treasury.noting_entries(journal.written)``, which the step
     runs inside: exactly the entries this step wrote, whatever other warbands write meanwhile.
@@ -69,6 +69,8 @@ class Journal:
 
     def __init__(self, record) -> None:
         self.record = record
+        self.ops: list[dict] = []  # the action's changes, oldest first
+        self.summary = ""  # the action's summary lines
         self.written: list[int] = []  # ledger entries written by the step, oldest first
         self._noted = 0  # how many of them the journal holds already
 
@@ -77,7 +79,7 @@ class Journal:
         # takes back this change before it reverses them.
         if op["op"] != "ledger":
             self.note_ledger()
-        self.record.journal.append(op)
+        self.ops.append(op)
 
     def update(self, obj: models.Model, **fields) -> models.Model:
         before = _snapshot(obj, list(fields))
@@ -143,41 +145,44 @@ class Journal:
             self._add({"op": "ledger", "pks": new})
 
     def save(self, *, completed_by=None, along: list[tuple[str, list]] = ()) -> None:
-        """Append this action's changes and summary lines to the step's live record, in one
-        statement: an insert on the step's first action, else an update (``INSERT … ON
-        CONFLICT`` on the one-live-record-per-step constraint). ``completed_by``: the step
-        ends now, done by this user. ``along``: other writes of the action, ``(sql, params)``
-        of an UPDATE each, sent in the same statement (as data-modifying ``WITH`` queries,
-        which PostgreSQL always runs to completion)."""
+        """Write this action to the step's live record in one statement: the record is
+        inserted on the step's first action, else updated (``INSERT … ON CONFLICT`` on the
+        one-live-record-per-step constraint) to count the action's changes, and the action
+        becomes a ``StepAction`` row when it changed or said something. ``completed_by``: the
+        step ends now, done by this user. ``along``: other writes of the action, ``(sql,
+        params)`` of an UPDATE each, sent in the same statement (as data-modifying ``WITH``
+        queries, which PostgreSQL always runs to completion).
+
+        The record's row stays small whatever the step's history, so an action costs the same
+        however many came before it (``StepAction``)."""
         self.note_ledger()
         record = self.record
         now = timezone.now()
         table = record._meta.db_table
-        prefix = ", ".join(f"w{n} AS ({sql})" for n, (sql, _) in enumerate(along))
-        with connection.cursor() as cursor:
-            cursor.execute(
-                (f"WITH {prefix} " if prefix else "")
-                + f"""INSERT INTO {table} AS r (sequence_id, step, journal, summary, started_at,
-                        completed_at, completed_by_id, reason)
-                    VALUES (%s, %s, %s::jsonb, %s, %s, %s, %s, '')
-                    ON CONFLICT (sequence_id, step) WHERE undone_at IS NULL DO UPDATE SET
-                        journal = r.journal || EXCLUDED.journal,
-                        summary = concat_ws(E'\\n', NULLIF(r.summary, ''),
-                                            NULLIF(EXCLUDED.summary, '')),
-                        completed_at = COALESCE(EXCLUDED.completed_at, r.completed_at),
-                        completed_by_id = COALESCE(EXCLUDED.completed_by_id, r.completed_by_id)
-                    RETURNING id, jsonb_array_length(journal)""",
-                [
-                    *(param for _, params in along for param in params),
-                    record.sequence_id,
-                    record.step,
-                    json.dumps(record.journal),
-                    record.summary,
-                    now,
-                    now if completed_by is not None else None,
-                    getattr(completed_by, "pk", None),
-                ],
+        parts = [f"w{n} AS ({sql})" for n, (sql, _) in enumerate(along)]
+        params = [param for _, sql_params in along for param in sql_params]
+        parts.append(
+            f"""live AS (
+                INSERT INTO {table} AS r (sequence_id, step, changes, started_at, completed_at,
+                                          completed_by_id, reason)
+                VALUES (%s, %s, %s, %s, %s, %s, '')
+                ON CONFLICT (sequence_id, step) WHERE undone_at IS NULL DO UPDATE SET
+                    changes = r.changes + EXCLUDED.changes,
+                    completed_at = COALESCE(EXCLUDED.completed_at, r.completed_at),
+                    completed_by_id = COALESCE(EXCLUDED.completed_by_id, r.completed_by_id)
+                RETURNING id, changes)"""
+        )
+        done_at = now if completed_by is not None else None
+        params += [record.sequence_id, record.step, len(self.ops), now, done_at,
+                   getattr(completed_by, "pk", None)]  # fmt: skip
+        if self.ops or self.summary:
+            parts.append(
+                f"""action AS (INSERT INTO {StepAction._meta.db_table} (record_id, journal, summary)
+                    SELECT id, %s::jsonb, %s FROM live)"""
             )
+            params += [json.dumps(self.ops), self.summary]
+        with connection.cursor() as cursor:
+            cursor.execute(f"WITH {', '.join(parts)} SELECT id, changes FROM live", params)
             # the step's changes so far, this action's included (``sequence.started``)
             record.pk, record.changes = cursor.fetchone()
 

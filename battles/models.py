@@ -305,8 +305,8 @@ class PostBattleSequence(models.Model):
     """One warband's walk through the post-battle sequence of one battle, step by step.
 
     ``current_step`` is the step to do now (0-10); 11 means the sequence is complete. Every
-    change a step makes to the roster or the treasury is written in its ``StepRecord`` journal,
-    so the step can be undone exactly.
+    change a step makes to the roster or the treasury is written in the journal of its
+    ``StepRecord``'s actions, so the step can be undone exactly.
     """
 
     STEPS = (
@@ -356,14 +356,16 @@ class PostBattleSequence(models.Model):
 
 
 class StepRecord(models.Model):
-    """A step as it was done: what it changed (the journal, for undo) and what it decided."""
+    """A step as it was done: who finished it and when, or who undid it. What it changed (the
+    journal, for undo) and what it decided (the summary) are its actions' (``StepAction``)."""
 
     sequence = models.ForeignKey(
         PostBattleSequence, on_delete=models.CASCADE, related_name="records"
     )
     step = models.PositiveSmallIntegerField()
-    journal = models.JSONField(default=list, blank=True)
-    summary = models.TextField(blank=True)
+    changes = models.PositiveIntegerField(
+        default=0, help_text="How many changes its actions' journals hold."
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     completed_by = models.ForeignKey(
@@ -389,6 +391,27 @@ class StepRecord(models.Model):
 
     def __str__(self) -> str:
         return f"Step {self.step} of {self.sequence}"
+
+    def journal(self) -> list[dict]:
+        """Every change of the step, oldest first (for undo)."""
+        return [op for action in self.actions.order_by("pk") for op in action.journal]
+
+
+class StepAction(models.Model):
+    """One action of a step (a task rolled, a sale, a move, the step finished): the changes it
+    made, for undo, and its summary lines. Each action is a row of its own, so that an action
+    costs the same however many came before it in the step; in one journal and summary on the
+    record, every action rewrote them whole, and a long step 9 slowed with each move."""
+
+    record = models.ForeignKey(StepRecord, on_delete=models.CASCADE, related_name="actions")
+    journal = models.JSONField(default=list, blank=True)
+    summary = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["record_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"Action {self.pk} of {self.record}"
 
 
 class SequenceTask(models.Model):

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import F, Func, IntegerField, Q
+from django.db.models import Q, TextField
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from battles.dice import holding_rolls
@@ -31,6 +32,7 @@ from battles.models import (
     Participant,
     PostBattleSequence,
     SequenceTask,
+    StepAction,
     StepRecord,
     WarriorOutcome,
 )
@@ -178,15 +180,19 @@ _UNREAD = object()
 
 
 def live_records(sequence: PostBattleSequence):
-    """The sequence's live step records for the page: the summaries, and how many changes each
-    journal holds (``changes``) without the journal itself, which the page never shows and
-    which a long step makes large."""
-    return (
-        StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True)
-        .defer("journal")
-        .annotate(changes=Func(F("journal"), function="jsonb_array_length",
-                               output_field=IntegerField()))
-    )  # fmt: skip
+    """The sequence's live step records for the page, with the summary of each step done
+    (``summary``: its actions' lines, oldest first). The current step's is not read: the page
+    shows only done steps' summaries, and a long step has many actions."""
+    actions = StepAction._meta.db_table
+    return StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True).annotate(
+        summary=RawSQL(
+            f"""CASE WHEN {StepRecord._meta.db_table}.step < %s THEN (
+                SELECT string_agg(a.summary, E'\\n' ORDER BY a.id) FROM {actions} AS a
+                WHERE a.record_id = {StepRecord._meta.db_table}.id AND a.summary <> '') END""",
+            [sequence.current_step],
+            output_field=TextField(),
+        )
+    )
 
 
 def started(sequence: PostBattleSequence, record=_UNREAD) -> bool:
@@ -895,7 +901,7 @@ def act(sequence, *, actor, step: int, action: str, data: dict | None = None, di
     ctx = _context(sequence, actor)
     with treasury.noting_entries(ctx.journal.written):
         summary = handler(step).act(ctx, action, data or {}, dice)
-    ctx.record.summary = summary or ""
+    ctx.journal.summary = summary or ""
     ctx.journal.save()
     _tell(caller, sequence, ctx.record)
     return summary
@@ -920,7 +926,7 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
     with treasury.noting_entries(ctx.journal.written):
         summary = step_handler.complete(ctx, data or {})
     tasks = [t.summary for t in tasks if t.done and t.summary]
-    ctx.record.summary = "\n".join(filter(None, [*tasks, summary]))
+    ctx.journal.summary = "\n".join(filter(None, [*tasks, summary]))
     sequence.current_step = step + 1
     if sequence.current_step == PostBattleSequence.COMPLETE:
         sequence.completed_at = timezone.now()
@@ -993,7 +999,7 @@ def _revert_step(sequence, number: int, *, actor, reason: str) -> None:
     ).first()
     if record is None:
         return
-    revert(record.journal, actor=actor)
+    revert(record.journal(), actor=actor)
     record.undone_at = timezone.now()
     record.undone_by = actor
     record.reason = reason

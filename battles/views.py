@@ -103,9 +103,9 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
         if battle.status == Battle.Status.CONFIRMED
         else [],
         "history": list(
-            StepRecord.objects.filter(sequence__participant__battle=battle, undone_at__isnull=False)
-            .select_related("sequence__participant__warband", "undone_by")
-            .defer("journal")  # what an undone step changed is not shown, only why it was
+            StepRecord.objects.filter(
+                sequence__participant__battle=battle, undone_at__isnull=False
+            ).select_related("sequence__participant__warband", "undone_by")
         ),
         "error": error,
     }

@@ -19,7 +19,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles import services as battle_services
-from battles.models import Battle, DiceRoll, PostBattleSequence, StepRecord, WarriorOutcome
+from battles.models import (
+    Battle,
+    DiceRoll,
+    PostBattleSequence,
+    StepAction,
+    StepRecord,
+    WarriorOutcome,
+)
 from battles.rules import ReportedResult
 from campaign.models import Membership
 from tests.factories import CampaignFactory, UserFactory, WarbandFactory, finish, hire
@@ -121,13 +128,16 @@ def _finished_history(battle, warbands, rng) -> None:
             )  # fmt: skip
         sequence = PostBattleSequence.objects.get(participant=participant)
         records += [
-            StepRecord(sequence=sequence, step=step, summary=f"{name}: done.", completed_at=now,
-                       completed_by=warband.owner)
-            for step, name in PostBattleSequence.STEPS
+            StepRecord(sequence=sequence, step=step, completed_at=now, completed_by=warband.owner)
+            for step, _ in PostBattleSequence.STEPS
         ]  # fmt: skip
     WarriorOutcome.objects.bulk_create(outcomes)
     DiceRoll.objects.bulk_create(rolls)
-    StepRecord.objects.bulk_create(records)
+    names = dict(PostBattleSequence.STEPS)
+    StepAction.objects.bulk_create(
+        StepAction(record=r, summary=f"{names[r.step]}: done.")
+        for r in StepRecord.objects.bulk_create(records)
+    )
     PostBattleSequence.objects.filter(participant__battle=battle).update(
         current_step=PostBattleSequence.COMPLETE, completed_at=now
     )

@@ -34,6 +34,7 @@ from battles.models import (
     Participant,
     PostBattleSequence,
     SequenceTask,
+    StepAction,
     StepRecord,
     WarriorOutcome,
 )
@@ -54,7 +55,10 @@ from warbands.models import (
 )
 from warbands.rules import RuleViolation
 
-FORMAT = "mordheim-campaign/1"
+FORMAT = "mordheim-campaign/2"
+# Format 1 kept each step's journal and summary on its record; they are now its actions'
+# (``StepAction``). A format 1 document still restores: each record's become one action.
+FORMATS = ("mordheim-campaign/1", FORMAT)
 USER_FIELDS = ("username", "password", "first_name", "last_name", "email", "is_active",
                "date_joined", "last_login")  # fmt: skip
 # Every model of a campaign, and how to find its rows from the campaign.
@@ -80,6 +84,7 @@ PARTS = (
     (Captive, "battle__campaign"),
     (PostBattleSequence, "participant__battle__campaign"),
     (StepRecord, "sequence__participant__battle__campaign"),
+    (StepAction, "record__sequence__participant__battle__campaign"),
     (SequenceTask, "sequence__participant__battle__campaign"),
     (HiredSword, "warband__campaign"),
     (RatingSnapshot, "warband__campaign"),
@@ -136,8 +141,10 @@ def dumps(document: dict) -> str:
 @transaction.atomic
 def import_campaign(document: dict) -> Campaign:
     """Restore an exported campaign into a database that does not hold it."""
-    if document.get("format") != FORMAT:
+    if document.get("format") not in FORMATS:
         raise RuleViolation(f"Not a campaign backup (expected format {FORMAT}).")
+    if document["format"] != FORMAT:
+        document = _step_actions(document)
     campaign_id = document["campaign"]["id"]
     if Campaign.objects.filter(pk=campaign_id).exists():
         raise RuleViolation(
@@ -156,3 +163,22 @@ def import_campaign(document: dict) -> Campaign:
         for statement in connection.ops.sequence_reset_sql(no_style(), list(models)):
             cursor.execute(statement)
     return Campaign.objects.get(pk=campaign_id)
+
+
+def _step_actions(document: dict) -> dict:
+    """A format 1 document as format 2: each step record's journal and summary become its one
+    action (as migration battles 0008 did in the database)."""
+    objects = []
+    for row in document["objects"]:
+        if row["model"] != "battles.steprecord":
+            objects.append(row)
+            continue
+        fields = dict(row["fields"])
+        journal, summary = fields.pop("journal", []), fields.pop("summary", "")
+        fields["changes"] = len(journal)
+        objects.append({**row, "fields": fields})
+        if journal or summary:
+            objects.append({"model": "battles.stepaction", "pk": None,
+                            "fields": {"record": row["pk"], "journal": journal,
+                                       "summary": summary}})  # fmt: skip
+    return {**document, "format": FORMAT, "objects": objects}

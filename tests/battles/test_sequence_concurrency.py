@@ -94,7 +94,7 @@ def test_a_steps_journal_holds_only_the_ledger_entries_the_step_wrote(duel):
         treasury.add_treasure(own, gold=1, reason=LedgerEntry.Reason.INCOME)
     journal.note_ledger()
 
-    noted = [pk for op in record.journal if op["op"] == "ledger" for pk in op["pks"]]
+    noted = [pk for op in journal.ops if op["op"] == "ledger" for pk in op["pks"]]
     assert len(noted) == 2
     assert set(LedgerEntry.objects.filter(pk__in=noted).values_list("warband", flat=True)) == {
         reavers.pk

@@ -610,6 +610,33 @@ def test_undo_of_trading_restores_roster_and_treasury(duel):
     assert not treasury.ledger_mismatches()
 
 
+def test_each_action_of_a_step_is_a_row_of_its_own(duel):
+    """An action writes its own changes and lines (``StepAction``) and never rewrites the
+    earlier ones; the record counts the changes, and the done step's summary is its actions'
+    lines in order."""
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 9)
+    sack = sack_with_room(reavers)
+    said = [act(sequence, "move", owner, source=chest(reavers).pk, target=sack.pk, gold=10)]
+    record = sequence.records.get(step=9, undone_at__isnull=True)
+    first = list(record.actions.values_list("pk", "journal", "summary"))
+    said.append(act(sequence, "move", owner, source=sack.pk, target=chest(reavers).pk, gold=4))
+    sequences.complete_step(sequence, actor=owner, step=9)
+
+    actions = list(record.actions.values_list("pk", "journal", "summary"))
+    assert actions[:1] == first  # untouched by the later actions
+    assert len(actions) == 2  # finishing the step changed and said nothing here
+    # A move's journal: its two ledger lines, nothing of the other move.
+    for _, journal, _ in actions:
+        assert [op["op"] for op in journal] == ["ledger"] and len(journal[0]["pks"]) == 2
+    record.refresh_from_db()
+    assert record.changes == 2 and record.completed_by == owner
+    assert record.journal() == [op for _, journal, _ in actions for op in journal]
+    sequence.refresh_progress()
+    shown = sequences.live_records(sequence).get(step=9).summary
+    assert shown == "\n".join(said) and said[0] and said[1]
+
+
 # --- Step 10 and the whole sequence --------------------------------------------------------
 
 
@@ -626,7 +653,8 @@ def test_unstored_treasure_is_lost_at_the_end_with_ledger_entries(duel):
     lost = LedgerEntry.objects.filter(reason="loss", step=10)
     assert sorted(lost.values_list("kind", "amount")) == [("gold", -12), ("item", -1),
                                                            ("wyrdstone", -1)]  # fmt: skip
-    record = sequence.records.get(step=10, undone_at__isnull=True)
+    sequence.refresh_progress()
+    record = sequences.live_records(sequence).get(step=10)  # the page's summaries
     assert "Lost for want of a container: 12 gc, 1 wyrdstone, Sword" in record.summary
 
 

@@ -8,7 +8,7 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
-from battles.models import Battle, DiceRoll, PostBattleSequence, StepRecord
+from battles.models import Battle, DiceRoll, PostBattleSequence, StepAction, StepRecord
 from campaign.models import Campaign, CampaignEvent, Membership
 from warbands.models import LedgerEntry, StorageContainer, Warrior
 from warbands.reference import load_reference_data
@@ -46,7 +46,9 @@ def signature() -> dict:
         "battles": Battle.objects.count(),
         "dice": DiceRoll.objects.count(),
         "sequences": sorted(PostBattleSequence.objects.values_list("pk", "current_step")),
-        "records": StepRecord.objects.count(),
+        "records": sorted(StepRecord.objects.values_list("pk", "step", "changes")),
+        "journals": [(r.pk, r.journal()) for r in StepRecord.objects.order_by("pk")],
+        "summaries": list(StepAction.objects.order_by("pk").values_list("record", "summary")),
         "events": CampaignEvent.objects.count(),
     }  # fmt: skip
 
@@ -75,6 +77,53 @@ def test_a_campaign_survives_a_round_trip_through_an_empty_database(
     assert Campaign.objects.create(name="Next").pk > campaign.pk
     with pytest.raises(CommandError, match="exists already"):
         call_command("import_campaign", str(backup))
+
+
+def as_format_1(document: dict) -> dict:
+    """A backup as format 1 wrote it: each step's journal and summary on its record."""
+    actions = [row for row in document["objects"] if row["model"] == "battles.stepaction"]
+    objects = []
+    for row in document["objects"]:
+        if row["model"] == "battles.stepaction":
+            continue
+        if row["model"] == "battles.steprecord":
+            own = [a["fields"] for a in actions if a["fields"]["record"] == row["pk"]]
+            fields = {k: v for k, v in row["fields"].items() if k != "changes"}
+            fields["journal"] = [op for a in own for op in a["journal"]]
+            fields["summary"] = "\n".join(a["summary"] for a in own if a["summary"])
+            row = {**row, "fields": fields}
+        objects.append(row)
+    return {**document, "format": "mordheim-campaign/1", "objects": objects}
+
+
+def test_a_backup_of_the_first_format_restores_its_steps_journals_and_summaries(
+    reference_data, settings, tmp_path
+):
+    settings.DEBUG = True
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    campaign = Campaign.objects.get()
+    before = signature()
+    assert any(journal for _, journal in before["journals"])  # the demo played some steps
+    backup = tmp_path / "league.json"
+    call_command("export_campaign", campaign.pk, output=str(backup), stderr=open("/dev/null", "w"))  # noqa: SIM115
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(as_format_1(json.loads(backup.read_text()))))
+
+    call_command("flush", interactive=False, verbosity=0)
+    load_reference_data(apps)
+    call_command("import_campaign", str(old), stdout=open("/dev/null", "w"))  # noqa: SIM115
+
+    after = signature()
+    # Each record's actions became one: the same journal and the same lines, in order.
+    assert after["journals"] == before["journals"]
+    assert after["records"] == before["records"]
+    joined = {}
+    for record, summary in before["summaries"]:
+        joined[record] = "\n".join(filter(None, [joined.get(record), summary]))
+    assert dict(after["summaries"]) == joined
+    assert {k: v for k, v in after.items() if k != "summaries"} == {
+        k: v for k, v in before.items() if k != "summaries"
+    }
 
 
 @pytest.mark.django_db
