@@ -764,8 +764,9 @@ class UpdateRating(Step):
     def complete(self, ctx, data):
         lost = treasury.settle_unstored_treasure(ctx.warband, actor=ctx.actor, step=10)
         ctx.journal.note_ledger()
-        warriors = list(warband_services.roster(ctx.warband))
-        rating = warband_services.rating(warriors)
+        # The rulebook's rating summed in SQL (``rating_expression``, checked against
+        # ``rules.warband_rating``): the roster's warriors need not be loaded for it.
+        rating = warband_services.ratings_of([ctx.warband])[ctx.warband.pk]
         snapshot = ctx.journal.create(
             RatingSnapshot, warband=ctx.warband, rating=rating, taken_at=timezone.now(),
             battle=ctx.battle, note=f"after {ctx.battle.scenario}",

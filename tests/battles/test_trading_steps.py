@@ -12,11 +12,13 @@ from battles import sequence as sequences
 from battles.models import PostBattleSequence
 from campaign.dice import ScriptedDice
 from tests.battles.test_sequence import fought, roster_state, sequence_of
+from warbands import services as warband_services
 from warbands import treasury
 from warbands.models import (
     HiredSword,
     Item,
     LedgerEntry,
+    RatingSnapshot,
     StoredItem,
     Warrior,
     WarriorItem,
@@ -656,6 +658,24 @@ def test_unstored_treasure_is_lost_at_the_end_with_ledger_entries(duel):
     sequence.refresh_progress()
     record = sequences.live_records(sequence).get(step=10)  # the page's summaries
     assert "Lost for want of a container: 12 gc, 1 wyrdstone, Sword" in record.summary
+
+
+def test_step_10_takes_the_rulebook_rating_of_the_roster_after_the_battle(duel):
+    """The rating snapshot (summed in SQL) is ``rules.warband_rating`` of the roster as the
+    sequence left it: a henchman group grown and experience gained count."""
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 10)
+    group = reavers.warriors.filter(is_hero=False).first()
+    group.group_size, group.experience = group.group_size + 1, group.experience + 3
+    group.save(update_fields=["group_size", "experience"])
+    expected = warband_services.rating(warband_services.roster(reavers))
+
+    sequences.complete_step(sequence, actor=owner, step=10)
+
+    snapshot = RatingSnapshot.objects.filter(warband=reavers).latest("pk")  # step 10's
+    assert snapshot.rating == expected > 0
+    sequence.refresh_progress()
+    assert sequences.live_records(sequence).get(step=10).summary.startswith(f"Rating {expected}.")
 
 
 def test_nothing_is_lost_when_everything_fits_and_the_ledger_checks_out(duel):
