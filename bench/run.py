@@ -1,8 +1,10 @@
 """`make bench`: the league, the real stack under load, the targets.
 
 1. Database: ``DATABASE_URL`` if set, else an embedded PostgreSQL in ``.bench-pgdata/`` (kept
-   between runs; ``BENCH_FRESH=1`` or ``make bench-clean`` starts over). Migrated, then the
-   league of bench/generate.py is built once (about five minutes) and reused.
+   between runs; ``BENCH_FRESH=1`` or ``make bench-clean`` starts over). The league of
+   bench/generate.py is built once (about five minutes) and kept as a template; every run
+   starts from a fresh copy of it, migrated (bench/snapshot.py), so no run measures the
+   writes of the runs before it.
 2. gunicorn with 2 sync workers (DEBUG off, whitenoise, ``MORDHEIM_BENCH=1`` for the
    ``X-Queries`` header) on 127.0.0.1:8765.
 3. bench/load.py in a separate process, logged in as the league's player, at a fixed
@@ -66,10 +68,25 @@ def environment() -> dict[str, str]:
     return env
 
 
+def snapshot(env, what: str) -> bool:
+    """``restore`` or ``keep`` the league (bench/snapshot.py), in a process of its own."""
+    code = f"import django; django.setup()\nfrom bench import snapshot\nprint(snapshot.{what}())"
+    done = subprocess.run([PYTHON, "-c", code], cwd=ROOT, env=env, check=True,
+                          stdout=subprocess.PIPE, text=True)  # fmt: skip
+    return done.stdout.strip().splitlines()[-1] == "True"
+
+
 def prepare(env) -> dict:
-    """Migrate, build the league unless it is there, collect static files; the league's ids."""
-    if os.environ.get("BENCH_FRESH") == "1" and "DATABASE_URL" not in env:
+    """Start from the kept league (embedded database only), migrate, build the league unless
+    it is there, collect static files; the league's ids."""
+    embedded = "DATABASE_URL" not in env
+    if os.environ.get("BENCH_FRESH") == "1" and embedded:
         shutil.rmtree(PGDATA, ignore_errors=True)
+    kept = embedded and snapshot(env, "restore")
+    if kept:
+        print("The league as it was built (bench/snapshot.py): earlier runs' writes are gone.")
+    elif not embedded:
+        print("DATABASE_URL: the league keeps every run's writes (bench/snapshot.py).")
     manage = [PYTHON, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
@@ -90,9 +107,16 @@ def prepare(env) -> dict:
     ) as generator:
         for line in generator.stdout:
             if line.startswith("LEAGUE "):
-                return json.loads(line[len("LEAGUE ") :])
+                league = json.loads(line[len("LEAGUE ") :])
+                break
             print(line, end="", flush=True)
-    raise RuntimeError("the league generator did not report")
+        else:
+            raise RuntimeError("the league generator did not report")
+    if embedded and not kept:
+        # From now on every run starts from this league. One built before the snapshots
+        # carries the writes of the runs it served: `make bench-clean` builds it afresh.
+        snapshot(env, "keep")
+    return league
 
 
 def start_gunicorn(env) -> subprocess.Popen:

@@ -1,0 +1,63 @@
+"""Every benchmark run starts from the same league.
+
+The load test writes: each run moves gold hundreds of times (ledger entries, step actions,
+one-time tokens). Left in place, those writes would pile up run after run, and the league
+measured would drift away from the one the issue describes (2,000 ledger entries per warband)
+and from the previous run's. So, on the benchmark's own embedded database, the league is kept
+as a template database (``mordheim_bench_league``) right after it is built, and each run
+first recreates the working database from it (``CREATE DATABASE … TEMPLATE``, a file copy of
+a second or two), then migrates it.
+
+With ``DATABASE_URL`` nothing is dropped or copied: that database is not the benchmark's to
+throw away, and runs accumulate their writes there (``bench/run.py`` says so).
+
+Run inside a process with Django set up (``bench/run.py`` starts one).
+"""
+
+from __future__ import annotations
+
+import psycopg
+from django.conf import settings
+from django.db import connections
+
+TEMPLATE = "mordheim_bench_league"
+
+
+def _admin() -> psycopg.Connection:
+    """A connection to the server's maintenance database, outside any transaction."""
+    db = settings.DATABASES["default"]
+    return psycopg.connect(
+        dbname="postgres", user=db["USER"], password=db["PASSWORD"] or None,
+        host=db["HOST"] or None, port=db["PORT"] or None, autocommit=True,
+    )  # fmt: skip
+
+
+def _exists(admin: psycopg.Connection, name: str) -> bool:
+    return (
+        admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+    )
+
+
+def restore() -> bool:
+    """Recreate the working database from the kept league; False when none is kept yet."""
+    name = settings.DATABASES["default"]["NAME"]
+    connections.close_all()
+    with _admin() as admin:
+        if not _exists(admin, TEMPLATE):
+            return False
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}" STRATEGY FILE_COPY')
+    return True
+
+
+def keep() -> None:
+    """Keep the working database, the league just built, as the template of later runs:
+    vacuumed and analysed first, so that every copy starts with the planner's statistics and
+    a visibility map (the league is written in bulk, faster than autovacuum follows)."""
+    name = settings.DATABASES["default"]["NAME"]
+    with connections["default"].cursor() as cursor:
+        cursor.execute("VACUUM (ANALYZE)")
+    connections.close_all()
+    with _admin() as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE}"')
+        admin.execute(f'CREATE DATABASE "{TEMPLATE}" TEMPLATE "{name}" STRATEGY FILE_COPY')
