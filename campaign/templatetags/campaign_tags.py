@@ -1,5 +1,6 @@
 from django import template
-from django.utils.html import format_html
+from django.utils import dateformat, timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from campaign.options import render_options
@@ -38,3 +39,33 @@ def experience_boxes(track):
             for box in track
         )
     )
+
+
+@register.simple_tag
+def ledger_rows(entries):
+    """The ledger table's rows, one ``<tr>`` per entry (``LedgerEntry`` with its container,
+    battle and actor loaded): a page of 50 drawn by the template language cost a fifth of the
+    treasury page, and the ledger is drawn again after every move."""
+    return format_html_join("\n", "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}{} {}</td>"
+                            "<td>{}{}</td><td>{}</td><td>{}</td></tr>", (
+        (
+            dateformat.format(timezone.localtime(entry.created_at), "j M Y H:i"),
+            entry.container,
+            "minus" if entry.amount < 0 else "plus",
+            "+" if entry.amount > 0 else "",
+            entry.amount,
+            entry.what,
+            entry.get_reason_display(),
+            _after_battle(entry),
+            entry.note,
+            (entry.actor.username if entry.actor else "") or "\u2014",
+        )
+        for entry in entries
+    ))  # fmt: skip
+
+
+def _after_battle(entry) -> str:
+    if entry.battle is None:
+        return ""
+    step = "" if entry.step is None else format_html(", step {}", entry.step)
+    return format_html('<br><small class="muted">after {}{}</small>', entry.battle.scenario, step)

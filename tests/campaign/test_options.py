@@ -1,11 +1,18 @@
 """Tags that build repeated HTML in Python: ``{% options %}`` (the treasury page's <option>
-lists) and ``{% experience_boxes %}`` (the roster's experience tracks)."""
+lists), ``{% experience_boxes %}`` (the roster's experience tracks) and ``{% ledger_rows %}``
+(the treasury's ledger)."""
 
+import datetime
+import re
 from types import SimpleNamespace
 
+from django.contrib.auth.models import User
 from django.template import Context, Template
+from django.utils import timezone
 
+from battles.models import Battle
 from campaign.options import Choices, render_options
+from warbands.models import LedgerEntry, StorageContainer
 
 
 class Box(SimpleNamespace):
@@ -72,3 +79,41 @@ def test_experience_boxes_render_as_the_template_loop_did():
     context = {"track": boxes}
     assert tag.render(Context(context)) == loop.render(Context(context))
     assert tag.render(Context(context)).count("<li") == 8
+
+
+LEDGER_LOOP = Template("""{% for entry in ledger_page %}
+  <tr>
+    <td>{{ entry.created_at|date:"j M Y H:i" }}</td>
+    <td>{{ entry.container }}</td>
+    <td class="{% if entry.amount < 0 %}minus{% else %}plus{% endif %}">{% if entry.amount > 0 %}+{% endif %}{{ entry.amount }} {{ entry.what }}</td>
+    <td>{{ entry.get_reason_display }}{% if entry.battle %}<br><small class="muted">after {{ entry.battle.scenario }}{% if entry.step is not None %}, step {{ entry.step }}{% endif %}</small>{% endif %}</td>
+    <td>{{ entry.note }}</td>
+    <td>{{ entry.actor.username|default:"—" }}</td>
+  </tr>
+{% endfor %}""")  # noqa: E501 (the template loop the tag replaced, as it was)
+
+
+def test_ledger_rows_render_as_the_template_loop_did(settings):
+    settings.TIME_ZONE = "Europe/Berlin"  # the date is shown in the site's time zone
+    timezone.deactivate()
+    chest = StorageContainer(pk=1, kind="treasure_chest", label="<b>war chest</b>")
+    battle = Battle(pk=2, scenario="Street <Fight> & co")
+    when = datetime.datetime(2026, 3, 1, 23, 30, tzinfo=datetime.UTC)  # 2 Mar in Berlin
+    entries = [
+        LedgerEntry(container=chest, kind="gold", amount=-3, reason="purchase", note="<i>x</i>",
+                    actor=User(username="a&b"), created_at=when),
+        LedgerEntry(container=chest, kind="wyrdstone", amount=2, reason="income", battle=battle,
+                    step=4, created_at=when),
+        LedgerEntry(container=chest, kind="item", item_name="Sword & Board", amount=1,
+                    reason="income", battle=battle, step=None, created_at=when),
+        LedgerEntry(container=chest, kind="gold", amount=0, reason="income", created_at=when),
+    ]  # fmt: skip
+
+    def tight(html):
+        return re.sub(r">\s+<", "><", html).strip()
+
+    context = {"ledger_page": entries}
+    tag = Template("{% ledger_rows ledger_page %}").render(Context(context))
+    assert tight(tag) == tight(LEDGER_LOOP.render(Context(context)))
+    assert tag.count("<tr>") == 4 and "2 Mar 2026 00:30" in tag
+    assert "&lt;Fight&gt; &amp; co" in tag and "<b>" not in tag and "a&amp;b" in tag
