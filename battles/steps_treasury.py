@@ -80,10 +80,10 @@ def destinations(
     ``lock``: read under the lock the treasury's change then takes (``treasury.read_locked``),
     for a change called right away with ``fresh=True``."""
     pks = [read_pk(data, key) for key in keys if data.get(key) != "pile"]
-    chosen = StorageContainer.objects.held().filter(
+    named = StorageContainer.objects.held().filter(
         warband=ctx.warband, pk__in=[p for p in pks if p]
     )
-    found = {c.pk: c for c in (treasury.read_locked(chosen) if lock else chosen)}
+    found = {c.pk: c for c in (treasury.read_locked(named) if lock else named)}
     chosen = []
     for key in keys:
         if data.get(key) == "pile":
