@@ -16,34 +16,20 @@ Run inside a process with Django set up (``bench/run.py`` starts one).
 
 from __future__ import annotations
 
-import psycopg
 from django.conf import settings
 from django.db import connections
 
+from campaign.database import database_exists, maintenance_connection
+
 TEMPLATE = "mordheim_bench_league"
-
-
-def _admin() -> psycopg.Connection:
-    """A connection to the server's maintenance database, outside any transaction."""
-    db = settings.DATABASES["default"]
-    return psycopg.connect(
-        dbname="postgres", user=db["USER"], password=db["PASSWORD"] or None,
-        host=db["HOST"] or None, port=db["PORT"] or None, autocommit=True,
-    )  # fmt: skip
-
-
-def _exists(admin: psycopg.Connection, name: str) -> bool:
-    return (
-        admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
-    )
 
 
 def restore() -> bool:
     """Recreate the working database from the kept league; False when none is kept yet."""
     name = settings.DATABASES["default"]["NAME"]
     connections.close_all()
-    with _admin() as admin:
-        if not _exists(admin, TEMPLATE):
+    with maintenance_connection(settings.DATABASES["default"]) as admin:
+        if not database_exists(admin, TEMPLATE):
             return False
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}" STRATEGY FILE_COPY')
@@ -58,6 +44,6 @@ def keep() -> None:
     with connections["default"].cursor() as cursor:
         cursor.execute("VACUUM (ANALYZE)")
     connections.close_all()
-    with _admin() as admin:
+    with maintenance_connection(settings.DATABASES["default"]) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE}"')
         admin.execute(f'CREATE DATABASE "{TEMPLATE}" TEMPLATE "{name}" STRATEGY FILE_COPY')

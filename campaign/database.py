@@ -66,17 +66,7 @@ def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
     _exit_cleanly_on_sigterm()
     info = server.get_postmaster_info()
     host = str(info.socket_dir) if info.socket_dir else (info.hostname or "127.0.0.1")
-    with psycopg.connect(
-        dbname="postgres", user="postgres", host=host, port=info.port, autocommit=True
-    ) as connection:
-        exists = connection.execute(
-            "SELECT 1 FROM pg_database WHERE datname = %s", [EMBEDDED_DATABASE_NAME]
-        ).fetchone()
-        if not exists:
-            # Two processes starting together (gunicorn workers) may race to create it.
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
-                connection.execute(f'CREATE DATABASE "{EMBEDDED_DATABASE_NAME}"')
-    return {
+    config = {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": EMBEDDED_DATABASE_NAME,
         "USER": "postgres",
@@ -87,6 +77,29 @@ def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
         # DB_CONN_MAX_AGE says otherwise (see database_settings).
         "CONN_MAX_AGE": 0,
     }
+    with maintenance_connection(config) as connection:
+        if not database_exists(connection, EMBEDDED_DATABASE_NAME):
+            # Two processes starting together (gunicorn workers) may race to create it.
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                connection.execute(f'CREATE DATABASE "{EMBEDDED_DATABASE_NAME}"')
+    return config
+
+
+def maintenance_connection(config: Mapping[str, Any]):
+    """A connection to the server's ``postgres`` database, outside any transaction (to create,
+    copy or drop databases), with the credentials of Django settings ``config``."""
+    import psycopg
+
+    return psycopg.connect(
+        dbname="postgres", user=config["USER"], password=config["PASSWORD"] or None,
+        host=config["HOST"] or None, port=config["PORT"] or None, autocommit=True,
+    )  # fmt: skip
+
+
+def database_exists(connection, name: str) -> bool:
+    """The server of ``connection`` (a psycopg connection) has a database called ``name``."""
+    found = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+    return found.fetchone() is not None
 
 
 def _forget_dead_processes(data_dir: Path) -> None:
