@@ -150,8 +150,9 @@ class Journal:
         one-live-record-per-step constraint) to count the action's changes, and the action
         becomes a ``StepAction`` row when it changed or said something. ``completed_by``: the
         step ends now, done by this user. ``along``: other writes of the action, ``(sql,
-        params)`` of an UPDATE each, sent in the same statement (as data-modifying ``WITH``
-        queries, which PostgreSQL always runs to completion).
+        params)`` of an UPDATE or INSERT each (``campaign.statements``), sent in the same
+        statement (as data-modifying ``WITH`` queries, which PostgreSQL always runs to
+        completion).
 
         The record's row stays small whatever the step's history, so an action costs the same
         however many came before it (``StepAction``)."""

@@ -39,7 +39,7 @@ from battles.models import (
 from battles.rules import experience as xp_rules
 from battles.rules import injuries as injury_rules
 from battles.rules.tasks import NeedsAnswer, ask
-from campaign import locking, permissions
+from campaign import locking, permissions, statements
 from campaign.dice import ReplayDice
 from campaign.models import CampaignEvent
 from campaign.services import record_event
@@ -847,14 +847,18 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
         return task
     # The rolls of this task, the ones made before a question included, say what they decided.
     result = f"{task.label}: {summary}"[:300]
-    _log_rolls(rolled, result)
     if asked_before:
         battle.dice_rolls.filter(result=_waiting(task)).update(result=result)
     task.faces = replay.faces
     task.question = None
     task.done = True
     task.summary = summary[:500]
-    ctx.journal.save(along=[_task_done(task)])
+    along = [_task_done(task)]
+    if rolled:  # sent in the journal's statement, not an INSERT of their own
+        for roll in rolled:
+            roll.result = result
+        along.append(statements.insert(rolled, returning=False))
+    ctx.journal.save(along=along)
     _tell(caller, sequence)
     return task
 

@@ -385,11 +385,14 @@ class SellWyrdstone(TreasuryStep):
         if ctx.sequence.state.get("wyrdstone_sold"):
             raise RuleViolation("Wyrdstone is sold only once per post-battle sequence.")
         shards = read_int(data, "shards", "Shards to sell", minimum=1, maximum=1000)
-        containers = [c for c in locked_containers(ctx) if c.wyrdstone]
+        locked = locked_containers(ctx)
+        containers = [c for c in locked if c.wyrdstone]
         held = sum(c.wyrdstone for c in containers)
         if shards > held:
             raise RuleViolation(f"The warband holds {held} wyrdstone shards.")
         target = destination(ctx, data)
+        # the locked copy of the same container, if it is one: it knows what the sale took
+        target = next((c for c in locked if c.pk == target.pk), target)
         size = warband_size(ctx.warband)
         price = rules.wyrdstone_price(shards, size)
         note = f"{shards} wyrdstone sold"
@@ -402,10 +405,11 @@ class SellWyrdstone(TreasuryStep):
                     wyrdstone=-take,
                     reason=Reason.SALE,
                     context=ctx.treasury_context(note),
+                    fresh=True,
                 )
                 remaining -= take
             if not remaining:
                 break
-        receive(ctx, target, reason=Reason.SALE, note=note, gold=price)
+        receive(ctx, target, reason=Reason.SALE, note=note, gold=price, fresh=True)
         ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "wyrdstone_sold": shards})
         return f"Sold {shards} wyrdstone for {price} gc ({size} warriors) into {target.the}."

@@ -183,6 +183,7 @@ class RareItems(TreasuryStep):
             tasks.append(SequenceTask(
                 sequence=sequence, step=6, order=order, kind="rarity", warrior=hero,
                 label=f"{hero.name}'s rarity roll" + (f" (+{modifier})" if modifier else ""),
+                data={"streetwise": hero.pk in streetwise},
             ))  # fmt: skip
         SequenceTask.objects.bulk_create(tasks)
 
@@ -208,8 +209,13 @@ class RareItems(TreasuryStep):
         return context
 
     def run_task(self, ctx, task, dice):
+        """The roll with the modifier its label shows: Streetwise as the hero had it when the
+        step began (skills come in step 2; tasks made before this was kept read it now)."""
         hero = task.warrior  # read with the task
-        modifier = self.modifier(hero, ctx.warband.warband_type.rare_item_modifier)
+        streetwise = (task.data or {}).get("streetwise")
+        modifier = self.modifier(
+            hero, ctx.warband.warband_type.rare_item_modifier, streetwise=streetwise
+        )
         roll = dice.roll(2, 6, f"{hero.name}: rarity roll (2D6)")
         total = roll.total + modifier
         task.result = {"total": total}

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.db.models import Q
+
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.sequence import Context, Step
 from campaign import permissions
@@ -114,12 +116,10 @@ def own_warrior(ctx: Context, pk: int | None) -> Warrior:
 
 
 def locked_containers(ctx: Context, prefer: int | None = None) -> list[StorageContainer]:
-    containers = list(
-        StorageContainer.objects.held()
-        .filter(warband=ctx.warband)
-        .select_for_update()
-        .order_by("pk")
-    )
+    """The warband's held containers under their row locks (``treasury.read_locked``: a
+    change of one of these very objects takes it with ``fresh=True``), the preferred one
+    first, then the real containers before the unstored pile."""
+    containers = treasury.read_locked(StorageContainer.objects.held().filter(warband=ctx.warband))
     return sorted(
         containers,
         key=lambda c: (c.pk != prefer, c.kind != StorageContainer.LOOSE, c.pk),
@@ -143,16 +143,34 @@ def pay(ctx: Context, amount: int, note: str, *, prefer: int | None = None) -> N
         take = min(container.gold_crowns, remaining)
         if take:
             treasury.add_treasure(
-                container, gold=-take, reason=Reason.PURCHASE, context=ctx.treasury_context(note)
+                container,
+                gold=-take,
+                reason=Reason.PURCHASE,
+                context=ctx.treasury_context(note),
+                fresh=True,
             )
             remaining -= take
         if not remaining:
             break
 
 
-def receive(ctx: Context, container: StorageContainer, *, reason: str, note: str, gold=0, shards=0):
+def receive(
+    ctx: Context,
+    container: StorageContainer,
+    *,
+    reason: str,
+    note: str,
+    gold=0,
+    shards=0,
+    fresh: bool = False,
+):
     treasury.add_treasure(
-        container, gold=gold, wyrdstone=shards, reason=reason, context=ctx.treasury_context(note)
+        container,
+        gold=gold,
+        wyrdstone=shards,
+        reason=reason,
+        context=ctx.treasury_context(note),
+        fresh=fresh,
     )
 
 
@@ -211,9 +229,22 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
 
 
 def store_from_pile(ctx: Context, data: Mapping) -> str:
-    """Put unstored treasure (gold, shards, items) into one of the warband's containers."""
-    pile = treasury.loose_pile(ctx.warband)
-    target = own_container(ctx, read_pk(data, "target"))
+    """Put unstored treasure (gold, shards, items) into one of the warband's containers. The
+    pile and the container are read together under their locks (``treasury.read_locked``),
+    and the move takes them as read."""
+    target_pk = read_pk(data, "target")
+    found = treasury.read_locked(
+        StorageContainer.objects.held()
+        .filter(warband=ctx.warband)
+        .filter(Q(kind=StorageContainer.LOOSE) | Q(pk=target_pk or 0))
+    )
+    for container in found:
+        container.warband = ctx.warband  # loaded with the sequence
+    target = next((c for c in found if c.pk == target_pk), None)
+    if target is None:
+        raise RuleViolation("Choose one of your containers for the container.")
+    pile = next((c for c in found if c.kind == StorageContainer.LOOSE), None)
+    pile = pile or treasury.loose_pile(ctx.warband)
     if target.kind == StorageContainer.LOOSE:
         raise RuleViolation("Choose a container to store it in.")
     gold = read_int(data, "gold", "Gold crowns")
@@ -229,6 +260,7 @@ def store_from_pile(ctx: Context, data: Mapping) -> str:
             gold=gold,
             wyrdstone=shards,
             context=ctx.treasury_context(),
+            fresh=True,
         )
     names = []
     for stored in StoredItem.objects.filter(container=pile, pk__in=item_pks):

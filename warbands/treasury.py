@@ -25,7 +25,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Case, Count, Q, Sum, When
 
-from campaign import locking, permissions
+from campaign import locking, permissions, statements
 from campaign.nested import nested
 from campaign.noting import Noting
 from warbands.models import (
@@ -246,26 +246,13 @@ def _save_balances(*containers: StorageContainer, entries: list[LedgerEntry] = (
         if not entries:
             cursor.execute(sql, params)
             return
-        insert, values = _ledger_insert(entries)
+        insert, values = statements.insert(entries)
         cursor.execute(f"WITH balances AS ({sql}) {insert}", params + values)
         for entry, (pk,) in zip(entries, cursor.fetchall(), strict=True):
             entry.pk = pk
             entry._state.adding, entry._state.db = False, connection.alias
     for entry in entries:
         _entries.note(entry.pk)
-
-
-def _ledger_insert(entries: list[LedgerEntry]) -> tuple[str, list]:
-    """``INSERT INTO`` the ledger the ``entries``, ``RETURNING id`` in their order, as Django's
-    own insert prepares each value (``pre_save`` sets ``created_at``)."""
-    fields = [f for f in LedgerEntry._meta.concrete_fields if not f.primary_key]
-    row = f"({', '.join(['%s'] * len(fields))})"
-    values = [field.get_db_prep_save(field.pre_save(entry, True), connection)
-              for entry in entries for field in fields]  # fmt: skip
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    sql = (f"INSERT INTO {LedgerEntry._meta.db_table} ({columns}) "
-           f"VALUES {', '.join([row] * len(entries))} RETURNING id")  # fmt: skip
-    return sql, values
 
 
 BALANCES = ["gold_crowns", "wyrdstone", "item_count"]
@@ -278,11 +265,14 @@ def add_treasure(
     wyrdstone: int = 0,
     reason: str,
     context: Context = NO_CONTEXT,
+    fresh: bool = False,
 ) -> None:
     """Put (or, with negative amounts, take) gold and wyrdstone into one container, with its
-    ledger entries. The building block of income, purchases, sales and losses."""
+    ledger entries. The building block of income, purchases, sales and losses. ``fresh``: the
+    caller read the container with ``read_locked`` and changed it only through this very
+    object since (see ``_lock``)."""
     with _atomic(context):
-        (container,) = _lock(container)
+        (container,) = _lock(container, fresh=fresh)
         container.gold_crowns += gold
         container.wyrdstone += wyrdstone
         entries = [

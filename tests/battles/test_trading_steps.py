@@ -427,6 +427,30 @@ def test_rarity_modifiers_streetwise_marienburg_and_gems(duel):
     assert task.result["total"] == 15
 
 
+def test_a_rarity_roll_takes_the_modifier_its_label_shows(duel):
+    """Streetwise as the hero had it when step 6 began (kept in the task): a skill removed
+    since changes neither the label nor the roll; a task kept before the flag reads it now."""
+    reavers = duel["reavers"]
+    captain, champion, _ = warriors(reavers)
+    WarriorSkill.objects.create(warrior=captain, skill_id=_skill("streetwise"))
+    sequence, owner = at_step(duel, 6)
+    sequences.prepare(sequence)
+    WarriorSkill.objects.filter(warrior=captain).delete()
+    task = sequence.tasks.get(step=6, warrior=captain)
+    assert task.label == "Captain Adler's rarity roll (+2)" and task.data == {"streetwise": True}
+    roll(sequence, task, [3, 3], owner)
+    task.refresh_from_db()
+    assert task.result["total"] == 8
+
+    WarriorSkill.objects.create(warrior=champion, skill_id=_skill("streetwise"))
+    older = sequence.tasks.get(step=6, warrior=champion)
+    older.data = {}
+    older.save(update_fields=["data"])
+    roll(sequence, older, [3, 3], owner)
+    older.refresh_from_db()
+    assert older.result["total"] == 8
+
+
 def test_a_variable_price_is_rolled_once_and_a_rare_item_may_go_onto_a_hero(duel):
     reavers = duel["reavers"]
     captain, _, guards = warriors(reavers)
@@ -713,6 +737,10 @@ def test_stray_input_is_refused_with_a_reason(duel):
     theirs = chest(duel["scourge"]).pk
     with pytest.raises(RuleViolation, match="Choose one of your containers"):
         act(sequence, "move", owner, source=chest(duel["reavers"]).pk, target=theirs, gold=1)
+    with pytest.raises(RuleViolation, match="Choose one of your containers"):
+        act(sequence, "store", owner, target=theirs, gold=1)
+    with pytest.raises(RuleViolation, match="Choose a container to store it in"):
+        act(sequence, "store", owner, target=pile(duel["reavers"]).pk, gold=1)
     with pytest.raises(RuleViolation, match="Nothing to do"):
         act(sequence, "explode", owner)
     assert not LedgerEntry.objects.filter(step=9).exists()
