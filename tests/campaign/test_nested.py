@@ -71,3 +71,46 @@ def test_a_parent_without_related_rows_has_empty_relations():
     with CaptureQueriesContext(connection) as captured:
         assert list(warrior.skills.all()) == [] and list(warrior.injuries.all()) == []
     assert len(captured) == 0
+
+
+def test_the_subquery_is_built_once_and_its_sql_serves_every_parent(monkeypatch):
+    """``_Rows``: Django builds each relation's subquery the first time only; the SQL kept
+    reads the right rows for another warband (its own parameters are the outer query's)."""
+    from campaign import nested
+
+    first, second = mustered_warband(), mustered_warband()
+    built = []
+    original = nested._rows
+    monkeypatch.setattr(nested, "_COMPILED", {})
+    monkeypatch.setattr(nested, "_rows", lambda *args: built.append(args) or original(*args))
+
+    read = [sheet(Warrior.objects.filter(warband=w).order_by("pk").for_roster_page())
+            for w in (first, second)]  # fmt: skip
+
+    assert sorted(name for _, name, _ in built) == ["injuries", "items", "skills", "spells"]
+    for warband, got in zip((first, second), read, strict=True):
+        owned = WarriorItem.objects.filter(warrior__warband=warband).select_related("item")
+        owned = owned.order_by("warrior", *WarriorItem._meta.ordering, "pk")
+        assert [pair for warrior in got for pair in warrior[1]] == [
+            (values(o), values(o.item)) for o in owned
+        ]
+
+
+def test_inside_another_query_the_subquery_is_compiled_for_it():
+    """The same relation read by a subquery (its table aliased ``U0``) gets SQL of its own."""
+    from django.db.models import OuterRef, Subquery
+
+    from warbands.models import Warband
+
+    warband = mustered_warband()
+    captain = warband.warriors.order_by("pk").first()
+    list(Warrior.objects.filter(warband=warband).with_items())  # the top-level SQL, kept
+    first_items = Subquery(
+        Warrior.objects.filter(warband=OuterRef("pk")).order_by("pk").with_items()
+        .values("_nested_items")[:1]
+    )  # fmt: skip
+    read = Warband.objects.annotate(first_items=first_items).get(pk=warband.pk).first_items
+    assert [row["id"] for row in read] == list(
+        captain.items.order_by("item__category", "item__name", "pk").values_list("pk", flat=True)
+    )
+    assert read and all(row["warrior_id"] == captain.pk for row in read)
