@@ -78,20 +78,23 @@ def destination(ctx: Context, data: Mapping, key: str = "into") -> StorageContai
 def destinations(
     ctx: Context, data: Mapping, *keys: str, lock: bool = False
 ) -> list[StorageContainer]:
-    """``destination`` for each key; the containers chosen by id are read in one query.
-    ``lock``: read under the lock the treasury's change then takes (``treasury.read_locked``),
-    for a change called right away with ``fresh=True``."""
+    """``destination`` for each key; the containers chosen, the pile included, are read in one
+    query. ``lock``: read under the lock the treasury's change then takes
+    (``treasury.read_locked``), for a change called right away with ``fresh=True``."""
     pks = [read_pk(data, key) for key in keys if data.get(key) != "pile"]
-    named = StorageContainer.objects.held().filter(
-        warband=ctx.warband, pk__in=[p for p in pks if p]
-    )
-    found = {c.pk: c for c in (treasury.read_locked(named) if lock else named)}
+    wanted = Q(pk__in=[p for p in pks if p])
+    if any(data.get(key) == "pile" for key in keys):
+        wanted |= Q(kind=StorageContainer.LOOSE)
+    named = StorageContainer.objects.held().filter(wanted, warband=ctx.warband)
+    read = treasury.read_locked(named) if lock else list(named)
+    found = {c.pk: c for c in read}
+    pile = next((c for c in read if c.kind == StorageContainer.LOOSE), None)
     chosen = []
     for key in keys:
         if data.get(key) == "pile":
-            chosen.append(treasury.loose_pile(ctx.warband))
-            continue
-        container = found.get(read_pk(data, key))
+            container = pile or treasury.loose_pile(ctx.warband)  # made on first use
+        else:
+            container = found.get(read_pk(data, key))
         if container is None:
             raise RuleViolation("Choose one of your containers for the container.")
         container.warband = ctx.warband  # loaded with the sequence
@@ -230,21 +233,11 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
 
 def store_from_pile(ctx: Context, data: Mapping) -> str:
     """Put unstored treasure (gold, shards, items) into one of the warband's containers. The
-    pile and the container are read together under their locks (``treasury.read_locked``),
-    and the move takes them as read."""
-    target_pk = read_pk(data, "target")
-    found = treasury.read_locked(
-        StorageContainer.objects.held()
-        .filter(warband=ctx.warband)
-        .filter(Q(kind=StorageContainer.LOOSE) | Q(pk=target_pk or 0))
+    pile and the container are read together under their locks (``destinations``), and the
+    move takes them as read."""
+    pile, target = destinations(
+        ctx, {"pile": "pile", "target": data.get("target")}, "pile", "target", lock=True
     )
-    for container in found:
-        container.warband = ctx.warband  # loaded with the sequence
-    target = next((c for c in found if c.pk == target_pk), None)
-    if target is None:
-        raise RuleViolation("Choose one of your containers for the container.")
-    pile = next((c for c in found if c.kind == StorageContainer.LOOSE), None)
-    pile = pile or treasury.loose_pile(ctx.warband)
     if target.kind == StorageContainer.LOOSE:
         raise RuleViolation("Choose a container to store it in.")
     gold = read_int(data, "gold", "Gold crowns")
