@@ -2,9 +2,11 @@
 axe-core's WCAG 2 A and AA checks (also after htmx swaps) and break no Content Security Policy
 rule."""
 
+import contextlib
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from battles import sequence as sequences
@@ -68,6 +70,44 @@ def test_a_treasury_move_changes_two_cards_and_reloads_the_filtered_ledger(
         == reavers.containers.filter(status="held").exclude(kind="loose").count()
     )
     assert not errors, errors
+
+
+def test_a_filter_answered_after_a_move_does_not_bring_back_the_old_ledger(
+    live_server, chromium, league
+):
+    """The ledger's own requests replace each other (``hx-sync``): a filter still on its way
+    when a move reloads the ledger is dropped. Otherwise its answer, drawn before the move,
+    swaps the ledger while the reload is out, and the reload's answer then finds its element
+    gone and is thrown away: the old ledger stays. The answers are held back here to force
+    that order, which a slow network or a busy server can produce."""
+    duel, _, _ = league
+    reavers = duel["reavers"]
+    chest = reavers.containers.get(kind="treasure_chest")
+    sack = reavers.containers.filter(kind="large_sack").order_by("gold_crowns").first()
+    owner = log_in(chromium.new_context(), live_server, reavers.owner)
+    owner.goto(f"{live_server.url}/warbands/{reavers.pk}/treasury/")
+    held = []  # (route, its answer drawn when the request was made)
+    owner.route(re.compile(r"/treasury/\?.*kind=gold"), lambda r: held.append((r, r.fetch())))
+
+    def wait_for_held(count):
+        while len(held) < count:  # the route's handler runs while the page waits
+            owner.wait_for_timeout(50)
+
+    owner.locator("#ledger select[name=kind]").select_option("gold")
+    wait_for_held(1)  # the filter, drawn before the move
+    move = owner.locator("#treasury-move form")
+    move.locator("select[name=source]").select_option(str(chest.pk))
+    move.locator("select[name=target]").select_option(str(sack.pk))
+    move.get_by_label("Gold crowns").fill("5")
+    move.get_by_role("button", name="Move").click()
+    wait_for_held(2)  # the reload, drawn after the move
+
+    for route, answer in held:  # the filter's answer first, then the reload's
+        with contextlib.suppress(PlaywrightError):  # the browser dropped this request already
+            route.fulfill(response=answer)
+    owner.wait_for_timeout(300)
+    expect(owner.locator("#ledger tbody tr").first).to_contain_text("Transfer between containers")
+    expect(owner.locator("#ledger select[name=kind]")).to_have_value("gold")
 
 
 def test_a_double_click_and_two_tabs_each_apply_once(live_server, chromium, league):
