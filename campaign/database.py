@@ -26,6 +26,8 @@ import dj_database_url
 EMBEDDED_DATABASE_NAME = "mordheim"
 #: Environment variable that moves the embedded server's data folder.
 DATA_DIR_VARIABLE = "MORDHEIM_PGDATA"
+#: How long a process stopped by SIGTERM waits for its children to exit first.
+CHILDREN_EXIT_SECONDS = 10
 
 
 def database_settings(environ: Mapping[str, str], *, default_data_dir: Path) -> dict[str, Any]:
@@ -143,6 +145,23 @@ def _exit_cleanly_on_sigterm() -> None:
 
 
 def _raise_system_exit(signum: int, frame: object) -> None:
+    """Exit as after Ctrl-C, but first let this process's children exit on their own.
+
+    ``make run``'s dev server is a reloader process and its child (``subprocess.run``), both on
+    pgserver's list. On an exception other than KeyboardInterrupt, ``subprocess.run`` SIGKILLs
+    the child at once: killed before its own exit, it stayed on the list (or was cut off while
+    writing it), and the server ran on. So the children are sent SIGTERM (harmless if the whole
+    process group got it already) and awaited, a few seconds at most; a second SIGTERM to this
+    process is ignored from here on, so it cannot cut pgserver's stop short.
+    """
+    import psutil
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    children = psutil.Process().children()
+    for child in children:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            child.terminate()
+    psutil.wait_procs(children, timeout=CHILDREN_EXIT_SECONDS)
     raise SystemExit(128 + signum)
 
 

@@ -1,5 +1,6 @@
 """The function that decides where the database lives (campaign/database.py)."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -102,6 +103,51 @@ def test_a_killed_process_does_not_keep_the_embedded_server_alive_forever(tmp_pa
 
     orphan.process.wait(timeout=10)
     assert not orphan.is_running()
+
+
+@pytest.mark.parametrize("signalled", ["group", "parent"])
+def test_sigterm_stops_the_embedded_server_with_a_parent_and_its_child(tmp_path, signalled):
+    """`make run`'s dev server is two processes on the server, the reloader and its child
+    (``subprocess.run``). SIGTERM to both (``kill -- -PGID``) or to the parent alone: the
+    parent lets the child leave pgserver's list before it leaves itself, and the last one out
+    stops the server. Python's ``subprocess.run`` SIGKILLs the child on any other exception
+    than Ctrl-C, which kept it on the list (or cut the list's file short) and the server ran on."""
+    import json
+
+    from pgserver.utils import PostmasterInfo
+
+    data_dir = tmp_path / "pg"
+    start = (
+        "import pathlib, sys, time; from campaign.database import start_embedded_postgres;"
+        "start_embedded_postgres(pathlib.Path(sys.argv[1]));"
+    )
+    child = start + "print('up', flush=True); time.sleep(60)"
+    parent = (
+        start + f"import subprocess; subprocess.run([sys.executable, '-c', {child!r}, sys.argv[1]])"
+    )
+    reloader = subprocess.Popen(
+        [sys.executable, "-c", parent, str(data_dir)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert reloader.stdout.readline().strip() == "up"
+    server = PostmasterInfo.read_from_pgdata(data_dir)
+    assert server is not None and server.is_running()
+    assert len(json.loads((data_dir / ".handle_pids.json").read_text())) == 2
+
+    try:
+        if signalled == "group":
+            os.killpg(reloader.pid, signal.SIGTERM)
+        else:
+            reloader.send_signal(signal.SIGTERM)
+        assert reloader.wait(timeout=30) == 128 + signal.SIGTERM
+        server.process.wait(timeout=10)
+        assert json.loads((data_dir / ".handle_pids.json").read_text()) == []
+    finally:
+        if server.is_running():  # the failure above: no server left behind for the next test
+            server.process.kill()
 
 
 @pytest.mark.parametrize("left", ["", "[12", "{}"])
