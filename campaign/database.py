@@ -136,12 +136,19 @@ def _exit_cleanly_on_sigterm() -> None:
     """Turn SIGTERM into SystemExit so that atexit handlers (pgserver's stop) run.
 
     Only where nobody else handles SIGTERM (manage.py commands); gunicorn installs its own
-    handlers, which shut workers down gracefully already, and those are left alone.
+    handlers, which shut workers down gracefully already, and those are left alone. The dev
+    server's reloader would replace it with Django's: ``campaign``'s ``runserver`` puts it back
+    (``exit_cleanly_on_sigterm``).
     """
     if threading.current_thread() is not threading.main_thread():
         return
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, _raise_system_exit)
+        exit_cleanly_on_sigterm()
+
+
+def exit_cleanly_on_sigterm() -> None:
+    """From now on SIGTERM lets this process's children exit, then raises SystemExit."""
+    signal.signal(signal.SIGTERM, _raise_system_exit)
 
 
 def _raise_system_exit(signum: int, frame: object) -> None:
