@@ -11,6 +11,7 @@ the last of them exits (pgserver keeps a reference list of process ids in the fo
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import signal
@@ -28,6 +29,8 @@ EMBEDDED_DATABASE_NAME = "mordheim"
 DATA_DIR_VARIABLE = "MORDHEIM_PGDATA"
 #: How long a process stopped by SIGTERM waits for its children to exit first.
 CHILDREN_EXIT_SECONDS = 10
+
+_SWEPT_AT_EXIT: set[Path] = set()  # data folders whose list is swept when this process exits
 
 
 def database_settings(environ: Mapping[str, str], *, default_data_dir: Path) -> dict[str, Any]:
@@ -65,6 +68,9 @@ def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
         data_dir.parent.mkdir(parents=True, exist_ok=True)
         _forget_dead_processes(data_dir)
         server = pgserver.get_server(data_dir, cleanup_mode="stop")
+        if data_dir not in _SWEPT_AT_EXIT:  # runs before pgserver's stop (atexit is LIFO)
+            _SWEPT_AT_EXIT.add(data_dir)
+            atexit.register(_forget_dead_processes, data_dir, repair=False)
     _exit_cleanly_on_sigterm()
     info = server.get_postmaster_info()
     host = str(info.socket_dir) if info.socket_dir else (info.hostname or "127.0.0.1")
@@ -104,13 +110,17 @@ def database_exists(connection, name: str) -> bool:
     return found.fetchone() is not None
 
 
-def _forget_dead_processes(data_dir: Path) -> None:
+def _forget_dead_processes(data_dir: Path, *, repair: bool = True) -> None:
     """Drop processes that died without saying goodbye from pgserver's list of users.
 
     pgserver stops the server when the last process on its list exits, but a process killed by
-    SIGKILL never takes itself off the list, and then nobody would ever stop the server. A
-    process killed while writing the list may leave it empty or cut short, which pgserver
-    itself cannot read: that is written back as the list of the live ones (none known).
+    SIGKILL, or gone with ``os._exit`` (the dev server's child when its port is taken), never
+    takes itself off the list, and then nobody would stop the server. Done when a process
+    joins the server and again when it exits, just before pgserver's own exit looks whether it
+    is the last. A process killed while writing the list may leave it empty or cut short,
+    which pgserver itself cannot read: with ``repair`` (on joining) that is written back as
+    the list of the live ones (none known); on exit such a list is left alone, since whoever
+    was on it is unknown and stopping the server under them would be worse.
     """
     import psutil
     from pgserver.postgres_server import PostgresServer
@@ -125,7 +135,8 @@ def _forget_dead_processes(data_dir: Path) -> None:
         except json.JSONDecodeError:
             pids = None
         if not isinstance(pids, list):
-            pid_file.write_text("[]")
+            if repair:
+                pid_file.write_text("[]")
             return
         alive = [pid for pid in pids if psutil.pid_exists(pid)]
         if alive != pids:

@@ -150,6 +150,41 @@ def test_sigterm_stops_the_embedded_server_with_a_parent_and_its_child(tmp_path,
             server.process.kill()
 
 
+def test_a_child_gone_without_its_exit_does_not_keep_the_server_alive(tmp_path):
+    """The dev server's child leaves with ``os._exit`` when its port is taken (no atexit, so it
+    stays on pgserver's list): the parent, exiting after it, forgets it and stops the server."""
+    import json
+
+    from pgserver.utils import PostmasterInfo
+
+    data_dir = tmp_path / "pg"
+    start = (
+        "import os, pathlib, sys; from campaign.database import start_embedded_postgres;"
+        "start_embedded_postgres(pathlib.Path(sys.argv[1]));"
+    )
+    child = start + "os._exit(1)"
+    parent = (
+        start
+        + f"import subprocess; subprocess.run([sys.executable, '-c', {child!r}, sys.argv[1]]);"
+        "print(open(sys.argv[1] + '/.handle_pids.json').read(), flush=True)"
+    )
+    reloader = subprocess.run(
+        [sys.executable, "-c", parent, str(data_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert len(json.loads(reloader.stdout)) == 2  # the child never left the list itself
+    server = PostmasterInfo.read_from_pgdata(data_dir)
+    try:
+        assert server is None or not server.is_running()
+        assert json.loads((data_dir / ".handle_pids.json").read_text()) == []
+    finally:
+        if server is not None and server.is_running():
+            server.process.kill()
+
+
 @pytest.mark.parametrize("left", ["", "[12", "{}"])
 def test_a_process_list_cut_short_by_a_kill_is_repaired(tmp_path, left):
     """Ctrl-C during `make run` can leave pgserver's list of processes empty or half
