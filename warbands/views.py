@@ -247,10 +247,15 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
     warriors = list(services.roster(warband))
     can_edit = permissions.can_edit_warband(request.user, warband)
     show_treasury = permissions.can_see_treasury(request.user, warband)
-    # One query for the containers and the totals (the pile of unstored treasure counts in
-    # the totals but is not a container to list).
+    # One query for the containers and the totals. The pile of unstored treasure counts in the
+    # totals; it is not a container to list, but the owner is shown what is in it (it is lost
+    # at the end of the next post-battle sequence), as on the treasury page.
     held = treasury.held_containers(warband)
-    containers = [c for c in held if c.kind != StorageContainer.LOOSE]
+    views = permissions.visible_containers(request.user, held)
+    pile = next(
+        (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
+        None,
+    )
     return render(
         request,
         "warbands/warband_roster.html",
@@ -262,7 +267,8 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
             "can_edit": can_edit,
             "show_treasury": show_treasury,
             "totals": treasury.totals_of(held) if show_treasury else None,
-            "containers": permissions.visible_containers(request.user, containers),
+            "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
+            "pile": pile,
         },
     )
 

@@ -216,6 +216,27 @@ def test_unstored_treasure_is_shown_with_a_warning(client, warband):
     assert "lost at the end of the next post-battle sequence" in page
 
 
+def test_the_roster_shows_its_owner_the_unstored_treasure_it_counts(client, warband):
+    """The roster's treasury total includes the pile; the owner is told what is in it, and
+    anybody else sees neither the line nor its contents."""
+    pile = treasury.loose_pile(warband)
+    treasury.add_treasure(pile, gold=9, wyrdstone=2, reason="income")
+    roster = reverse("warband_roster", args=[warband.pk])
+
+    page = client.get(roster).content.decode()
+
+    line = page.split('data-testid="pile">')[1].split("</p>")[0]
+    assert line.startswith("Not in a container: 9 gc, 2 wyrdstone.")
+    assert "lost at the end of the next post-battle sequence" in line
+    total = treasury.totals(warband)
+    assert f'<dd data-testid="treasury-gold">{total["gold"]} gc</dd>' in page
+
+    opponent = mustered_warband(campaign=warband.campaign).owner
+    client.force_login(opponent)
+    page = client.get(roster).content.decode()
+    assert 'data-testid="pile"' not in page and "Not in a container" not in page
+
+
 def test_an_empty_pile_gives_no_warning_and_is_no_source(client, warband):
     pile = treasury.loose_pile(warband)  # a post-battle step made it; everything is stored
 
