@@ -101,8 +101,10 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-# The benchmark (bench/run.py) counts each request's SQL statements (X-Queries header).
-if env_bool("MORDHEIM_BENCH", default=False):
+# The benchmark (bench/run.py) counts each request's SQL statements (X-Queries header) and
+# measures the write floor (campaign.views.bench_write_floor, a 404 otherwise).
+MORDHEIM_BENCH = env_bool("MORDHEIM_BENCH", default=False)
+if MORDHEIM_BENCH:
     MIDDLEWARE.insert(0, "campaign.middleware.QueryCountMiddleware")
 
 # "pages": whole pages kept while the database is unchanged (campaign.pagecache), per process.

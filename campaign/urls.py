@@ -55,6 +55,7 @@ campaign_patterns = [
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("healthz", views.healthz, name="healthz"),
+    path("bench/write-floor", views.bench_write_floor, name="bench_write_floor"),
     *account_patterns,
     *campaign_patterns,
     path("", include("warbands.urls")),

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -35,6 +36,17 @@ FEED_PAGE = 20
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness for load balancers: answers without touching the database or the session."""
     return JsonResponse({"status": "ok"})
+
+
+@require_POST
+def bench_write_floor(request: HttpRequest) -> HttpResponse:
+    """Benchmark only (``MORDHEIM_BENCH=1``; a 404 otherwise): a logged-in htmx POST that does
+    nothing. It passes what every write passes (session, user, CSRF check, one-time form token)
+    and answers at once: the fastest any write of this app can be, measured beside the
+    ``/healthz`` ceiling (bench/run.py)."""
+    if not settings.MORDHEIM_BENCH:
+        raise Http404
+    return HttpResponse("<p>Nothing changed.</p>")
 
 
 @login_not_required

@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from bench.generate import generate
 
@@ -96,3 +97,30 @@ def test_the_bench_counts_queries_only_when_asked(client, settings):
     response = client.get("/")
     assert re.fullmatch(r"\d+", response["X-Queries"])
     assert int(response["X-Queries"]) == queries
+
+
+def test_the_write_floor_is_a_logged_in_post_with_a_one_time_token_only_for_the_bench(
+    settings,
+):
+    """bench/run.py measures the cheapest write beside the ceiling: it must pass the checks
+    every write passes (log-in, CSRF, one-time token), and exist only for the benchmark."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("floor", password="x")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    client.get("/")  # the CSRF cookie
+    csrf = {"X-CSRFToken": client.cookies["csrftoken"].value, "HX-Request": "true"}
+    token = {"form_token": "5f0c6a1e-2d3b-4c5d-8e9f-0a1b2c3d4e5f"}
+    url = reverse("bench_write_floor")
+    elsewhere = {"form_token": "0e1d2c3b-4a59-4687-9a8b-7c6d5e4f3a2b"}
+    assert client.post(url, elsewhere, headers=csrf).status_code == 404
+
+    settings.MORDHEIM_BENCH = True
+    no_csrf = {"form_token": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"}
+    assert client.post(url, no_csrf).status_code == 403
+    first = client.post(url, token, headers=csrf)
+    assert first.status_code == 200 and first.content == b"<p>Nothing changed.</p>"
+    again = client.post(url, token, headers=csrf)
+    assert again["X-Replayed"] == "1"  # the one-time token was taken by the first
+    assert Client().post(url, token).status_code == 302  # anonymous: to the log-in page

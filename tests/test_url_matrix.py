@@ -34,6 +34,8 @@ HTMX = {"HX-Request": "true"}
 MATRIX: dict[str, tuple[str, str]] = {
     # Public pages.
     "healthz": ("OOOOO", "MMMMM"),
+    # The benchmark's write floor: a 404 unless MORDHEIM_BENCH=1 (tests/test_query_counts.py).
+    "bench_write_floor": ("LMMMM", "LHHHH"),
     "login": ("OOOOO", "OOOOO"),
     "signup": ("OOOOO", "OOOOO"),
     # Any logged-in user.
