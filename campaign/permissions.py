@@ -122,7 +122,9 @@ class Contents:
 class ContainerView:
     """What a user may know of a container. Everybody sees its kind, whether it is heavy (it
     is on the table) and who carries it; ``label`` and ``contents`` are None unless
-    ``can_see_contents``. Templates get these, never the model, so they cannot leak."""
+    ``can_see_contents``. ``name``: what to call it, "Large Sack 2" or "Large Sack “Loot”"
+    for those who may see inside, only the kind for anybody else (the label is the owner's).
+    Templates get these, never the model, so they cannot leak."""
 
     pk: int
     kind: str
@@ -131,6 +133,7 @@ class ContainerView:
     carried_by: str
     label: str | None
     contents: Contents | None
+    name: str
 
 
 def visible_containers(
@@ -156,6 +159,7 @@ def visible_containers(
         elif container.parent_id:
             carried_by = container.parent.get_kind_display()
         contents = None
+        kind_label = container.get_kind_display()
         if allowed[container.warband_id]:
             children = carried.get(container.pk, [])
             contents = Contents(
@@ -172,11 +176,12 @@ def visible_containers(
             ContainerView(
                 pk=container.pk,
                 kind=container.kind,
-                kind_label=container.get_kind_display(),
+                kind_label=kind_label,
                 heavy=container.is_heavy,
                 carried_by=carried_by,
                 label=container.label if allowed[container.warband_id] else None,
                 contents=contents,
+                name=str(container) if allowed[container.warband_id] else kind_label,
             )
         )
     return views

@@ -737,7 +737,11 @@ class StorageContainer(models.Model):
 
     warband = models.ForeignKey(Warband, on_delete=models.PROTECT, related_name="containers")
     kind = models.CharField(max_length=20, choices=KIND_CHOICES)
-    label = models.CharField(max_length=60, blank=True, help_text="The player's own name for it.")
+    label = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text="The player's own name for it, or its number among containers of its kind.",
+    )
     parent = models.ForeignKey(
         "self",
         null=True,
@@ -770,7 +774,11 @@ class StorageContainer(models.Model):
         # A plain dict: get_kind_display() rebuilds its lookup on every call, and the treasury
         # page names each container in every form's list of targets.
         name = _CONTAINER_NAMES.get(self.kind, self.kind)
-        return f"{name} “{self.label}”" if self.label else name
+        if not self.label:
+            return name
+        if self.label.isdigit():  # numbered among its kind (treasury.number_alike)
+            return f"{name} {self.label}"
+        return f"{name} “{self.label}”"
 
     @property
     def contents_label(self) -> str:

@@ -596,9 +596,11 @@ def buy_container(
                 f"{pay_from.gold_crowns} gc."
             )
         add_treasure(pay_from, gold=-spec.price, reason=Reason.PURCHASE, context=context)
-    return StorageContainer.objects.create(
+    bought = StorageContainer.objects.create(
         warband=warband, kind=kind, holder=holder if spec.hero_only else None
     )
+    number_alike(warband.pk, kind, [bought])
+    return bought
 
 
 @transaction.atomic
@@ -686,6 +688,38 @@ def place_vessel_item(vessel: VesselItem, container: StorageContainer | None, *,
 
 
 # --- Mustering, capture and loss -----------------------------------------------------------
+
+
+def number_alike(warband_id: int, kind: str, changed: list[StorageContainer] = ()) -> None:
+    """Containers of one kind that the player has not named get numbers once the warband holds
+    two or more: "Large Sack 1", "Large Sack 2", in the order they came. Otherwise the forms,
+    the ledger and the step summaries could only say "from the Large Sack to the Large Sack".
+
+    The rules are silent (MiM's containers have no names); our choice: a number is never
+    given twice in a warband, so a sold sack's number is not reused and the ledger's old
+    lines keep meaning the same sack; a single container of its kind keeps its plain name;
+    a name the player gave is kept. The warband's row is locked first, so two purchases at once
+    number one after the other. ``changed``: containers that came just now (bought, captured),
+    numbered after the warband's own; the caller's instances get their new label too (the
+    database has it already)."""
+    if kind == StorageContainer.LOOSE:
+        return
+    _warbands_locked(warband_id)
+    alike = list(StorageContainer.objects.filter(warband_id=warband_id, kind=kind).order_by("pk"))
+    held = [c for c in alike if c.status == StorageContainer.Status.HELD]
+    arrived = {c.pk for c in changed}  # bought or captured just now: numbered last
+    unnamed = sorted((c for c in held if not c.label), key=lambda c: (c.pk in arrived, c.pk))
+    if len(held) < 2 or not unnamed:
+        return
+    number = max((int(c.label) for c in alike if c.label.isdigit()), default=0)
+    for container in unnamed:
+        number += 1
+        container.label = str(number)
+    StorageContainer.objects.bulk_update(unnamed, ["label"])
+    labels = {c.pk: c.label for c in unnamed}
+    for container in changed:
+        if container.pk in labels:
+            container.label = labels[container.pk]
 
 
 def create_starting_chest(warband: Warband) -> StorageContainer:
@@ -797,7 +831,11 @@ def capture_container(
                 )
         box.warband_id = captor.pk
         box.holder = None
-        box.save(update_fields=["warband", "holder"])
+        if box.label.isdigit():  # its number among the loser's; numbered anew below
+            box.label = ""
+        box.save(update_fields=["warband", "holder", "label"])
+    for kind in {box.kind for box in locked}:
+        number_alike(captor.pk, kind, locked)
     # The captured container leaves whatever carried it; what it carries goes along.
     top = locked[0]
     if top.parent_id:

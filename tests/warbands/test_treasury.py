@@ -189,7 +189,7 @@ def test_moving_more_than_the_source_holds_is_refused(warband):
     assert str(refusal.value) == "The unstored treasure holds only 0 gc."
     with pytest.raises(RuleViolation) as refusal:
         treasury.move_treasure(sack, chest, actor=warband.owner, gold=1000)
-    assert str(refusal.value).startswith("The Large Sack holds only ")
+    assert str(refusal.value).startswith("The Large Sack 1 holds only ")
 
 
 @pytest.mark.parametrize(("gold", "wyrdstone"), [(0, 0), (-5, 0), (0, -1)])
@@ -751,3 +751,69 @@ def test_check_ledgers_fails_when_a_balance_was_changed_behind_the_ledger(warban
 
     assert failure.value.returncode == 1
     assert str(failure.value).startswith("2 mismatch(es)")  # the container's and the warband's
+
+
+# --- Names: containers of one kind are numbered ---------------------------------------------
+
+
+def names(warband, kind: str) -> list[str]:
+    alike = warband.containers.filter(kind=kind, status="held").order_by("pk")
+    return [str(c) for c in alike]
+
+
+def test_containers_of_one_kind_are_numbered_in_the_order_they_came(warband):
+    """The four sacks bought at mustering are told apart; the single chest keeps its name."""
+    assert names(warband, "large_sack") == [f"Large Sack {n}" for n in (1, 2, 3, 4)]
+    assert names(warband, "treasure_chest") == ["Treasure Chest"]
+    sack = container(warband, "large_sack")
+    with pytest.raises(RuleViolation, match=r"^The Large Sack 1 holds only "):
+        treasury.move_treasure(sack, container(warband, "treasure_chest"), actor=warband.owner,
+                               gold=sack.gold_crowns + 1)  # fmt: skip
+
+
+def test_a_number_is_never_given_twice_and_a_players_name_is_kept(warband):
+    first, named, _, last = warband.containers.filter(kind="large_sack").order_by("pk")
+    StorageContainer.objects.filter(pk=named.pk).update(label="Loot")  # a cart's found name
+    treasury.add_treasure(first, gold=-first.gold_crowns, reason=Reason.PURCHASE)
+    treasury.sell_container(first, actor=warband.owner, proceeds_to=last)
+
+    bought = treasury.buy_container(warband, "large_sack", actor=warband.owner, pay_from=last)
+
+    # Not 1 again: the ledger's lines of the sold "Large Sack 1" still mean that one.
+    assert str(bought) == "Large Sack 5"
+    assert names(warband, "large_sack") == [
+        "Large Sack “Loot”", "Large Sack 3", "Large Sack 4", "Large Sack 5",
+    ]  # fmt: skip
+
+
+def test_a_captured_container_is_numbered_among_the_captors(warband):
+    captor = WarbandFactory(campaign=warband.campaign)
+    captor_sack = treasury.buy_container(captor, "large_sack", actor=captor.owner)
+    assert str(captor_sack) == "Large Sack"  # the only one of its kind
+
+    captured = treasury.capture_container(container(warband, "large_sack"), captor)
+
+    captor_sack.refresh_from_db()
+    assert (str(captor_sack), str(captured)) == ("Large Sack 1", "Large Sack 2")  # it came last
+    assert names(warband, "large_sack") == ["Large Sack 2", "Large Sack 3", "Large Sack 4"]
+
+
+def test_the_migration_numbers_the_containers_already_there(warband):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("warbands.migrations.0018_number_alike_containers")
+    StorageContainer.objects.filter(warband=warband).update(label="")
+    sacks = list(warband.containers.filter(kind="large_sack").order_by("pk"))
+    StorageContainer.objects.filter(pk=sacks[2].pk).update(label="Loot")
+    other = mustered_warband(campaign=warband.campaign)
+    StorageContainer.objects.filter(warband=other).update(label="")
+
+    migration.number_alike(apps, None)
+
+    assert names(warband, "large_sack") == [
+        "Large Sack 1", "Large Sack 2", "Large Sack “Loot”", "Large Sack 3",
+    ]  # fmt: skip
+    assert names(other, "large_sack") == [f"Large Sack {n}" for n in (1, 2, 3, 4)]
+    assert names(warband, "treasure_chest") == ["Treasure Chest"]
