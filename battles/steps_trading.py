@@ -624,7 +624,11 @@ class Reallocate(TreasuryStep):
             context=ctx.treasury_context(),
             fresh=True,  # read under the lock just now
         )
-        return f"Moved {gold} gc and {shards} wyrdstone from {source.the} to {target.the}."
+        moved = " and ".join(
+            part for part in (f"{gold} gc" if gold else "", f"{shards} wyrdstone" if shards else "")
+            if part
+        )  # fmt: skip
+        return f"Moved {moved} from {source.the} to {target.the}."
 
     def do_move_item(self, ctx, data, dice):
         stored = _stored(ctx, data)

@@ -661,6 +661,10 @@ def test_each_action_of_a_step_is_a_row_of_its_own(duel):
     sequence.refresh_progress()
     shown = sequences.live_records(sequence).get(step=9).summary
     assert shown == "\n".join(said) and said[0] and said[1]
+    # Each sack by its number (several of one kind), and nothing said of a zero.
+    assert said == [f"Moved 10 gc from the Treasure Chest to the {sack}.",
+                    f"Moved 4 gc from the {sack} to the Treasure Chest."]  # fmt: skip
+    assert str(sack).startswith("Large Sack ") and str(sack)[-1].isdigit()
 
 
 # --- Step 10 and the whole sequence --------------------------------------------------------
