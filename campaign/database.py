@@ -30,6 +30,7 @@ DATA_DIR_VARIABLE = "MORDHEIM_PGDATA"
 #: How long a process stopped by SIGTERM waits for its children to exit first.
 CHILDREN_EXIT_SECONDS = 10
 
+_STOPPING = False  # a SIGTERM is being handled (_raise_system_exit)
 _SWEPT_AT_EXIT: set[Path] = set()  # data folders whose list is swept when this process exits
 
 
@@ -174,6 +175,10 @@ def _raise_system_exit(signum: int, frame: object) -> None:
     """
     import psutil
 
+    global _STOPPING
+    if _STOPPING:  # a second SIGTERM that came before the line below: already on our way out
+        return
+    _STOPPING = True
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     children = psutil.Process().children()
     for child in children:
