@@ -1,9 +1,23 @@
-"""WSGI entry point: `gunicorn campaign.wsgi`."""
+"""WSGI entry point: `gunicorn campaign.wsgi`.
 
+Once the application and its URLconf are loaded, everything they made is moved out of the
+garbage collector's sight (``gc.freeze()``): about 100,000 long-lived objects (models, forms,
+views, Django's own) that a full collection would otherwise walk every 30 requests or so, a
+pause of about 40 ms each time (about 1 ms per request on average, measured on the step 9
+POST with ``gc.callbacks``). The frozen objects are still freed when nothing refers to them;
+only reference cycles among them are never collected, and they live as long as the worker
+anyway.
+"""
+
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
+from django.urls import get_resolver
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
 
 application = get_wsgi_application()
+get_resolver().url_patterns  # noqa: B018 - imports every view, form and template tag now
+gc.collect()
+gc.freeze()
