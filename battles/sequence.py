@@ -58,6 +58,7 @@ from warbands.models import (
     WarriorItem,
     WarriorSkill,
     WarriorSpell,
+    amount_parts,
 )
 from warbands.rules import RuleViolation
 
@@ -772,13 +773,9 @@ class UpdateRating(Step):
             battle=ctx.battle, note=f"after {ctx.battle.scenario}",
         )  # fmt: skip
         parts = [f"Rating {snapshot.rating}."]
-        gone = [
-            f"{lost['gold']} gc" if lost["gold"] else "",
-            f"{lost['wyrdstone']} wyrdstone" if lost["wyrdstone"] else "",
-            *lost["items"],
-        ]
-        if any(gone):
-            parts.append(f"Lost for want of a container: {', '.join(g for g in gone if g)}.")
+        gone = amount_parts(lost["gold"], lost["wyrdstone"], lost["items"])
+        if gone:
+            parts.append(f"Lost for want of a container: {', '.join(gone)}.")
         return " ".join(parts)
 
 

@@ -53,6 +53,7 @@ from warbands.models import (
     WarriorItem,
     WarriorSkill,
     WarriorType,
+    amount_parts,
 )
 from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
@@ -624,10 +625,7 @@ class Reallocate(TreasuryStep):
             context=ctx.treasury_context(),
             fresh=True,  # read under the lock just now
         )
-        moved = " and ".join(
-            part for part in (f"{gold} gc" if gold else "", f"{shards} wyrdstone" if shards else "")
-            if part
-        )  # fmt: skip
+        moved = " and ".join(amount_parts(gold, shards))
         return f"Moved {moved} from {source.the} to {target.the}."
 
     def do_move_item(self, ctx, data, dice):

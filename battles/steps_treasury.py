@@ -32,6 +32,7 @@ from warbands.models import (
     StorageContainer,
     StoredItem,
     Warrior,
+    amount_parts,
 )
 from warbands.rules import RuleViolation
 
@@ -206,24 +207,23 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
     warband = sequence.participant.warband
     containers = treasury.held_containers(warband)
     views = permissions.visible_containers(user, containers)
-    pile = next((v for v in views if v.kind == StorageContainer.LOOSE), None)
     warriors = list(
         Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
         .select_related("warrior_type")
         .with_items()
     )
     real = [c for c in containers if c.kind != StorageContainer.LOOSE]
-    shown_pile = pile if pile and pile.contents and pile.contents.held else None
+    shown_pile = permissions.shown_pile(views)
     pile_parts = []
     if shown_pile:
         contents = shown_pile.contents
-        pile_parts = [f"{contents.gold} gc" if contents.gold else "",
-                      f"{contents.wyrdstone} wyrdstone" if contents.wyrdstone else "",
-                      *(stored.name for stored in contents.items)]  # fmt: skip
+        pile_parts = amount_parts(
+            contents.gold, contents.wyrdstone, [stored.name for stored in contents.items]
+        )
     return {
         "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
         "pile": shown_pile,
-        "pile_parts": [part for part in pile_parts if part],
+        "pile_parts": pile_parts,
         "real_containers": real,
         "warriors": warriors,
         "gold_held": sum(c.gold_crowns for c in containers),
@@ -259,8 +259,7 @@ def store_from_pile(ctx: Context, data: Mapping) -> str:
     for stored in StoredItem.objects.filter(container=pile, pk__in=item_pks):
         treasury.move_stored_item(stored, target, actor=ctx.actor, context=ctx.treasury_context())
         names.append(stored.name)
-    parts = [f"{gold} gc" if gold else "", f"{shards} wyrdstone" if shards else "", *names]
-    return f"Stored {', '.join(p for p in parts if p)} in {target.the}."
+    return f"Stored {', '.join(amount_parts(gold, shards, names))} in {target.the}."
 
 
 def read_list(data: Mapping, key: str) -> list[str]:

@@ -187,6 +187,15 @@ def visible_containers(
     return views
 
 
+def shown_pile(views: Iterable[ContainerView]) -> ContainerView | None:
+    """The unstored pile among ``views`` when this user may see inside it and it holds
+    something (a pile a step made stays, often empty, and is then not shown)."""
+    return next(
+        (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
+        None,
+    )
+
+
 @dataclass(frozen=True)
 class DiceView:
     """A line of a battle's dice log as this user may see it."""

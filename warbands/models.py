@@ -660,6 +660,13 @@ class Injury(models.Model):
 # --- The treasury (Mayhem in Mordheim storage containers) ----------------------------------
 
 
+def amount_parts(gold: int, wyrdstone: int, others=()) -> list[str]:
+    """The words for an amount of treasure, none for a zero: ``["24 gc", "3 wyrdstone",
+    *others]`` (``others``: items' names, say), for the caller to join."""
+    parts = (f"{gold} gc" if gold else "", f"{wyrdstone} wyrdstone" if wyrdstone else "", *others)
+    return [part for part in parts if part]
+
+
 def _capacity_constraints() -> list[models.CheckConstraint]:
     """The database refuses what no container of a kind can hold (per-category maxima from the
     catalogue in ``warbands.rules.containers``) and the pouch holding gold and wyrdstone
@@ -783,14 +790,9 @@ class StorageContainer(models.Model):
     @property
     def contents_label(self) -> str:
         """ "24 gc, 3 wyrdstone, 1 item" or "empty": for the owner's own forms only."""
-        parts = [
-            f"{self.gold_crowns} gc" if self.gold_crowns else "",
-            f"{self.wyrdstone} wyrdstone" if self.wyrdstone else "",
-            f"{self.item_count} item{'s' if self.item_count != 1 else ''}"
-            if self.item_count
-            else "",
-        ]
-        return ", ".join(p for p in parts if p) or "empty"
+        items = [f"{self.item_count} item{'s' if self.item_count != 1 else ''}"]
+        parts = amount_parts(self.gold_crowns, self.wyrdstone, items if self.item_count else ())
+        return ", ".join(parts) or "empty"
 
     @property
     def the(self) -> str:

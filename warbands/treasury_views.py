@@ -96,10 +96,7 @@ def _choices(request: HttpRequest, warband: Warband, held: list[StorageContainer
 def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
     containers = treasury.held_containers(warband)
     views = permissions.visible_containers(request.user, containers)
-    pile = next(
-        (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
-        None,
-    )  # treasure outside any container; the pile row stays once a step made it, often empty
+    pile = permissions.shown_pile(views)  # treasure outside any container
     warriors = Choices(Warrior.objects.on_roster().filter(warband=warband).with_items())
     ledger_form, ledger_page = _ledger(request, warband)
     return {

@@ -252,10 +252,7 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
     # at the end of the next post-battle sequence), as on the treasury page.
     held = treasury.held_containers(warband)
     views = permissions.visible_containers(request.user, held)
-    pile = next(
-        (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
-        None,
-    )
+    pile = permissions.shown_pile(views)
     return render(
         request,
         "warbands/warband_roster.html",
