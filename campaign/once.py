@@ -83,6 +83,11 @@ def _claim(token: uuid.UUID, user, path: str) -> FormToken | None:
 
 
 class OnceMiddleware:
+    """``__call__`` opens the transaction; ``process_view`` claims the token inside it. Django
+    calls ``process_view`` only once the middleware before it let the request through: a POST
+    that ``CsrfViewMiddleware`` refuses never reaches it and takes no token, so the same form
+    sent again with a valid CSRF token (after the cookie was renewed) still goes ahead."""
+
     def __init__(self, get_response) -> None:
         self.get_response = get_response
 
@@ -97,21 +102,30 @@ class OnceMiddleware:
         if token is None:
             return self.get_response(request)
         with transaction.atomic():
-            record = _claim(token, request.user, request.path[:300])
-            if record is None:
-                earlier = FormToken.objects.filter(token=token).first()
-                if (
-                    earlier is None
-                    or earlier.user_id != request.user.pk
-                    or earlier.path != request.path[:300]
-                ):
-                    return HttpResponse("That form was already used.", status=409)
-                return _replay(earlier)
+            request._once_token = token
             response = self.get_response(request)
-            if getattr(response, "streaming", False):
+            record = getattr(request, "_once_claimed", None)
+            if record is None or getattr(response, "streaming", False):
                 return response
             record.status = response.status_code
             record.content = response.content.decode(response.charset or "utf-8", "replace")
             record.headers = {name: response[name] for name in KEPT_HEADERS if name in response}
             record.save(update_fields=["status", "content", "headers"])
             return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        token = getattr(request, "_once_token", None)
+        if token is None:
+            return None
+        record = _claim(token, request.user, request.path[:300])
+        if record is not None:
+            request._once_claimed = record
+            return None
+        earlier = FormToken.objects.filter(token=token).first()
+        if (
+            earlier is None
+            or earlier.user_id != request.user.pk
+            or earlier.path != request.path[:300]
+        ):
+            return HttpResponse("That form was already used.", status=409)
+        return _replay(earlier)

@@ -89,6 +89,27 @@ def test_a_token_is_the_users_and_the_forms_own(client, duel):
 
 
 @pytest.mark.django_db
+def test_a_post_refused_by_the_csrf_check_does_not_take_its_token(duel):
+    """The form sent again once the CSRF token is right goes ahead (it replayed the 403)."""
+    reavers = duel["reavers"]
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(reavers.owner)
+    client.get("/")  # the CSRF cookie
+    url = reverse("warband_rename", args=[reavers.pk])
+    data = {"name": "Reavers II", "form_token": str(uuid.uuid4())}
+
+    refused = client.post(url, data)
+    assert refused.status_code == 403
+    assert not FormToken.objects.filter(token=data["form_token"]).exists()
+
+    accepted = client.post(url, data, headers={"X-CSRFToken": client.cookies["csrftoken"].value})
+    assert accepted.status_code == 302 and "X-Replayed" not in accepted
+    reavers.refresh_from_db()
+    assert reavers.name == "Reavers II"
+    assert FormToken.objects.get(token=data["form_token"]).status == 302
+
+
+@pytest.mark.django_db
 def test_forms_without_a_token_still_work_and_log_in_is_left_alone(client, duel, password):
     reavers = duel["reavers"]
     client.force_login(reavers.owner)
