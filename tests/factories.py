@@ -132,10 +132,13 @@ def hide_secrets(warband) -> list[object]:
 def change_secrets(warband) -> None:
     """Change the treasure chest's contents without crossing a Heavy threshold: 37 gc, 7
     wyrdstone and the cloak become 41 gc, 3 wyrdstone, the cloak and a rope, and back again on
-    the next call (see tests/secrets.py)."""
-    from warbands.models import Item, LedgerEntry
+    the next call (see tests/secrets.py). Its name, as secret as its contents, is set to
+    "Tithes" and cleared again."""
+    from warbands.models import Item, LedgerEntry, StorageContainer
 
     chest = warband.containers.get(kind="treasure_chest")
+    label = "" if chest.label == "Tithes" else "Tithes"
+    StorageContainer.objects.filter(pk=chest.pk).update(label=label)
     rope = chest.stored_items.filter(item__key="rope_and_hook").first()
     if rope is None:
         treasury.add_treasure(chest, gold=4, wyrdstone=-4, reason=LedgerEntry.Reason.INCOME)

@@ -85,6 +85,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     # A container's contents are secret: to anybody else it might as well not exist.
     "container_sell": ("LMMMM", "LHHOH"),
     "container_place": ("LMMMM", "LHHOH"),
+    "container_name": ("LMMMM", "LHHOH"),
     "container_move_item": ("LMMMM", "LHHOH"),
     "container_equip": ("LMMMM", "LHHOH"),
     "warrior_store_item": ("LMMMM", "LHFOF"),

@@ -667,6 +667,38 @@ def place_container(container: StorageContainer, parent: StorageContainer | None
 
 
 @transaction.atomic
+def name_container(container: StorageContainer, label: str, *, actor) -> StorageContainer:
+    """The owner names a container ("Large Sack “Tithes”"), or clears its name (``""``).
+
+    The rules are silent (MiM's containers have no names); our choices: the name is as secret
+    as the contents (``permissions.ContainerView.name``: others see only the kind); two held
+    containers of a warband cannot share a name, nor can a name be digits alone, which would
+    read as a number (``number_alike``); a container whose name is cleared is numbered again
+    when its kind needs numbers. The ledger names the container as it is called now."""
+    (container,) = _lock(container)
+    _owned(actor, container)
+    if container.kind == StorageContainer.LOOSE or container.status != StorageContainer.Status.HELD:
+        raise RuleViolation("Only a container the warband holds can be named.")
+    label = " ".join(label.split())
+    if label.isdigit():
+        raise RuleViolation(f"Give the {container} a name with letters: numbers are given by kind.")
+    if label:
+        clash = (
+            StorageContainer.objects.held()
+            .filter(warband_id=container.warband_id, label__iexact=label)
+            .exclude(pk=container.pk)
+            .first()
+        )
+        if clash is not None:
+            raise RuleViolation(f"The {clash} already has that name.")
+    container.label = label
+    container.save(update_fields=["label"])
+    if not label:
+        number_alike(container.warband_id, container.kind, [container])
+    return container
+
+
+@transaction.atomic
 def place_vessel_item(vessel: VesselItem, container: StorageContainer | None, *, actor):
     """Dark Artefacts and Loyalty Symbols "cannot be placed in storage containers"; only an
     opulent coach carries them (inside, whatever is on its roof)."""

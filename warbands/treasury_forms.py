@@ -130,6 +130,10 @@ class SellContainerForm(_WarbandForm):
     )
 
 
+class NameContainerForm(forms.Form):
+    label = forms.CharField(max_length=60, required=False, label="Name")
+
+
 class PlaceContainerForm(_WarbandForm):
     parent = forms.ModelChoiceField(
         queryset=StorageContainer.objects.none(),

@@ -35,6 +35,7 @@ from warbands.treasury_forms import (
     LedgerFilterForm,
     MoveItemForm,
     MoveTreasureForm,
+    NameContainerForm,
     PlaceContainerForm,
     SellContainerForm,
     StoreItemForm,
@@ -244,6 +245,19 @@ def container_place(request: HttpRequest, pk: int) -> HttpResponse:
         return _board(request, container.warband, error=_first_error(form))
     try:
         treasury.place_container(container, form.cleaned_data["parent"], actor=request.user)
+    except RuleViolation as refusal:
+        return _board(request, container.warband, error=str(refusal))
+    return _board(request, container.warband)
+
+
+@require_POST
+def container_name(request: HttpRequest, pk: int) -> HttpResponse:
+    container = permissions.get_container_for_user(request, pk)
+    form = NameContainerForm(request.POST)
+    if not form.is_valid():
+        return _board(request, container.warband, error=_first_error(form))
+    try:
+        treasury.name_container(container, form.cleaned_data["label"], actor=request.user)
     except RuleViolation as refusal:
         return _board(request, container.warband, error=str(refusal))
     return _board(request, container.warband)

@@ -36,6 +36,7 @@ urlpatterns = [
     path("warbands/<int:pk>/treasury/buy/", treasury_views.treasury_buy, name="treasury_buy"),
     path("containers/<int:pk>/sell/", treasury_views.container_sell, name="container_sell"),
     path("containers/<int:pk>/place/", treasury_views.container_place, name="container_place"),
+    path("containers/<int:pk>/name/", treasury_views.container_name, name="container_name"),
     path(
         "containers/<int:pk>/move-item/",
         treasury_views.container_move_item,

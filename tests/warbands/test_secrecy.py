@@ -106,6 +106,7 @@ def test_nobody_else_can_touch_the_containers(client, league, role):
     for url, data in [
         (reverse("container_sell", args=[chest.pk]), {}),
         (reverse("container_place", args=[chest.pk]), {}),
+        (reverse("container_name", args=[chest.pk]), {"label": "Ours"}),
         (reverse("container_move_item", args=[chest.pk]), {"stored_item": stored.pk}),
         (reverse("container_equip", args=[chest.pk]), {"stored_item": stored.pk}),
     ]:
@@ -115,6 +116,8 @@ def test_nobody_else_can_touch_the_containers(client, league, role):
         404,
     )
     assert (treasury.totals(warband), chest.stored_items.count()) == before
+    chest.refresh_from_db()
+    assert chest.label == ""
 
 
 def test_an_organiser_sees_inside_only_when_the_campaign_says_so(client, league):

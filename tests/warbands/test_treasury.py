@@ -817,3 +817,50 @@ def test_the_migration_numbers_the_containers_already_there(warband):
     ]  # fmt: skip
     assert names(other, "large_sack") == [f"Large Sack {n}" for n in (1, 2, 3, 4)]
     assert names(warband, "treasure_chest") == ["Treasure Chest"]
+
+
+def test_the_owner_names_a_container_and_clearing_the_name_numbers_it_anew(warband):
+    first, second, *_ = warband.containers.filter(kind="large_sack").order_by("pk")
+
+    named = treasury.name_container(second, "  Tithes   of  Sigmar ", actor=warband.owner)
+
+    assert str(named) == "Large Sack “Tithes of Sigmar”"
+    assert names(warband, "large_sack") == [
+        "Large Sack 1", "Large Sack “Tithes of Sigmar”", "Large Sack 3", "Large Sack 4",
+    ]  # fmt: skip
+    cleared = treasury.name_container(second, "", actor=warband.owner)
+    assert str(cleared) == "Large Sack 5"  # not 2 again: its old ledger lines meant another
+    treasury.name_container(container(warband, "treasure_chest"), "Hoard", actor=warband.owner)
+    treasury.name_container(container(warband, "treasure_chest"), "", actor=warband.owner)
+    assert names(warband, "treasure_chest") == ["Treasure Chest"]  # the only one: no number
+    assert str(treasury.name_container(first, "Loot", actor=warband.owner)) == "Large Sack “Loot”"
+
+
+@pytest.mark.parametrize(
+    "label, refusal",
+    [
+        ("7", r"^Give the Large Sack 2 a name with letters: numbers are given by kind\.$"),
+        ("loot", r"^The Large Sack “Loot” already has that name\.$"),
+        (" LOOT ", r"^The Large Sack “Loot” already has that name\.$"),
+    ],
+)
+def test_a_name_of_digits_or_one_already_given_is_refused(warband, label, refusal):
+    first, second, *_ = warband.containers.filter(kind="large_sack").order_by("pk")
+    treasury.name_container(first, "Loot", actor=warband.owner)
+    before = state(warband), names(warband, "large_sack")
+
+    with pytest.raises(RuleViolation, match=refusal):
+        treasury.name_container(second, label, actor=warband.owner)
+
+    assert (state(warband), names(warband, "large_sack")) == before
+
+
+def test_only_the_owner_names_a_held_container_and_the_pile_has_no_name(warband):
+    sack = container(warband, "large_sack")
+    with pytest.raises(PermissionDenied):
+        treasury.name_container(sack, "Mine now", actor=WarbandFactory().owner)
+    pile = treasury.loose_pile(warband)
+    with pytest.raises(RuleViolation, match=r"^Only a container the warband holds can be named"):
+        treasury.name_container(pile, "Heap", actor=warband.owner)
+    sack.refresh_from_db()
+    assert sack.label == "1"

@@ -254,3 +254,35 @@ def test_the_move_form_does_not_start_from_and_to_the_same_container(client, war
     first_source = form.split('<option value="')[1].split('"')[0]
     chosen_target = form.split('name="target"')[1].split(" selected>")[0].rsplit('value="', 1)[1]
     assert chosen_target.rstrip('"') != first_source
+
+
+def test_naming_a_container_through_the_page_redraws_the_board(client, warband):
+    chest, sack = chest_and_sack(warband)
+    url = reverse("container_name", args=[sack.pk])
+
+    named = client.post(url, {"label": "Tithes", "form_token": str(uuid.uuid4())}, headers=HTMX)
+
+    assert named.status_code == 200
+    body = named.content.decode()
+    assert body.count("Large Sack “Tithes”") >= 2  # its card and every list of containers
+    assert 'value="Tithes"' in body and "<summary>Rename</summary>" in body
+    refused = client.post(reverse("container_name", args=[chest.pk]), {"label": "tithes"},
+                          headers=HTMX)  # fmt: skip
+    assert refused.status_code == 422
+    assert "The Large Sack “Tithes” already has that name." in refused.content.decode()
+    chest.refresh_from_db()
+    assert chest.label == ""
+    too_long = client.post(url, {"label": "x" * 61}, headers=HTMX)
+    assert too_long.status_code == 422 and "at most 60 characters" in too_long.content.decode()
+
+
+def test_nobody_else_may_name_a_container(client, warband):
+    chest, _ = chest_and_sack(warband)
+    other = mustered_warband(campaign=warband.campaign)
+    client.force_login(other.owner)
+
+    response = client.post(reverse("container_name", args=[chest.pk]), {"label": "Ours"})
+
+    assert response.status_code == 404
+    chest.refresh_from_db()
+    assert chest.label == ""
