@@ -683,6 +683,7 @@ def name_container(container: StorageContainer, label: str, *, actor) -> Storage
     if label.isdigit():
         raise RuleViolation(f"Give the {container} a name with letters: numbers are given by kind.")
     if label:
+        _warbands_locked(container.warband_id)  # two names given at once: one after the other
         clash = (
             StorageContainer.objects.held()
             .filter(warband_id=container.warband_id, label__iexact=label)

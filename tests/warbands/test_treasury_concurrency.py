@@ -74,3 +74,17 @@ def test_opposite_transfers_at_once_do_not_deadlock(reference_data):
 
     assert outcomes == ["done", "done"]
     assert treasury.ledger_mismatches() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_containers_named_alike_at_once_get_the_name_once(reference_data):
+    warband = mustered_warband()
+    first, second, *_ = warband.containers.filter(kind="large_sack").order_by("pk")
+
+    outcomes = run_together(
+        lambda: treasury.name_container(first, "Loot", actor=warband.owner),
+        lambda: treasury.name_container(second, "loot", actor=warband.owner),
+    )
+
+    assert sorted(o.split(":")[0] for o in outcomes) == ["done", "refused"]
+    assert warband.containers.filter(label__iexact="loot").count() == 1
