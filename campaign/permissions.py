@@ -196,6 +196,15 @@ def shown_pile(views: Iterable[ContainerView]) -> ContainerView | None:
     )
 
 
+def ledger_name(container: StorageContainer, warband_id: int) -> str:
+    """What warband ``warband_id``'s ledger calls ``container``: its name while the warband
+    holds it; once an enemy captured it, only its kind, "Treasure Chest (captured)" (the
+    captor's name or number for it is the captor's secret)."""
+    if container.warband_id == warband_id:
+        return str(container)
+    return f"{container.get_kind_display()} (captured)"
+
+
 @dataclass(frozen=True)
 class DiceView:
     """A line of a battle's dice log as this user may see it."""

@@ -4,6 +4,7 @@ containers and warriors, so a posted id of somebody else's container is simply i
 from django import forms
 
 from battles.models import Battle
+from campaign import permissions
 from warbands import treasury
 from warbands.models import StorageContainer, StoredItem, Warrior, WarriorItem
 from warbands.rules import containers as container_rules
@@ -173,3 +174,10 @@ class LedgerFilterForm(_WarbandForm):
             .distinct()
             .order_by("-fought_on", "-pk")
         )
+
+    def container_names(self) -> list[tuple[StorageContainer, str]]:
+        """The filter's containers with what this ledger calls them (``ledger_name``)."""
+        return [
+            (container, permissions.ledger_name(container, self.warband.pk))
+            for container in self.fields["container"].queryset
+        ]

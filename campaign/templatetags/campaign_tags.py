@@ -3,6 +3,7 @@ from django.utils import dateformat, timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from campaign import permissions
 from campaign.options import render_options
 
 register = template.Library()
@@ -50,7 +51,7 @@ def ledger_rows(entries):
                             "<td>{}{}</td><td>{}</td><td>{}</td></tr>", (
         (
             dateformat.format(timezone.localtime(entry.created_at), "j M Y H:i"),
-            entry.container,
+            permissions.ledger_name(entry.container, entry.warband_id),
             "minus" if entry.amount < 0 else "plus",
             "+" if entry.amount > 0 else "",
             entry.amount,

@@ -163,6 +163,14 @@ def test_after_a_capture_the_captor_sees_inside_and_nobody_else_does(client, lea
     own = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
     assert f"container-{chest.pk}" not in own
     assert "Capture" in own
+    # Its ledger calls the chest by its kind now: what the captor calls it is the captor's.
+    assert "Treasure Chest (captured)" in own and "Treasure Chest 2" not in own
+    assert_unchanged_by_secrets(
+        lambda: client.get(reverse("warband_treasury", args=[warband.pk])).content.decode(),
+        lambda: treasury.name_container(
+            StorageContainer.objects.get(pk=chest.pk), "Prize", actor=captor.owner
+        ),
+    )
     assert_unchanged_by_secrets(
         lambda: client.get(reverse("warband_roster", args=[captor.pk])).content.decode(),
         lambda: treasury.add_treasure(
