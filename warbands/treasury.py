@@ -837,6 +837,8 @@ def capture_container(
         raise RuleViolation("A warband cannot capture its own container.")
     _warbands_locked(loser_id, captor.pk)
     locked = _lock(*_with_descendants(container))
+    names = StorageContainer.objects.held().filter(warband_id=captor.pk).exclude(label="")
+    taken = {label.lower() for label in names.values_list("label", flat=True)}
     context = Context(
         actor=actor, step=step, battle=battle, note=f"{container.get_kind_display()} captured"
     )
@@ -864,8 +866,11 @@ def capture_container(
                 )
         box.warband_id = captor.pk
         box.holder = None
-        if box.label.isdigit():  # its number among the loser's; numbered anew below
+        # Its number among the loser's, or a name the captor's own already has (two alike
+        # could not be told apart): numbered anew below. Another name stays with it.
+        if box.label.isdigit() or box.label.lower() in taken:
             box.label = ""
+        taken.add(box.label.lower())
         box.save(update_fields=["warband", "holder", "label"])
     for kind in {box.kind for box in locked}:
         number_alike(captor.pk, kind, locked)

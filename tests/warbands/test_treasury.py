@@ -798,6 +798,23 @@ def test_a_captured_container_is_numbered_among_the_captors(warband):
     assert names(warband, "large_sack") == ["Large Sack 2", "Large Sack 3", "Large Sack 4"]
 
 
+def test_a_captured_container_keeps_its_name_unless_the_captor_has_one_like_it(warband):
+    captor = WarbandFactory(campaign=warband.campaign)
+    captor_sack = treasury.buy_container(captor, "large_sack", actor=captor.owner)
+    treasury.name_container(captor_sack, "Loot", actor=captor.owner)
+    first, second, *_ = warband.containers.filter(kind="large_sack").order_by("pk")
+    treasury.name_container(first, "LOOT", actor=warband.owner)
+    treasury.name_container(second, "Tithes", actor=warband.owner)
+
+    clashing = treasury.capture_container(first, captor)
+    kept = treasury.capture_container(second, captor)
+
+    assert (str(clashing), str(kept)) == ("Large Sack 1", "Large Sack “Tithes”")
+    assert sorted(names(captor, "large_sack")) == [
+        "Large Sack 1", "Large Sack “Loot”", "Large Sack “Tithes”",
+    ]  # fmt: skip
+
+
 def test_the_migration_numbers_the_containers_already_there(warband):
     import importlib
 
