@@ -674,7 +674,11 @@ def name_container(container: StorageContainer, label: str, *, actor) -> Storage
     as the contents (``permissions.ContainerView.name``: others see only the kind); two held
     containers of a warband cannot share a name, nor can a name be digits alone, which would
     read as a number (``number_alike``); a container whose name is cleared is numbered again
-    when its kind needs numbers. The ledger names the container as it is called now."""
+    when its kind needs numbers. The ledger's rows name the container as it is called now.
+    A name replaces a number (the label holds one or the other), so a container of the kind
+    that comes later may be given that number again; only the notes of older ledger lines,
+    written with the number, could then mean either. A column of its own for the number
+    would close that gap, for a migration we did not think worth it yet."""
     (container,) = _lock(container)
     _owned(actor, container)
     if container.kind == StorageContainer.LOOSE or container.status != StorageContainer.Status.HELD:
