@@ -734,7 +734,8 @@ def number_alike(warband_id: int, kind: str, changed: list[StorageContainer] = (
 
     The rules are silent (MiM's containers have no names); our choice: a number is never
     given twice in a warband, so a sold sack's number is not reused and the ledger's old
-    lines keep meaning the same sack; a single container of its kind keeps its plain name;
+    lines keep meaning the same sack (unless the player named a numbered one: see
+    ``name_container``); a single container of its kind keeps its plain name;
     a name the player gave is kept. The warband's row is locked first, so two purchases at once
     number one after the other. ``changed``: containers that came just now (bought, captured),
     numbered after the warband's own; the caller's instances get their new label too (the
