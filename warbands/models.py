@@ -747,7 +747,13 @@ class StorageContainer(models.Model):
     label = models.CharField(
         max_length=60,
         blank=True,
-        help_text="The player's own name for it, or its number among containers of its kind.",
+        help_text="The player's own name for it (or the name a discovered cart came with).",
+    )
+    number = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Its number among the warband's containers of its kind, shown while it has "
+        "no name (treasury.number_alike).",
     )
     parent = models.ForeignKey(
         "self",
@@ -781,11 +787,11 @@ class StorageContainer(models.Model):
         # A plain dict: get_kind_display() rebuilds its lookup on every call, and the treasury
         # page names each container in every form's list of targets.
         name = _CONTAINER_NAMES.get(self.kind, self.kind)
-        if not self.label:
-            return name
-        if self.label.isdigit():  # numbered among its kind (treasury.number_alike)
-            return f"{name} {self.label}"
-        return f"{name} “{self.label}”"
+        if self.label:
+            return f"{name} “{self.label}”"
+        if self.number:  # numbered among its kind (treasury.number_alike)
+            return f"{name} {self.number}"
+        return name
 
     @property
     def contents_label(self) -> str:

@@ -673,12 +673,9 @@ def name_container(container: StorageContainer, label: str, *, actor) -> Storage
     The rules are silent (MiM's containers have no names); our choices: the name is as secret
     as the contents (``permissions.ContainerView.name``: others see only the kind); two held
     containers of a warband cannot share a name, nor can a name be digits alone, which would
-    read as a number (``number_alike``); a container whose name is cleared is numbered again
-    when its kind needs numbers. The ledger's rows name the container as it is called now.
-    A name replaces a number (the label holds one or the other), so a container of the kind
-    that comes later may be given that number again; only the notes of older ledger lines,
-    written with the number, could then mean either. A column of its own for the number
-    would close that gap, for a migration we did not think worth it yet."""
+    read as a number (``number_alike``); a named container keeps its number, shown again
+    when the name is cleared (or given then, when its kind needs numbers). The ledger's rows
+    name the container as it is called now."""
     (container,) = _lock(container)
     _owned(actor, container)
     if container.kind == StorageContainer.LOOSE or container.status != StorageContainer.Status.HELD:
@@ -734,30 +731,33 @@ def number_alike(warband_id: int, kind: str, changed: list[StorageContainer] = (
 
     The rules are silent (MiM's containers have no names); our choice: a number is never
     given twice in a warband, so a sold sack's number is not reused and the ledger's old
-    lines keep meaning the same sack (unless the player named a numbered one: see
-    ``name_container``); a single container of its kind keeps its plain name;
-    a name the player gave is kept. The warband's row is locked first, so two purchases at once
-    number one after the other. ``changed``: containers that came just now (bought, captured),
-    numbered after the warband's own; the caller's instances get their new label too (the
-    database has it already)."""
+    lines keep meaning the same sack; a container keeps its number when the player names it
+    (the name is shown instead) and shows it again when the name is cleared; a single
+    container of its kind keeps its plain name. The warband's row is locked first, so two
+    purchases at once number one after the other. ``changed``: containers that came just now
+    (bought, captured), numbered after the warband's own; the caller's instances get their
+    new number too (the database has it already)."""
     if kind == StorageContainer.LOOSE:
         return
     _warbands_locked(warband_id)
     alike = list(StorageContainer.objects.filter(warband_id=warband_id, kind=kind).order_by("pk"))
     held = [c for c in alike if c.status == StorageContainer.Status.HELD]
     arrived = {c.pk for c in changed}  # bought or captured just now: numbered last
-    unnamed = sorted((c for c in held if not c.label), key=lambda c: (c.pk in arrived, c.pk))
-    if len(held) < 2 or not unnamed:
+    unnumbered = sorted(
+        (c for c in held if not c.label and c.number is None),
+        key=lambda c: (c.pk in arrived, c.pk),
+    )
+    if len(held) < 2 or not unnumbered:
         return
-    number = max((int(c.label) for c in alike if c.label.isdigit()), default=0)
-    for container in unnamed:
+    number = max((c.number or 0 for c in alike), default=0)
+    for container in unnumbered:
         number += 1
-        container.label = str(number)
-    StorageContainer.objects.bulk_update(unnamed, ["label"])
-    labels = {c.pk: c.label for c in unnamed}
+        container.number = number
+    StorageContainer.objects.bulk_update(unnumbered, ["number"])
+    numbers = {c.pk: c.number for c in unnumbered}
     for container in changed:
-        if container.pk in labels:
-            container.label = labels[container.pk]
+        if container.pk in numbers:
+            container.number = numbers[container.pk]
 
 
 def create_starting_chest(warband: Warband) -> StorageContainer:
@@ -871,12 +871,14 @@ def capture_container(
                 )
         box.warband_id = captor.pk
         box.holder = None
-        # Its number among the loser's, or a name the captor's own already has (two alike
-        # could not be told apart): numbered anew below. Another name stays with it.
-        if box.label.isdigit() or box.label.lower() in taken:
+        # Its number is the loser's: numbered anew below, among the captor's. So is a name
+        # that one of the captor's own already has (two alike could not be told apart);
+        # another name stays with it.
+        box.number = None
+        if box.label.lower() in taken:
             box.label = ""
         taken.add(box.label.lower())
-        box.save(update_fields=["warband", "holder", "label"])
+        box.save(update_fields=["warband", "holder", "label", "number"])
     for kind in {box.kind for box in locked}:
         number_alike(captor.pk, kind, locked)
     # The captured container leaves whatever carried it; what it carries goes along.

@@ -815,28 +815,40 @@ def test_a_captured_container_keeps_its_name_unless_the_captor_has_one_like_it(w
     ]  # fmt: skip
 
 
-def test_the_migration_numbers_the_containers_already_there(warband):
+def test_the_migrations_number_the_containers_already_there(warband):
+    """0018 wrote the numbers into the label; 0019 moves them into their own column."""
     import importlib
 
     from django.apps import apps
 
-    migration = importlib.import_module("warbands.migrations.0018_number_alike_containers")
-    StorageContainer.objects.filter(warband=warband).update(label="")
+    numbering = importlib.import_module("warbands.migrations.0018_number_alike_containers")
+    splitting = importlib.import_module("warbands.migrations.0019_container_number")
+    StorageContainer.objects.filter(warband=warband).update(label="", number=None)
     sacks = list(warband.containers.filter(kind="large_sack").order_by("pk"))
     StorageContainer.objects.filter(pk=sacks[2].pk).update(label="Loot")
     other = mustered_warband(campaign=warband.campaign)
-    StorageContainer.objects.filter(warband=other).update(label="")
+    StorageContainer.objects.filter(warband=other).update(label="", number=None)
 
-    migration.number_alike(apps, None)
+    numbering.number_alike(apps, None)
+    assert [s.label for s in warband.containers.filter(kind="large_sack").order_by("pk")] == [
+        "1", "2", "Loot", "3",
+    ]  # fmt: skip
+    splitting.numbers_out_of_labels(apps, None)
 
     assert names(warband, "large_sack") == [
         "Large Sack 1", "Large Sack 2", "Large Sack “Loot”", "Large Sack 3",
     ]  # fmt: skip
+    assert [s.number for s in warband.containers.filter(kind="large_sack").order_by("pk")] == [
+        1, 2, None, 3,
+    ]  # fmt: skip
     assert names(other, "large_sack") == [f"Large Sack {n}" for n in (1, 2, 3, 4)]
     assert names(warband, "treasure_chest") == ["Treasure Chest"]
+    splitting.numbers_into_labels(apps, None)  # back: the labels as 0018 left them
+    labels = warband.containers.filter(kind="large_sack").order_by("pk")
+    assert [s.label for s in labels] == ["1", "2", "Loot", "3"]
 
 
-def test_the_owner_names_a_container_and_clearing_the_name_numbers_it_anew(warband):
+def test_a_named_container_keeps_its_number_for_when_the_name_is_cleared(warband):
     first, second, *_ = warband.containers.filter(kind="large_sack").order_by("pk")
 
     named = treasury.name_container(second, "  Tithes   of  Sigmar ", actor=warband.owner)
@@ -845,8 +857,10 @@ def test_the_owner_names_a_container_and_clearing_the_name_numbers_it_anew(warba
     assert names(warband, "large_sack") == [
         "Large Sack 1", "Large Sack “Tithes of Sigmar”", "Large Sack 3", "Large Sack 4",
     ]  # fmt: skip
+    bought = treasury.buy_container(warband, "large_sack", actor=warband.owner, pay_from=first)
+    assert str(bought) == "Large Sack 5"  # not 2: the named sack keeps it
     cleared = treasury.name_container(second, "", actor=warband.owner)
-    assert str(cleared) == "Large Sack 5"  # not 2 again: its old ledger lines meant another
+    assert str(cleared) == "Large Sack 2"  # its own number again
     treasury.name_container(container(warband, "treasure_chest"), "Hoard", actor=warband.owner)
     treasury.name_container(container(warband, "treasure_chest"), "", actor=warband.owner)
     assert names(warband, "treasure_chest") == ["Treasure Chest"]  # the only one: no number
@@ -880,4 +894,4 @@ def test_only_the_owner_names_a_held_container_and_the_pile_has_no_name(warband)
     with pytest.raises(RuleViolation, match=r"^Only a container the warband holds can be named"):
         treasury.name_container(pile, "Heap", actor=warband.owner)
     sack.refresh_from_db()
-    assert sack.label == "1"
+    assert (sack.label, sack.number) == ("", 1)
