@@ -203,121 +203,112 @@ def treasury_move(request: HttpRequest, pk: int) -> HttpResponse:
     return _moved(request, warband, moved, form.held_containers)
 
 
-@require_POST
-def treasury_buy(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    form = BuyContainerForm(request.POST, warband=warband)
+def _changed(request: HttpRequest, warband: Warband, form, change) -> HttpResponse:
+    """The board after a form that changes the treasury: the form's first error or the
+    service's refusal (status 422, nothing changed), else the board as ``change`` (called with
+    the form's cleaned data) left it."""
     if not form.is_valid():
         return _board(request, warband, error=_first_error(form))
     try:
-        treasury.buy_container(
-            warband,
-            form.cleaned_data["kind"],
-            actor=request.user,
-            pay_from=form.cleaned_data["pay_from"],
-            holder=form.cleaned_data["holder"],
-        )
+        change(form.cleaned_data)
     except RuleViolation as refusal:
         return _board(request, warband, error=str(refusal))
     return _board(request, warband)
+
+
+@require_POST
+def treasury_buy(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_treasury_for_user(request, pk, write=True)
+    return _changed(
+        request,
+        warband,
+        BuyContainerForm(request.POST, warband=warband),
+        lambda data: treasury.buy_container(
+            warband, data["kind"], actor=request.user, pay_from=data["pay_from"],
+            holder=data["holder"],
+        ),
+    )  # fmt: skip
 
 
 @require_POST
 def container_sell(request: HttpRequest, pk: int) -> HttpResponse:
     container = permissions.get_container_for_user(request, pk)
-    form = SellContainerForm(request.POST, warband=container.warband)
-    if not form.is_valid():
-        return _board(request, container.warband, error=_first_error(form))
-    try:
-        treasury.sell_container(
-            container, actor=request.user, proceeds_to=form.cleaned_data["proceeds_to"]
-        )
-    except RuleViolation as refusal:
-        return _board(request, container.warband, error=str(refusal))
-    return _board(request, container.warband)
+    return _changed(
+        request,
+        container.warband,
+        SellContainerForm(request.POST, warband=container.warband),
+        lambda data: treasury.sell_container(
+            container, actor=request.user, proceeds_to=data["proceeds_to"]
+        ),
+    )
 
 
 @require_POST
 def container_place(request: HttpRequest, pk: int) -> HttpResponse:
     container = permissions.get_container_for_user(request, pk)
-    form = PlaceContainerForm(request.POST, warband=container.warband)
-    if not form.is_valid():
-        return _board(request, container.warband, error=_first_error(form))
-    try:
-        treasury.place_container(container, form.cleaned_data["parent"], actor=request.user)
-    except RuleViolation as refusal:
-        return _board(request, container.warband, error=str(refusal))
-    return _board(request, container.warband)
+    return _changed(
+        request,
+        container.warband,
+        PlaceContainerForm(request.POST, warband=container.warband),
+        lambda data: treasury.place_container(container, data["parent"], actor=request.user),
+    )
 
 
 @require_POST
 def container_name(request: HttpRequest, pk: int) -> HttpResponse:
     container = permissions.get_container_for_user(request, pk)
-    form = NameContainerForm(request.POST)
-    if not form.is_valid():
-        return _board(request, container.warband, error=_first_error(form))
-    try:
-        treasury.name_container(container, form.cleaned_data["label"], actor=request.user)
-    except RuleViolation as refusal:
-        return _board(request, container.warband, error=str(refusal))
-    return _board(request, container.warband)
+    return _changed(
+        request,
+        container.warband,
+        NameContainerForm(request.POST),
+        lambda data: treasury.name_container(container, data["label"], actor=request.user),
+    )
 
 
 @require_POST
 def container_move_item(request: HttpRequest, pk: int) -> HttpResponse:
     container = permissions.get_container_for_user(request, pk)
-    form = MoveItemForm(request.POST, container=container)
-    if not form.is_valid():
-        return _board(request, container.warband, error=_first_error(form))
-    try:
-        treasury.move_stored_item(
-            form.cleaned_data["stored_item"], form.cleaned_data["target"], actor=request.user
-        )
-    except RuleViolation as refusal:
-        return _board(request, container.warband, error=str(refusal))
-    return _board(request, container.warband)
+    return _changed(
+        request,
+        container.warband,
+        MoveItemForm(request.POST, container=container),
+        lambda data: treasury.move_stored_item(
+            data["stored_item"], data["target"], actor=request.user
+        ),
+    )
 
 
 @require_POST
 def container_equip(request: HttpRequest, pk: int) -> HttpResponse:
     container = permissions.get_container_for_user(request, pk)
-    form = EquipForm(request.POST, container=container)
-    if not form.is_valid():
-        return _board(request, container.warband, error=_first_error(form))
-    try:
-        treasury.equip_stored_item(
-            form.cleaned_data["stored_item"], form.cleaned_data["warrior"], actor=request.user
-        )
-    except RuleViolation as refusal:
-        return _board(request, container.warband, error=str(refusal))
-    return _board(request, container.warband)
+    return _changed(
+        request,
+        container.warband,
+        EquipForm(request.POST, container=container),
+        lambda data: treasury.equip_stored_item(
+            data["stored_item"], data["warrior"], actor=request.user
+        ),
+    )
 
 
 @require_POST
 def warrior_store_item(request: HttpRequest, pk: int) -> HttpResponse:
     warrior = permissions.get_warrior_for_user(request, pk, write=True)
-    warband = warrior.warband
-    form = StoreItemForm(request.POST, warrior=warrior)
-    if not form.is_valid():
-        return _board(request, warband, error=_first_error(form))
-    try:
-        treasury.store_warrior_item(
-            form.cleaned_data["owned"], form.cleaned_data["target"], actor=request.user
-        )
-    except RuleViolation as refusal:
-        return _board(request, warband, error=str(refusal))
-    return _board(request, warband)
+    return _changed(
+        request,
+        warrior.warband,
+        StoreItemForm(request.POST, warrior=warrior),
+        lambda data: treasury.store_warrior_item(data["owned"], data["target"], actor=request.user),
+    )
 
 
 @require_POST
 def vessel_place(request: HttpRequest, pk: int) -> HttpResponse:
     vessel = get_object_or_404(VesselItem, pk=pk)
     warband = permissions.get_treasury_for_user(request, vessel.warband_id, write=True)
-    form = VesselForm(request.POST, warband=warband)
-    if not form.is_valid():
-        return _board(request, warband, error=_first_error(form))
-    try:
-        treasury.place_vessel_item(vessel, form.cleaned_data["coach"], actor=request.user)
-    except RuleViolation as refusal:
-        return _board(request, warband, error=str(refusal))
-    return _board(request, warband)
+    return _changed(
+        request,
+        warband,
+        VesselForm(request.POST, warband=warband),
+        lambda data: treasury.place_vessel_item(vessel, data["coach"], actor=request.user),
+    )
