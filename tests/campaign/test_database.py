@@ -9,7 +9,12 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from campaign.database import EMBEDDED_DATABASE_NAME, database_settings, start_embedded_postgres
+from campaign.database import (
+    EMBEDDED_DATABASE_NAME,
+    PREPARE_THRESHOLD,
+    database_settings,
+    start_embedded_postgres,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,6 +35,49 @@ def test_database_url_is_used_when_set(tmp_path):
     )
     assert (config["HOST"], config["PORT"]) == ("db.example.org", 6543)
     assert not default_dir.exists(), "the embedded server must not start when DATABASE_URL is set"
+
+
+@pytest.mark.parametrize("switch", [None, "1", "0", "off"])
+def test_statements_are_prepared_unless_switched_off(tmp_path, switch):
+    environ = {"DATABASE_URL": "postgres://league@db.example.org/mordheim_league"}
+    if switch is not None:
+        environ["DB_PREPARED_STATEMENTS"] = switch
+
+    options = database_settings(environ, default_data_dir=tmp_path).get("OPTIONS", {})
+
+    if switch in (None, "1"):
+        assert options == {"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD}
+    else:  # Django's defaults: client-side binding, nothing prepared
+        assert "server_side_binding" not in options and "prepare_threshold" not in options
+
+
+@pytest.mark.django_db
+def test_a_statement_run_again_is_prepared_on_the_server():
+    """The settings reach the live connection: after ``PREPARE_THRESHOLD`` runs PostgreSQL
+    holds the statement prepared (and plans it no more)."""
+    from django.db import connection
+
+    from campaign.models import Campaign
+
+    # a shape of statement no other test runs on this connection: seven ids
+    ids = range(-424249, -424242)
+    shape = '%"campaign_campaign"."id" IN (' + ", ".join(["$_"] * 7) + ")%"  # _: any one digit
+
+    def prepared() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", [shape]
+            )
+            return cursor.fetchone()[0]
+
+    def run() -> None:
+        assert not Campaign.objects.filter(pk__in=ids).exists()
+
+    for _ in range(PREPARE_THRESHOLD):
+        run()
+    assert prepared() == 0, "prepared too early"
+    run()
+    assert prepared() == 1
 
 
 def test_database_url_must_be_postgresql(tmp_path):
