@@ -24,6 +24,7 @@ from django.db.models import Q
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.sequence import Context, Step
 from campaign import permissions
+from campaign.options import Choices
 from warbands import rules as roster_rules
 from warbands import services as warband_services
 from warbands import treasury
@@ -224,7 +225,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
         "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
         "pile": shown_pile,
         "pile_parts": pile_parts,
-        "real_containers": real,
+        "real_containers": Choices(real),  # their options are built once (campaign.options)
         "warriors": warriors,
         "gold_held": sum(c.gold_crowns for c in containers),
         "loaded": containers,  # the models, stored items prefetched (step 9 lists them)

@@ -2,7 +2,8 @@
 
 The treasury page lists the warband's containers and warriors in the forms of every container
 card: some 600 options for 20 containers, which a template loop renders many times slower
-than Python joins strings. ``Choices`` (a list) keeps each option's escaped HTML, built on the
+than Python joins strings. Step 9 of the post-battle sequence lists the containers with their
+contents in six forms. ``Choices`` (a list) keeps each option's escaped HTML, built on the
 first use, so the twenty cards of a page share it.
 """
 
@@ -17,12 +18,19 @@ def _holder(choice) -> str:
     return f"{choice} ({choice.holder.name})" if choice.holder_id else str(choice)
 
 
+def _contents(choice) -> str:
+    """A container of the owner's own forms (the post-battle sequence's treasury steps), with
+    the hero who carries it and what it holds."""
+    held = f" of {choice.holder.name}" if choice.holder_id else ""
+    return f"{choice}{held} ({choice.contents_label})"
+
+
 def _group(choice) -> str:
     """A warrior; a henchman group with its size."""
     return choice.name if choice.is_hero else f"{choice.name} (×{choice.group_size})"
 
 
-LABELS = {"": str, "holder": _holder, "group": _group}
+LABELS = {"": str, "holder": _holder, "contents": _contents, "group": _group}
 
 
 class Choices(list):
@@ -48,7 +56,8 @@ def _built(choices, label: str) -> list[tuple[int, str, str]]:
 
 
 def render_options(choices, label: str = "", *, exclude=None, selected=None) -> SafeString:
-    """The options of ``choices`` labelled by ``label`` ("" for ``str``, "holder", "group"),
+    """The options of ``choices`` labelled by ``label`` ("" for ``str``, "holder", "contents",
+    "group"),
     without the one whose pk is ``exclude``; the one whose pk is ``selected`` is selected."""
     return mark_safe(
         "".join(

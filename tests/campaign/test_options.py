@@ -63,6 +63,28 @@ def test_the_tag_renders_the_same_as_a_template_loop():
     assert boxes.built  # built once, kept for the next card
 
 
+def test_containers_with_their_contents_render_as_the_template_loop_did():
+    """Step 9's container lists (``_into.html``, ``_pile.html``): the loop they replaced."""
+    hero = SimpleNamespace(pk=7, name="Gunther <the Bold>")
+    chest = StorageContainer(pk=1, kind="treasure_chest", label="<b>war chest</b>",
+                             gold_crowns=24, wyrdstone=3, item_count=1)  # fmt: skip
+    pouch = StorageContainer(pk=2, kind="pouch", gold_crowns=5, holder_id=7)
+    pouch._state.fields_cache["holder"] = hero  # as select_related leaves it
+    sack = StorageContainer(pk=3, kind="large_sack", number=2)
+    loop = Template(
+        '{% for c in real_containers %}<option value="{{ c.pk }}">{{ c }}{% if c.holder %} of '
+        "{{ c.holder.name }}{% endif %} ({{ c.contents_label }})</option>{% endfor %}"
+    )
+    tag = Template('{% options real_containers "contents" %}')
+    context = {"real_containers": Choices([chest, pouch, sack])}
+
+    html = tag.render(Context(context))
+
+    assert html == loop.render(Context(context))
+    assert "Gunther &lt;the Bold&gt; (5 gc)" in html and "(empty)" in html
+    assert "(24 gc, 3 wyrdstone, 1 item)" in html and "<b>" not in html
+
+
 def test_experience_boxes_render_as_the_template_loop_did():
     boxes = [
         SimpleNamespace(ticked=t, thick=h, starting=s)
