@@ -36,7 +36,9 @@ _STOPPING = False  # a SIGTERM is being handled (_raise_system_exit)
 _SWEPT_AT_EXIT: set[Path] = set()  # data folders whose list is swept when this process exits
 
 
-def database_settings(environ: Mapping[str, str], *, default_data_dir: Path) -> dict[str, Any]:
+def database_settings(
+    environ: Mapping[str, str], *, default_data_dir: Path, prepared_statements: bool = True
+) -> dict[str, Any]:
     """Return Django's ``DATABASES["default"]`` for this environment.
 
     ``DATABASE_URL`` set and non-empty: parse it. Otherwise start (or join) the embedded server
@@ -47,17 +49,17 @@ def database_settings(environ: Mapping[str, str], *, default_data_dir: Path) -> 
         config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
         if config["ENGINE"] != "django.db.backends.postgresql":
             raise ValueError(f"DATABASE_URL must point to PostgreSQL, not {config['ENGINE']}")
-        return _with_prepared_statements(config, environ)
+        return _with_prepared_statements(config) if prepared_statements else config
     data_dir = Path(environ.get(DATA_DIR_VARIABLE) or default_data_dir)
     config = start_embedded_postgres(data_dir)
     # gunicorn's sync workers (make serve, make bench) serve one request at a time each: one
     # connection per worker, kept, saves a new server process per request (DB_CONN_MAX_AGE=60).
     config["CONN_MAX_AGE"] = int(environ.get("DB_CONN_MAX_AGE") or 0)
     config["CONN_HEALTH_CHECKS"] = config["CONN_MAX_AGE"] > 0
-    return _with_prepared_statements(config, environ)
+    return _with_prepared_statements(config) if prepared_statements else config
 
 
-def _with_prepared_statements(config: dict[str, Any], environ: Mapping[str, str]) -> dict:
+def _with_prepared_statements(config: dict[str, Any]) -> dict[str, Any]:
     """Server-side parameter binding, and a statement run ``PREPARE_THRESHOLD`` times on a
     connection is prepared there: PostgreSQL then plans it once per connection instead of on
     every execution (planning the sequence's read alone took 2.5 ms a post). psycopg prepares
@@ -66,10 +68,9 @@ def _with_prepared_statements(config: dict[str, Any], environ: Mapping[str, str]
     a step 9 move 33.0 → 30.0 ms, a treasury move 21.2 → 16.6 ms, the no-op write 4.2 → 3.5 ms
     (``tests/campaign/test_database.py`` checks that statements do get prepared).
 
-    ``DB_PREPARED_STATEMENTS=0`` goes back to Django's default, for a pooler that cannot keep
-    prepared statements (PgBouncer in transaction mode before 1.21)."""
-    if environ.get("DB_PREPARED_STATEMENTS", "1").strip().lower() in {"0", "off", "no", "false"}:
-        return config
+    ``DB_PREPARED_STATEMENTS=0`` (``prepared_statements=False``, read by the settings) keeps
+    Django's default, for a pooler that cannot keep prepared statements (PgBouncer in
+    transaction mode before 1.21)."""
     options = config.setdefault("OPTIONS", {})
     options.setdefault("server_side_binding", True)
     options.setdefault("prepare_threshold", PREPARE_THRESHOLD)

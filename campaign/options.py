@@ -57,8 +57,8 @@ def _built(choices, label: str) -> list[tuple[int, str, str]]:
 
 def render_options(choices, label: str = "", *, exclude=None, selected=None) -> SafeString:
     """The options of ``choices`` labelled by ``label`` ("" for ``str``, "holder", "contents",
-    "group"),
-    without the one whose pk is ``exclude``; the one whose pk is ``selected`` is selected."""
+    "group"), without the one whose pk is ``exclude``; the one whose pk is ``selected`` is
+    selected."""
     return mark_safe(
         "".join(
             f'<option value="{value}"{" selected" if pk == selected else ""}>{text}</option>'

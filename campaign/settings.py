@@ -139,7 +139,13 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_settings(os.environ, default_data_dir=default_data_dir(BASE_DIR))}
+DATABASES = {
+    "default": database_settings(
+        os.environ,
+        default_data_dir=default_data_dir(BASE_DIR),
+        prepared_statements=env_bool("DB_PREPARED_STATEMENTS", default=True),
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

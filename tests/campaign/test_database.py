@@ -37,18 +37,49 @@ def test_database_url_is_used_when_set(tmp_path):
     assert not default_dir.exists(), "the embedded server must not start when DATABASE_URL is set"
 
 
-@pytest.mark.parametrize("switch", [None, "1", "0", "off"])
-def test_statements_are_prepared_unless_switched_off(tmp_path, switch):
+@pytest.mark.parametrize("prepared", [True, False])
+def test_statements_are_prepared_unless_switched_off(tmp_path, prepared):
     environ = {"DATABASE_URL": "postgres://league@db.example.org/mordheim_league"}
-    if switch is not None:
-        environ["DB_PREPARED_STATEMENTS"] = switch
 
-    options = database_settings(environ, default_data_dir=tmp_path).get("OPTIONS", {})
+    config = database_settings(environ, default_data_dir=tmp_path, prepared_statements=prepared)
+    options = config.get("OPTIONS", {})
 
-    if switch in (None, "1"):
+    if prepared:
         assert options == {"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD}
     else:  # Django's defaults: client-side binding, nothing prepared
         assert "server_side_binding" not in options and "prepare_threshold" not in options
+
+
+@pytest.mark.parametrize(
+    ("switch", "options"),
+    [
+        (None, f"True {PREPARE_THRESHOLD}"),
+        ("1", f"True {PREPARE_THRESHOLD}"),
+        ("0", "None None"),
+        ("off", "None None"),
+        ("of", "error"),
+    ],
+)
+def test_the_settings_read_db_prepared_statements(switch, options):
+    """``DB_PREPARED_STATEMENTS`` is a boolean as the other switches are (``env_bool``): a typo
+    stops the start instead of being taken for either."""
+    environ = {**os.environ, "DATABASE_URL": "postgres://league@db.example.org/mordheim_league"}
+    environ.pop("DB_PREPARED_STATEMENTS", None)
+    if switch is not None:
+        environ["DB_PREPARED_STATEMENTS"] = switch
+    code = (
+        "import django; from django.conf import settings; o = settings.DATABASES['default']"
+        ".get('OPTIONS', {}); print(o.get('server_side_binding'), o.get('prepare_threshold'))"
+    )
+    environ["DJANGO_SETTINGS_MODULE"] = "campaign.settings"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environ, capture_output=True, text=True
+    )
+    if options == "error":
+        assert done.returncode != 0 and "DB_PREPARED_STATEMENTS must be a boolean" in done.stderr
+    else:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split("\n")[-2] == options
 
 
 @pytest.mark.django_db
