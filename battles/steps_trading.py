@@ -39,6 +39,7 @@ from battles.steps_treasury import (
     standing_heroes,
     treasury_page,
 )
+from campaign.options import Choices
 from warbands import rules as roster_rules
 from warbands import services as warband_services
 from warbands import treasury
@@ -604,8 +605,8 @@ class Reallocate(TreasuryStep):
         context = treasury_page(sequence, user)
         real = context["real_containers"]
         context.update(
-            carriers=[c for c in real if c.kind in container_rules.CARRIERS],
-            boxes=[c for c in real if c.kind in container_rules.BOXES],
+            carriers=Choices(c for c in real if c.kind in container_rules.CARRIERS),
+            boxes=Choices(c for c in real if c.kind in container_rules.BOXES),
             buyable=[(kind, container_rules.spec(kind)) for kind in treasury.BUYABLE_CONTAINERS],
             heroes=[w for w in context["warriors"] if w.is_hero],
             stored=_stored_in(context.pop("loaded")),

@@ -204,7 +204,9 @@ class TreasuryStep(Step):
 
 def treasury_page(sequence: PostBattleSequence, user) -> dict:
     """The containers (through ``permissions.visible_containers``: the sequence page is the
-    owner's), the warriors, and where money can go."""
+    owner's), the warriors, and where money can go. Every list of containers in the steps
+    names a pouch's hero with its contents ("Pouch 1 of Karl (5 gc)": the ``contents`` label of
+    ``campaign.options``), so that two pouches are told apart by who carries them."""
     warband = sequence.participant.warband
     containers = treasury.held_containers(warband)
     views = permissions.visible_containers(user, containers)
@@ -226,6 +228,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
         "pile": shown_pile,
         "pile_parts": pile_parts,
         "real_containers": Choices(real),  # their options are built once (campaign.options)
+        "paying": Choices(c for c in real if c.gold_crowns),  # "Pay from" (steps 5 to 9)
         "warriors": warriors,
         "gold_held": sum(c.gold_crowns for c in containers),
         "loaded": containers,  # the models, stored items prefetched (step 9 lists them)

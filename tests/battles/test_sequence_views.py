@@ -1,14 +1,17 @@
 """The post-battle sequence page through the test client: htmx swaps, refusals, who may see
 and do what, the secret treasury steps and query counts."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from battles import sequence as sequences
 from battles.models import PostBattleSequence
 from tests.battles.test_sequence import fought, sequence_of
-from tests.battles.test_trading_steps import battle_of, play_to
+from tests.battles.test_trading_steps import battle_of, play_to, roll, warriors
 from tests.factories import SECRET_ITEM, change_secrets, hide_secrets, hire
 from tests.secrets import assert_unchanged_by_secrets
 from warbands import treasury
@@ -114,6 +117,42 @@ def test_every_treasury_step_renders_for_its_owner(client, duel, step):
     assert f"Step {step}:" in text
     if step < 10:
         assert "Your treasury:" in text
+
+
+def options_of(html, name):
+    """(value, label) of each option of the select called ``name``: one per form that has it."""
+    selects = re.findall(rf'<select name="{name}"[^>]*>(.*?)</select>', html, re.S)
+    assert selects, f"no select {name!r}"
+    return [re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', s) for s in selects]
+
+
+def test_every_list_of_containers_names_the_hero_who_carries_a_pouch(client, duel):
+    reavers = duel["reavers"]
+    captain, _, _ = warriors(reavers)
+    chest = reavers.containers.get(kind="treasure_chest")
+    pouch = treasury.buy_container(
+        reavers, "pouch", actor=reavers.owner, pay_from=chest, holder=captain
+    )
+    treasury.move_treasure(chest, pouch, actor=reavers.owner, gold=6)
+    shown = f"{pouch} of {captain.name} (6 gc)"
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 6, reavers.owner)
+    sequences.prepare(sequence)
+    rarity = sequence.tasks.filter(step=6, kind="rarity", warrior=captain).get()
+    roll(sequence, rarity, [4, 3], reavers.owner)
+
+    step_6 = page(client, sequence, reavers.owner).content.decode()
+    assert (f"container:{pouch.pk}", f"the {shown}") in options_of(step_6, "to")[0]
+    assert (str(pouch.pk), shown) in options_of(step_6, "pay_from")[0]
+    chest.refresh_from_db()
+    chest_gold = f"{chest} ({chest.contents_label})"
+    assert (str(chest.pk), chest_gold) in options_of(step_6, "pay_from")[0]
+
+    sequence = play_to(sequence, 8, reavers.owner)
+    step_8 = page(client, sequence, reavers.owner).content.decode()
+    assert (str(pouch.pk), shown) in options_of(step_8, "into")[0]
+    for pay_from in options_of(step_8, "pay_from"):
+        assert (str(pouch.pk), shown) in pay_from and pay_from[-1] == ("", "any container")
+        assert all(label != "(empty)" and "(empty)" not in label for _, label in pay_from)
 
 
 def test_who_may_open_and_play_a_sequence(client, duel, django_user_model):
