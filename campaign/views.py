@@ -41,7 +41,8 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_POST
 def bench_write_floor(request: HttpRequest) -> HttpResponse:
     """Benchmark only (``MORDHEIM_BENCH=1``; a 404 otherwise): a logged-in htmx POST that does
-    nothing. It passes what every write passes (session, user, CSRF check, one-time form token)
+    nothing. It passes what every write passes (session, user, CSRF check, one-time form token
+    stored with the answer)
     and answers at once: the fastest any write of this app can be, measured beside the
     ``/healthz`` ceiling (bench/run.py)."""
     if not settings.MORDHEIM_BENCH:

@@ -155,7 +155,8 @@ def test_the_same_token_posted_twice_at_once_applies_once(reference_data):
 
 
 @pytest.mark.django_db
-def test_about_one_claim_in_200_deletes_the_tokens_older_than_a_week(duel):
+def test_about_one_token_in_200_deletes_the_tokens_older_than_a_week(duel):
+    from django.http import HttpResponse
     from django.utils import timezone
 
     from campaign import once
@@ -164,12 +165,88 @@ def test_about_one_claim_in_200_deletes_the_tokens_older_than_a_week(duel):
     old = FormToken.objects.create(token=uuid.uuid4(), user=user, path="/x/")
     recent = FormToken.objects.create(token=uuid.uuid4(), user=user, path="/x/")
     FormToken.objects.filter(pk=old.pk).update(created_at=timezone.now() - once.KEEP * 1.1)
+    answer = HttpResponse("Moved", status=201, headers={"HX-Trigger": "ledger-changed"})
 
-    once._claim(uuid.UUID(int=201), user, "/y/")  # not the one in 200: nothing goes
+    assert once._store(uuid.UUID(int=201), user, "/y/", answer)  # not the one in 200
     assert FormToken.objects.filter(pk=old.pk).exists()
-    with CaptureQueriesContext(connection) as claimed:
-        once._claim(uuid.UUID(int=400), user, "/y/")
+    with CaptureQueriesContext(connection) as stored:
+        assert once._store(uuid.UUID(int=400), user, "/y/", answer)
     assert not FormToken.objects.filter(pk=old.pk).exists()
     assert FormToken.objects.filter(pk=recent.pk).exists()
-    assert FormToken.objects.filter(token=uuid.UUID(int=400)).exists()
-    assert len(claimed) == 1  # the purge rides on the claim: no query of its own
+    kept = FormToken.objects.get(token=uuid.UUID(int=400))
+    assert (kept.status, kept.content, kept.headers) == (
+        201,
+        "Moved",
+        {"Content-Type": "text/html; charset=utf-8", "HX-Trigger": "ledger-changed"},
+    )
+    assert len(stored) == 1  # the purge rides on the insert: no query of its own
+    assert not once._store(uuid.UUID(int=400), user, "/y/", HttpResponse("Again"))
+    assert FormToken.objects.get(token=uuid.UUID(int=400)).content == "Moved"
+
+
+@pytest.mark.django_db
+def test_every_post_with_a_token_costs_one_statement_for_it(client, duel):
+    """The token and its answer go in together, at the end: one INSERT, no claim and update."""
+    reavers = duel["reavers"]
+    client.force_login(reavers.owner)
+    url = reverse("warband_rename", args=[reavers.pk])
+    client.post(url, {"name": "Warm-up"})  # the session and the user's caches
+
+    with CaptureQueriesContext(connection) as plain:
+        client.post(url, {"name": "Reavers II"})
+    with CaptureQueriesContext(connection) as once:
+        client.post(url, {"name": "Reavers III", "form_token": str(uuid.uuid4())})
+
+    def statements(captured):  # the test's own transaction makes savepoints of atomic blocks
+        return [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
+
+    tokens = [sql for sql in statements(once) if "campaign_formtoken" in sql]
+    assert len(statements(once)) == len(statements(plain)) + 1
+    assert len(tokens) == 1 and tokens[0].startswith("INSERT")
+
+
+@pytest.mark.django_db
+def test_a_post_that_fails_keeps_nothing_and_may_be_sent_again(duel, monkeypatch):
+    """A server error (500) rolls back what the view wrote and does not keep the token, so the
+    same form sent again goes ahead rather than replaying the error."""
+    from warbands import services
+
+    reavers = duel["reavers"]
+    client = Client(raise_request_exception=False)
+    client.force_login(reavers.owner)
+    url = reverse("warband_rename", args=[reavers.pk])
+    data = {"name": "Reavers II", "form_token": str(uuid.uuid4())}
+    rename = services.rename_warband
+
+    def rename_then_fail(*args, **kwargs):
+        rename(*args, **kwargs)
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(services, "rename_warband", rename_then_fail)
+    failed = client.post(url, data)
+    assert failed.status_code == 500
+    reavers.refresh_from_db()
+    assert reavers.name == "Reavers" and not FormToken.objects.filter(token=data["form_token"])
+
+    monkeypatch.setattr(services, "rename_warband", rename)
+    again = client.post(url, data)
+    assert again.status_code == 302 and "X-Replayed" not in again
+    reavers.refresh_from_db()
+    assert reavers.name == "Reavers II"
+
+
+@pytest.mark.django_db
+def test_a_double_click_says_what_it_did_once(client, duel):
+    """The second post's view runs and is undone; the message it added goes with it."""
+    reavers = duel["reavers"]
+    client.force_login(reavers.owner)
+    data = {"name": "Reavers II", "form_token": str(uuid.uuid4())}
+    url = reverse("warband_rename", args=[reavers.pk])
+
+    first = client.post(url, data)
+    second = client.post(url, data)
+
+    assert first.status_code == second.status_code == 302 and second["X-Replayed"] == "1"
+    roster = client.get(first["Location"]).content.decode()
+    assert roster.count("Warband renamed.") == 1
+    assert "Warband renamed." not in client.get(first["Location"]).content.decode()
