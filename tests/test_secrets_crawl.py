@@ -94,13 +94,35 @@ def crawl(client, user) -> dict[str, str]:
     return seen
 
 
+# Where a page names rows by id: an option's value ("1557", "container:1557") and a hidden
+# input's. A secret total of gold is a number too, and a container numbered 1557 is no leak of
+# the 1557 gc of another warband (the database's sequences do not restart between tests).
+IDS = re.compile(r'(<option value=|<input type="hidden" name="\w+" value=)"[^"]*"')
+
+
 def leaks(pages: dict[str, str], secrets: list[str]) -> list[str]:
     found = []
     for where, body in pages.items():
+        without_ids = IDS.sub(r'\1""', body)
         for secret in secrets:
-            if re.search(rf"(?<![\w/-]){re.escape(secret)}(?![\w/-])", body):
+            text = without_ids if secret.isdigit() else body
+            if re.search(rf"(?<![\w/-]){re.escape(secret)}(?![\w/-])", text):
                 found.append(f"{secret!r} in {where}")
     return found
+
+
+def test_a_number_is_a_leak_wherever_it_is_shown_but_not_as_an_id():
+    ids = '<option value="1557">Chest</option><option value="container:1557">Chest</option>'
+    hidden = '<input type="hidden" name="warrior" value="1557">'
+    assert not leaks({"ids": ids + hidden}, ["1557"])
+    for shown in (
+        "<p>1557 gc</p>",
+        '<input type="number" name="gold" value="1557">',
+        '<input type="number" max="1557">',
+        "<option>Chest (1557 gc)</option>",
+    ):
+        assert leaks({"shown": ids + shown}, ["1557"]) == ["'1557' in shown"], shown
+    assert leaks({"label": '<option value="Strongbox1ZV">'}, ["Strongbox1ZV"])  # not a number
 
 
 def give_secrets(warband: Warband, index: int) -> list[str]:
