@@ -250,3 +250,31 @@ def test_a_double_click_says_what_it_did_once(client, duel):
     roster = client.get(first["Location"]).content.decode()
     assert roster.count("Warband renamed.") == 1
     assert "Warband renamed." not in client.get(first["Location"]).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_form_sent_twice_at_once_says_what_it_did_once(reference_data):
+    """Both posts read the session before either saves it: the one undone must not save it,
+    or it would overwrite the first's message with what it read (no message)."""
+    from tests.factories import mustered_warband
+
+    warband = mustered_warband()
+    owner = Client()
+    owner.force_login(warband.owner)
+    session = owner.cookies["sessionid"].value
+    url = reverse("warband_rename", args=[warband.pk])
+    data = {"name": "Sent Twice", "form_token": str(uuid.uuid4())}
+    answers = []
+
+    def post():
+        client = Client()
+        client.cookies["sessionid"] = session
+        answers.append(client.post(url, data).status_code)
+        connection.close()
+
+    for _ in range(3):  # the race is the threads'; three rounds make it likely
+        data["form_token"] = str(uuid.uuid4())
+        answers.clear()
+        assert run_together(post, post) == ["done", "done"] and answers == [302, 302]
+        roster = owner.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+        assert roster.count("Warband renamed.") == 1
