@@ -12,7 +12,8 @@
    twice: as served (repeated views come from the page cache, ``campaign.pagecache``) and
    drawn afresh with ``Cache-Control: no-cache`` (shown for information, not judged), and the
    write floor: a logged-in htmx POST that does nothing (``/bench/write-floor``: session, user,
-   CSRF, one-time token), the fastest any write can be in this stack (shown, not judged).
+   CSRF, one-time token), the fastest any write can be in this stack (shown, not judged; each
+   write's share of it is printed under the table).
 4. Peak RSS of each worker (VmHWM), the rules engine and the services sequence.
 
 Prints a table and writes ``bench-results.json``; exits 1 when a target is missed.
@@ -214,7 +215,10 @@ def load(league: dict, pages: list[dict], out: Path) -> list[dict]:
     if league:
         command += ["--username", league["player"], "--password", league["password"]]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return json.loads(out.read_text())
+    methods = {page["name"]: page["method"] for page in pages}
+    return [
+        dict(result, method=methods.get(result["name"])) for result in json.loads(out.read_text())
+    ]
 
 
 def engine(env, league: dict) -> dict:
@@ -244,6 +248,21 @@ def verdicts(ceiling: dict, page: dict) -> list[str]:
     if page["errors"]:
         missed.append(f"{page['errors']} errors {page['statuses']}")
     return missed
+
+
+def against_floor(pages: list[dict]) -> list[tuple[str, float]]:
+    """Each write's requests per second as a share of the write floor's (a logged-in POST
+    that does nothing): how close a write comes to the fastest any write can be here. The
+    ceiling's 30% target is measured against ``/healthz``, which reads no session and writes
+    nothing; this says how much of a write's cost is its own work."""
+    floor = next((page for page in pages if page["name"] == FLOOR), None)
+    if floor is None or not floor["rps"]:
+        return []
+    return [
+        (page["name"], page["rps"] / floor["rps"])
+        for page in pages
+        if page["name"] != FLOOR and page.get("method") == "POST"
+    ]
 
 
 def main() -> int:
@@ -278,6 +297,14 @@ def main() -> int:
         print(f"{page['name']:<24}{page['rps']:>8.0f}{page['p50_ms']:>9.1f}{page['p95_ms']:>9.1f}"
               f"{ratio:>7.2f}{slower:>7.2f}{page['queries']!s:>9}  "
               f"{'ok' if judged and not missed else '; '.join(missed) or '-'}")  # fmt: skip
+    shares = against_floor(pages)
+    if shares:
+        floor = next(page for page in pages if page["name"] == FLOOR)
+        print(f"\nWrites against the write floor ({floor['rps']:.0f} req/s, "
+              f"{floor['rps'] / ceiling['rps']:.2f} of the ceiling): "
+              + ", ".join(f"{name} {share:.2f}" for name, share in shares))  # fmt: skip
+        for page in pages:
+            page["ratio_to_floor"] = round(dict(shares).get(page["name"], 0), 3) or None
     peak = max(rss.values())
     print(f"\nPeak RSS per worker: {', '.join(f'{v} MB' for v in rss.values())}")
     if peak >= MAX_RSS_MB:
