@@ -250,19 +250,19 @@ def verdicts(ceiling: dict, page: dict) -> list[str]:
     return missed
 
 
-def against_floor(pages: list[dict]) -> list[tuple[str, float]]:
+def against_floor(pages: list[dict]) -> dict[str, float]:
     """Each write's requests per second as a share of the write floor's (a logged-in POST
     that does nothing): how close a write comes to the fastest any write can be here. The
     ceiling's 30% target is measured against ``/healthz``, which reads no session and writes
     nothing; this says how much of a write's cost is its own work."""
     floor = next((page for page in pages if page["name"] == FLOOR), None)
     if floor is None or not floor["rps"]:
-        return []
-    return [
-        (page["name"], page["rps"] / floor["rps"])
+        return {}
+    return {
+        page["name"]: page["rps"] / floor["rps"]
         for page in pages
         if page["name"] != FLOOR and page.get("method") == "POST"
-    ]
+    }
 
 
 def main() -> int:
@@ -302,9 +302,10 @@ def main() -> int:
         floor = next(page for page in pages if page["name"] == FLOOR)
         print(f"\nWrites against the write floor ({floor['rps']:.0f} req/s, "
               f"{floor['rps'] / ceiling['rps']:.2f} of the ceiling): "
-              + ", ".join(f"{name} {share:.2f}" for name, share in shares))  # fmt: skip
+              + ", ".join(f"{name} {share:.2f}" for name, share in shares.items()))  # fmt: skip
         for page in pages:
-            page["ratio_to_floor"] = round(dict(shares).get(page["name"], 0), 3) or None
+            share = shares.get(page["name"])
+            page["ratio_to_floor"] = None if share is None else round(share, 3)
     peak = max(rss.values())
     print(f"\nPeak RSS per worker: {', '.join(f'{v} MB' for v in rss.values())}")
     if peak >= MAX_RSS_MB:

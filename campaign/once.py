@@ -83,10 +83,12 @@ def _store(token: uuid.UUID, user, path: str, response) -> bool:
     same token waits for the first to commit). A streamed answer is not kept (status NULL: a
     replay answers 200, empty). About one insert in 200 (chosen by the random token itself)
     also deletes the tokens older than ``KEEP``, in the same statement."""
-    streaming = getattr(response, "streaming", False)
-    status = None if streaming else response.status_code
-    content = "" if streaming else response.content.decode(response.charset or "utf-8", "replace")
-    headers = {} if streaming else {n: response[n] for n in KEPT_HEADERS if n in response}
+    if getattr(response, "streaming", False):
+        status, content, headers = None, "", {}
+    else:
+        status = response.status_code
+        content = response.content.decode(response.charset or "utf-8", "replace")
+        headers = {name: response[name] for name in KEPT_HEADERS if name in response}
     created = timezone.now()
     table = FormToken._meta.db_table
     purge = ""
