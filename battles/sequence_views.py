@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -14,8 +15,25 @@ from battles import sequence as sequences
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
 from campaign import locking, permissions
+from campaign.compiled import Compiled
 from campaign.dice import DiceError
 from warbands.rules import RuleViolation
+
+
+def _sequence_read(user_pk: int, pk: int, *, lock: bool):
+    queryset = PostBattleSequence.objects.select_related(
+        "participant__battle__campaign", "participant__warband__warband_type"
+    )
+    if lock:
+        queryset = queryset.select_for_update(of=("self",))  # as sequences.read_locked
+    return permissions.with_membership_of(
+        queryset, user_pk, "participant__battle__campaign"
+    ).filter(pk=pk)
+
+
+# Read on every post of the sequence page, compiled once (campaign.compiled).
+_SEQUENCE = Compiled(lambda user_pk, pk: _sequence_read(user_pk, pk, lock=False))
+_SEQUENCE_LOCKED = Compiled(lambda user_pk, pk: _sequence_read(user_pk, pk, lock=True))
 
 
 def _sequence_for(request: HttpRequest, pk: int, *, lock: bool = False) -> PostBattleSequence:
@@ -23,20 +41,11 @@ def _sequence_for(request: HttpRequest, pk: int, *, lock: bool = False) -> PostB
     the campaign follow it on the battle page (its treasury steps are secret); anyone else
     gets a 404. ``lock``: a post reads the row under the lock its service takes
     (``sequences.read_locked``), which saves the service a statement."""
-    queryset = PostBattleSequence.objects.all()
-    if lock:
-        queryset = sequences.read_locked(queryset)
-    sequence = (
-        permissions.with_membership(
-            queryset.select_related(
-                "participant__battle__campaign", "participant__warband__warband_type"
-            ),
-            request.user,
-            "participant__battle__campaign",
-        )
-        .filter(pk=pk)
-        .first()
-    )
+    lock = lock and connection.in_atomic_block
+    sequence = None
+    if request.user.is_authenticated:  # else no membership, and so a 404 below
+        read = _SEQUENCE_LOCKED if lock else _SEQUENCE
+        sequence = next(iter(read(request.user.pk, int(pk))), None)
     if sequence is None:
         raise Http404("No such sequence.")
     if lock:

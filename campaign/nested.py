@@ -95,8 +95,15 @@ def attach(parent: Model, relation: str, rows) -> None:
                     None if value[target._meta.pk.attname] is None else _instance(target, value)
                 )
                 fk.set_cached_value(child, loaded)
-        rel.field.set_cached_value(child, parent)
         children.append(child)
+    remember(parent, relation, children)
+
+
+def remember(parent: Model, relation: str, children: list[Model]) -> None:
+    """``parent.<relation>.all()`` answers ``children`` (all of them) without a query."""
+    field = parent._meta.get_field(relation).field
+    for child in children:
+        field.set_cached_value(child, parent)
     queryset = getattr(parent, relation).all()
     queryset._result_cache, queryset._prefetch_done = children, True
     cache = getattr(parent, "_prefetched_objects_cache", None)
@@ -105,7 +112,7 @@ def attach(parent: Model, relation: str, rows) -> None:
     cache[relation] = queryset
 
 
-class _NestedIterable(ModelIterable):
+class NestedIterable(ModelIterable):
     """Model instances with their nested relations attached as they are read."""
 
     def __iter__(self):
@@ -126,5 +133,5 @@ def nested(queryset: QuerySet, **relations: tuple[str, ...]) -> QuerySet:
             for name, related in relations.items()
         }
     )
-    annotated._iterable_class = _NestedIterable
+    annotated._iterable_class = NestedIterable
     return annotated

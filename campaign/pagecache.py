@@ -47,6 +47,7 @@ from django.utils import timezone
 
 from campaign.once import FIELD
 
+DATABASE_SESSIONS = ("campaign.sessions", "django.contrib.sessions.backends.db")
 SECONDS = getattr(settings, "PAGE_CACHE_SECONDS", 60)
 MAX_BYTES = 300_000  # with MAX_ENTRIES (150, settings.CACHES) at most 45 MB per worker
 KEPT_HEADERS = (
@@ -100,7 +101,7 @@ def _fresh_tokens(content: bytes) -> bytes:
 def _eligible(request) -> bool:
     return (
         getattr(settings, "PAGE_CACHE", True)
-        and settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
+        and settings.SESSION_ENGINE in DATABASE_SESSIONS
         and request.method == "GET"
         and settings.SESSION_COOKIE_NAME in request.COOKIES
         and "no-cache" not in request.headers.get("Cache-Control", "")

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
 
+from campaign.compiled import Compiled
 from campaign.models import Campaign, Membership
 from warbands.models import StorageContainer, Warband, Warrior
 from warbands.rules import containers as container_rules
@@ -40,8 +41,13 @@ def with_membership(queryset, user, campaign: str = "campaign"):
     campaign, so ``membership`` needs no query of its own."""
     if not user.is_authenticated:
         return queryset
+    return with_membership_of(queryset, user.pk, campaign)
+
+
+def with_membership_of(queryset, user_pk: int, campaign: str = "campaign"):
+    """``with_membership`` for a logged-in user's primary key (a ``Compiled`` read's value)."""
     mine = Membership.objects.filter(
-        campaign=OuterRef(campaign), user=user.pk, is_active=True
+        campaign=OuterRef(campaign), user=user_pk, is_active=True
     ).order_by()
     return queryset.annotate(
         _member_pk=Subquery(mine.values("pk")[:1]),
@@ -268,14 +274,19 @@ def get_campaign_for_user(
     return campaign
 
 
+# The warband with its campaign, owner and type, and the user's membership of its campaign:
+# read on every warband page, compiled once (campaign.compiled).
+_WARBAND = Compiled(
+    lambda user_pk, pk: with_membership_of(
+        Warband.objects.select_related("campaign", "owner", "warband_type"), user_pk
+    ).filter(pk=pk)
+)
+
+
 def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
-    warband = (
-        with_membership(
-            Warband.objects.select_related("campaign", "owner", "warband_type"), request.user
-        )
-        .filter(pk=pk)
-        .first()
-    )
+    warband = None
+    if request.user.is_authenticated:  # else no membership, and so a 404 below
+        warband = next(iter(_WARBAND(request.user.pk, int(pk))), None)
     if warband is not None:
         remember_membership(warband, warband.campaign, request.user)
     if warband is None or not is_member(request.user, warband.campaign):

@@ -196,6 +196,8 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # sends HSTS (a year) on HTTPS responses; browsers ignore it over plain http. The redirect from
 # http to https is usually the reverse proxy's job, so it is off unless the environment turns
 # it on; that leaves security.W008 in `manage.py check --deploy` (see README).
+# Django's database sessions, read with one hand-written statement (campaign/sessions.py).
+SESSION_ENGINE = "campaign.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

@@ -56,6 +56,7 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("healthz", views.healthz, name="healthz"),
     path("bench/write-floor", views.bench_write_floor, name="bench_write_floor"),
+    path("bench/move-floor/<int:pk>/", views.bench_move_floor, name="bench_move_floor"),
     *account_patterns,
     *campaign_patterns,
     path("", include("warbands.urls")),

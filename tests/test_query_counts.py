@@ -124,3 +124,49 @@ def test_the_write_floor_is_a_logged_in_post_with_a_one_time_token_only_for_the_
     again = client.post(url, token, headers=csrf)
     assert again["X-Replayed"] == "1"  # the one-time token was taken by the first
     assert Client().post(url, token).status_code == 302  # anonymous: to the log-in page
+
+
+def test_the_move_floor_moves_gold_of_the_users_own_warband_only_for_the_bench(settings):
+    """The move floor (bench/run.py: the least a move can cost) must really move: both
+    balances and two ledger entries that sum to nothing, in one transaction with the token;
+    only between two held containers of the user's own warband, never more than is there."""
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import mustered_warband
+    from warbands.models import LedgerEntry, StorageContainer
+
+    warband = mustered_warband()
+    other = mustered_warband(campaign=warband.campaign)
+    chest = warband.containers.get(kind="treasure_chest")
+    sack = StorageContainer.objects.create(warband=warband, kind="large_sack", number=1)
+    theirs = other.containers.get(kind="treasure_chest")
+    start = chest.gold_crowns  # the muster's leftover
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(get_user_model().objects.get(pk=warband.owner_id))
+    client.get("/")
+    headers = {"X-CSRFToken": client.cookies["csrftoken"].value, "HX-Request": "true"}
+    url = reverse("bench_move_floor", args=[warband.pk])
+
+    def post(source, target, gold, token="1b0c6a1e-2d3b-4c5d-8e9f-0a1b2c3d4e5f"):
+        data = {"source": source.pk, "target": target.pk, "gold": gold, "form_token": token}
+        return client.post(url, data, headers=headers)
+
+    assert post(chest, sack, 3).status_code == 404
+    settings.MORDHEIM_BENCH = True
+    before = LedgerEntry.objects.count()
+    moved = post(chest, sack, 3, "2b0c6a1e-2d3b-4c5d-8e9f-0a1b2c3d4e5f")
+
+    assert moved.status_code == 200
+    assert f'id="gold-{chest.pk}" hx-swap-oob="true">{start - 3}<' in moved.content.decode()
+    chest.refresh_from_db(), sack.refresh_from_db()
+    assert (chest.gold_crowns, sack.gold_crowns) == (start - 3, 3)
+    entries = LedgerEntry.objects.order_by("pk")[before:]
+    assert [(e.container_id, e.amount, e.reason) for e in entries] == [
+        (chest.pk, -3, "transfer"), (sack.pk, 3, "transfer")
+    ]  # fmt: skip
+    for refused in (post(chest, sack, start - 2, "3b0c6a1e-2d3b-4c5d-8e9f-0a1b2c3d4e5f"),
+                    post(chest, theirs, 1, "4b0c6a1e-2d3b-4c5d-8e9f-0a1b2c3d4e5f"),
+                    post(chest, chest, 1, "5b0c6a1e-2d3b-4c5d-8e9f-0a1b2c3d4e5f")):  # fmt: skip
+        assert refused.status_code == 422
+    chest.refresh_from_db()
+    assert chest.gold_crowns == start - 3 and LedgerEntry.objects.count() == before + 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Subquery, prefetch_related_objects
+from django.db.models import Count, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -147,7 +147,7 @@ def _moved(
     for container in changed:
         for field in ("gold_crowns", "wyrdstone", "item_count"):
             setattr(container, field, getattr(now[container.pk], field))
-    prefetch_related_objects(changed, "stored_items")
+    treasury.with_stored_items(changed)
     views = permissions.visible_containers(request.user, changed, among=held)
     pile = next((c for c in held if c.kind == StorageContainer.LOOSE and not c.is_empty), None)
     context = {
