@@ -18,12 +18,15 @@ journal, so that undo restores both. Readings where the rules are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
+from django.db import connection
 from django.db.models import Q
 
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.sequence import Context, Step
-from campaign import permissions
+from campaign import locking, permissions
+from campaign.compiled import Compiled
 from campaign.options import Choices
 from warbands import rules as roster_rules
 from warbands import services as warband_services
@@ -83,12 +86,19 @@ def destinations(
     """``destination`` for each key; the containers chosen, the pile included, are read in one
     query. ``lock``: read under the lock the treasury's change then takes
     (``treasury.read_locked``), for a change called right away with ``fresh=True``."""
-    pks = [read_pk(data, key) for key in keys if data.get(key) != "pile"]
-    wanted = Q(pk__in=[p for p in pks if p])
-    if any(data.get(key) == "pile" for key in keys):
-        wanted |= Q(kind=StorageContainer.LOOSE)
-    named = StorageContainer.objects.held().filter(wanted, warband=ctx.warband)
-    read = treasury.read_locked(named) if lock else list(named)
+    pks = [pk for key in keys if data.get(key) != "pile" and (pk := read_pk(data, key))]
+    pile = any(data.get(key) == "pile" for key in keys)
+    lock = lock and connection.in_atomic_block
+    if pks:  # the usual case, compiled (one read per number of containers, pile and lock)
+        key = (len(pks), pile, lock)
+        named = _NAMED.get(key) or _NAMED.setdefault(key, Compiled(partial(_named, *key[1:])))
+        read = named(ctx.warband.pk, *pks)
+        if lock:
+            locking.mark(*read)
+    else:
+        wanted = Q(kind=StorageContainer.LOOSE) if pile else Q(pk__in=[])
+        named = StorageContainer.objects.held().filter(wanted, warband=ctx.warband)
+        read = treasury.read_locked(named) if lock else list(named)
     found = {c.pk: c for c in read}
     pile = next((c for c in read if c.kind == StorageContainer.LOOSE), None)
     chosen = []
@@ -102,6 +112,17 @@ def destinations(
         container.warband = ctx.warband  # loaded with the sequence
         chosen.append(container)
     return chosen
+
+
+def _named(pile: bool, lock: bool, warband_pk: int, *pks: int):
+    """The held containers ``pks`` of the warband (and its pile), under their locks in
+    primary-key order (as ``treasury.read_locked``) when ``lock``."""
+    wanted = Q(pk__in=pks) | Q(kind=StorageContainer.LOOSE) if pile else Q(pk__in=pks)
+    named = StorageContainer.objects.held().filter(wanted, warband=warband_pk)
+    return named.select_for_update().order_by("pk") if lock else named
+
+
+_NAMED: dict[tuple[int, bool, bool], Compiled] = {}
 
 
 def own_warrior(ctx: Context, pk: int | None) -> Warrior:
@@ -202,6 +223,17 @@ class TreasuryStep(Step):
         return treasury_page(sequence, user)
 
 
+# The warband's fighting warriors with their items: read by every treasury step's page and
+# post, compiled once (campaign.compiled).
+_ACTIVE_WITH_ITEMS = Compiled(
+    lambda warband_pk: (
+        Warrior.objects.filter(warband=warband_pk, status=Warrior.Status.ACTIVE)
+        .select_related("warrior_type")
+        .with_items()
+    )
+)
+
+
 def treasury_page(sequence: PostBattleSequence, user) -> dict:
     """The containers (through ``permissions.visible_containers``: the sequence page is the
     owner's), the warriors, and where money can go. Every list of containers in the steps
@@ -210,11 +242,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
     warband = sequence.participant.warband
     containers = treasury.held_containers(warband)
     views = permissions.visible_containers(user, containers)
-    warriors = list(
-        Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
-        .select_related("warrior_type")
-        .with_items()
-    )
+    warriors = _ACTIVE_WITH_ITEMS(warband.pk)
     real = [c for c in containers if c.kind != StorageContainer.LOOSE]
     shown_pile = permissions.shown_pile(views)
     pile_parts = []

@@ -30,22 +30,26 @@ from battles.forms import (
 )
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from campaign import permissions
+from campaign.compiled import Compiled
 from campaign.dice import DiceError
 from campaign.pagecache import page_cached
 from warbands.models import Warband, Warrior
 from warbands.rules import RuleViolation
 
+# Compiled once per process (campaign.compiled), as the accessors of campaign.permissions.
+_BATTLE = Compiled(
+    lambda user_pk, pk: permissions.with_membership_of(
+        Battle.objects.select_related("campaign", "reported_by"), user_pk
+    ).filter(pk=pk)
+)
+
 
 def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
     """The battle, for the members of its campaign (404 for anyone else); the user's membership
-    comes in the same statement (``permissions.with_membership``)."""
-    battle = (
-        permissions.with_membership(
-            Battle.objects.select_related("campaign", "reported_by"), request.user
-        )
-        .filter(pk=pk)
-        .first()
-    )
+    comes in the same statement (``permissions.with_membership_of``)."""
+    battle = None
+    if request.user.is_authenticated:  # else no membership, and so a 404 below
+        battle = next(iter(_BATTLE(request.user.pk, int(pk))), None)
     if battle is not None:
         permissions.remember_membership(battle, battle.campaign, request.user)
     if battle is None or not permissions.is_member(request.user, battle.campaign):

@@ -16,7 +16,8 @@ The queryset is still written with the ORM (the permission rules stay in
   may equal one, or the first use fails loudly (a lookup that transforms its value, such as
   ``__contains``, cannot be compiled this way);
 - every value must be an ``int``: ``None`` or a list would change the SQL itself (``IS NULL``,
-  ``IN (…)`` of another length);
+  ``IN (…)`` of another length); the values are keys, and one beyond PostgreSQL's ``bigint``
+  (a forged form field) matches no row, so the read answers none without asking;
 - a builder that locks (``select_for_update``) is compiled inside the caller's transaction
   and refused outside one, as Django refuses it.
 """
@@ -31,6 +32,7 @@ from django.db.models.query import ModelIterable, get_related_populators
 
 from campaign import nested
 
+_BIGINT = (-(2**63), 2**63 - 1)
 # Far from any primary key or count this app stores; each stand-in is told from the others.
 _STAND_INS = tuple(-9_000_000_000_000_000 - 7919 * i for i in range(1, 9))
 
@@ -46,6 +48,8 @@ class Compiled:
     def __call__(self, *values: int) -> list[Model]:
         if not all(type(value) is int for value in values):
             raise TypeError(f"Compiled reads take int values, not {values!r}")
+        if not all(_BIGINT[0] <= value <= _BIGINT[1] for value in values):
+            return []  # a key PostgreSQL cannot store matches no row (as Django's lookups say)
         plan = self._plan or self._compile(len(values))
         sql, slots, compiler, locks = plan
         connection = connections[self.using]
@@ -88,6 +92,10 @@ class Compiled:
         if found != set(range(count)):
             missing = sorted(set(range(count)) - found)
             raise ValueError(f"values {missing} do not reach the SQL as given: {sql}")
+        fields = [column[0] for column in compiler.select[: compiler.col_count]]
+        if compiler.has_composite_fields(fields):
+            raise ValueError("a Compiled queryset cannot read composite primary keys")
+        self._converters = compiler.get_converters(fields)
         self._plan = (sql, tuple(slots), compiler, locks)
         return self._plan
 
@@ -101,7 +109,9 @@ class Compiled:
         start, end = select_fields[0], select_fields[-1] + 1
         init_list = [f[0].target.attname for f in select[start:end]]
         related_populators = get_related_populators(klass_info, select, db)
-        for row in compiler.results_iter([rows]):
+        if self._converters:  # as compiler.results_iter, with the converters found once
+            rows = compiler.apply_converters(rows, self._converters)
+        for row in rows:
             obj = model_cls.from_db(db, init_list, row[start:end])
             for populator in related_populators:
                 populator.populate(row, obj)

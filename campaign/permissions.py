@@ -26,7 +26,7 @@ from warbands.rules import containers as container_rules
 
 def membership(user, campaign: Campaign) -> Membership | None:
     """The user's active membership of the campaign (a removed player has none). A campaign
-    loaded by ``with_membership`` answers without a query."""
+    loaded by ``with_membership_of`` answers without a query."""
     if not user.is_authenticated:
         return None
     known = getattr(campaign, "_memberships", {})
@@ -35,17 +35,10 @@ def membership(user, campaign: Campaign) -> Membership | None:
     return Membership.objects.filter(campaign=campaign, user=user, is_active=True).first()
 
 
-def with_membership(queryset, user, campaign: str = "campaign"):
-    """``queryset`` with the user's active membership of each row's campaign (at the path
-    ``campaign``) read in the same statement; ``remember_membership`` hands it to the loaded
-    campaign, so ``membership`` needs no query of its own."""
-    if not user.is_authenticated:
-        return queryset
-    return with_membership_of(queryset, user.pk, campaign)
-
-
 def with_membership_of(queryset, user_pk: int, campaign: str = "campaign"):
-    """``with_membership`` for a logged-in user's primary key (a ``Compiled`` read's value)."""
+    """``queryset`` with the active membership of user ``user_pk`` (logged in) in each row's
+    campaign (at the path ``campaign``) read in the same statement; ``remember_membership``
+    hands it to the loaded campaign, so ``membership`` needs no query of its own."""
     mine = Membership.objects.filter(
         campaign=OuterRef(campaign), user=user_pk, is_active=True
     ).order_by()
@@ -56,7 +49,7 @@ def with_membership_of(queryset, user_pk: int, campaign: str = "campaign"):
 
 
 def remember_membership(row, campaign: Campaign, user) -> None:
-    """Give ``campaign`` the membership ``with_membership`` read along with ``row``."""
+    """Give ``campaign`` the membership ``with_membership_of`` read along with ``row``."""
     if not hasattr(row, "_member_pk"):
         return
     found = None
@@ -163,9 +156,9 @@ def visible_containers(
         if container.holder_id:
             carried_by = container.holder.name
         elif container.parent_id:
-            carried_by = container.parent.get_kind_display()
+            carried_by = container.parent.kind_label
         contents = None
-        kind_label = container.get_kind_display()
+        kind_label = container.kind_label
         if allowed[container.warband_id]:
             children = carried.get(container.pk, [])
             contents = Contents(
@@ -208,7 +201,7 @@ def ledger_name(container: StorageContainer, warband_id: int) -> str:
     captor's name or number for it is the captor's secret)."""
     if container.warband_id == warband_id:
         return str(container)
-    return f"{container.get_kind_display()} (captured)"
+    return f"{container.kind_label} (captured)"
 
 
 @dataclass(frozen=True)
@@ -256,12 +249,21 @@ def visible_dice(user, rolls) -> list[DiceView]:
     return views
 
 
+# Every accessor's read is compiled once per process (campaign.compiled): Django took ten
+# times longer to build and compile these statements than PostgreSQL takes to run them.
+_CAMPAIGN = Compiled(
+    lambda user_pk, pk: with_membership_of(Campaign.objects.filter(pk=pk), user_pk, "pk")
+)
+
+
 def get_campaign_for_user(
     request: HttpRequest, pk: int, *, organiser: bool = False, write: bool = False
 ) -> Campaign:
     """The campaign, for its members (404 for anyone else). ``organiser``: only organisers
     (403); ``write``: the campaign must be open (403 once closed or archived)."""
-    campaign = with_membership(Campaign.objects.filter(pk=pk), request.user, "pk").first()
+    campaign = None
+    if request.user.is_authenticated:  # else no membership, and so a 404 below
+        campaign = next(iter(_CAMPAIGN(request.user.pk, int(pk))), None)
     if campaign is not None:
         remember_membership(campaign, campaign, request.user)
     found = membership(request.user, campaign) if campaign else None
@@ -274,8 +276,7 @@ def get_campaign_for_user(
     return campaign
 
 
-# The warband with its campaign, owner and type, and the user's membership of its campaign:
-# read on every warband page, compiled once (campaign.compiled).
+# The warband with its campaign, owner and type, and the user's membership of its campaign.
 _WARBAND = Compiled(
     lambda user_pk, pk: with_membership_of(
         Warband.objects.select_related("campaign", "owner", "warband_type"), user_pk
@@ -306,28 +307,33 @@ def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False)
     return warband
 
 
-def get_container_for_user(request: HttpRequest, pk: int) -> StorageContainer:
-    """A container the user may change (its owner's): 404 for anybody else, so that nobody
-    learns which containers exist beyond what the roster shows."""
-    container = (
+_CONTAINER = Compiled(
+    lambda pk: (
         StorageContainer.objects.held()
         .select_related("warband", "warband__campaign", "warband__owner")
         .filter(pk=pk)
-        .first()
     )
+)
+
+
+def get_container_for_user(request: HttpRequest, pk: int) -> StorageContainer:
+    """A container the user may change (its owner's): 404 for anybody else, so that nobody
+    learns which containers exist beyond what the roster shows."""
+    container = next(iter(_CONTAINER(int(pk))), None)
     if container is None or not can_edit_warband(request.user, container.warband):
         raise Http404("No such container.")
     return container
 
 
+_WARRIOR = Compiled(
+    lambda pk: Warrior.objects.select_related(
+        "warband", "warband__campaign", "warband__owner", "warband__warband_type"
+    ).filter(pk=pk)
+)
+
+
 def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
-    warrior = (
-        Warrior.objects.select_related(
-            "warband", "warband__campaign", "warband__owner", "warband__warband_type"
-        )
-        .filter(pk=pk)
-        .first()
-    )
+    warrior = next(iter(_WARRIOR(int(pk))), None)
     if warrior is None:
         raise Http404("No such warrior.")
     get_warband_for_user(request, warrior.warband_id, write=write)

@@ -794,6 +794,11 @@ class StorageContainer(models.Model):
         return name
 
     @property
+    def kind_label(self) -> str:
+        """``get_kind_display()`` from a plain dict (see ``__str__``)."""
+        return _CONTAINER_NAMES.get(self.kind, self.kind)
+
+    @property
     def contents_label(self) -> str:
         """ "24 gc, 3 wyrdstone, 1 item" or "empty": for the owner's own forms only."""
         items = [f"{self.item_count} item{'s' if self.item_count != 1 else ''}"]

@@ -120,6 +120,15 @@ def test_only_int_values_are_taken(value):
         Compiled(lambda pk: Warband.objects.filter(pk=pk))(value)
 
 
+def test_a_key_beyond_bigint_matches_nothing_without_a_statement():
+    warband = mustered_warband()
+    read = Compiled(lambda pk: Warband.objects.filter(pk=pk))
+    assert read(warband.pk) != []
+    with CaptureQueriesContext(connection) as queries:
+        assert read(2**63) == [] and read(-(2**63) - 1) == []
+    assert len(queries) == 0
+
+
 def test_an_aggregate_annotation_keeps_its_value():
     warband = mustered_warband()
     read = Compiled(
