@@ -20,6 +20,11 @@ The queryset is still written with the ORM (the permission rules stay in
   (a forged form field) matches no row, so the read answers none without asking;
 - a builder that locks (``select_for_update``) is compiled inside the caller's transaction
   and refused outside one, as Django refuses it.
+
+It leans on Django's compiler (``select``, ``klass_info``, ``annotation_col_map``, converters,
+``get_related_populators``) as ``ModelIterable`` of Django 5.2 uses them;
+``tests/campaign/test_compiled.py`` compares every kind of read with the ORM's own, so an
+upgrade that changes them fails there first.
 """
 
 from __future__ import annotations
