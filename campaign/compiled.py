@@ -39,7 +39,7 @@ from campaign import nested
 
 _BIGINT = (-(2**63), 2**63 - 1)
 # Far from any primary key or count this app stores; each stand-in is told from the others.
-_STAND_INS = tuple(-9_000_000_000_000_000 - 7919 * i for i in range(1, 9))
+_STAND_INS = tuple(-9_000_000_000_000_000 - 7919 * i for i in range(1, 65))
 
 
 class Compiled:
@@ -49,6 +49,9 @@ class Compiled:
     def __init__(self, build: Callable[..., QuerySet], *, using: str = "default") -> None:
         self.build, self.using = build, using
         self._plan = None
+        self._count = None  # how many values it takes: as many as at its first call
+        self._nested: list[str] = []
+        self._converters: dict = {}
 
     def __call__(self, *values: int) -> list[Model]:
         if not all(type(value) is int for value in values):
@@ -56,6 +59,8 @@ class Compiled:
         if not all(_BIGINT[0] <= value <= _BIGINT[1] for value in values):
             return []  # a key PostgreSQL cannot store matches no row (as Django's lookups say)
         plan = self._plan or self._compile(len(values))
+        if len(values) != self._count:
+            raise TypeError(f"this read takes {self._count} values, not {len(values)}")
         sql, slots, compiler, locks = plan
         connection = connections[self.using]
         if locks and not connection.in_atomic_block:
@@ -69,6 +74,8 @@ class Compiled:
         return list(self._instances(compiler, rows))
 
     def _compile(self, count: int):
+        if count > len(_STAND_INS):
+            raise ValueError(f"at most {len(_STAND_INS)} values, not {count}")
         stand_ins = _STAND_INS[:count]
         queryset = self.build(*stand_ins)
         compiler = queryset.query.get_compiler(using=self.using)
@@ -101,6 +108,7 @@ class Compiled:
         if compiler.has_composite_fields(fields):
             raise ValueError("a Compiled queryset cannot read composite primary keys")
         self._converters = compiler.get_converters(fields)
+        self._count = count
         self._plan = (sql, tuple(slots), compiler, locks)
         return self._plan
 

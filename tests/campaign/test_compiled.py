@@ -120,6 +120,20 @@ def test_only_int_values_are_taken(value):
         Compiled(lambda pk: Warband.objects.filter(pk=pk))(value)
 
 
+def test_a_read_takes_as_many_values_as_at_its_first_call():
+    warband = mustered_warband()
+    pks = list(warband.containers.order_by("pk").values_list("pk", flat=True))
+    read = Compiled(lambda *pks: StorageContainer.objects.filter(pk__in=pks).order_by("pk"))
+    assert [c.pk for c in read(*pks[:2])] == pks[:2]
+    assert [c.pk for c in read(pks[1], pks[0])] == pks[:2]
+    with pytest.raises(TypeError):
+        read(*pks[:3])
+    many = Compiled(lambda *pks: StorageContainer.objects.filter(pk__in=pks))
+    assert len(many(*range(1, 65))) <= 64
+    with pytest.raises(ValueError, match="at most 64"):
+        Compiled(lambda *pks: StorageContainer.objects.filter(pk__in=pks))(*range(1, 66))
+
+
 def test_a_key_beyond_bigint_matches_nothing_without_a_statement():
     warband = mustered_warband()
     read = Compiled(lambda pk: Warband.objects.filter(pk=pk))
