@@ -119,20 +119,12 @@ def _lock_row(pk: int) -> PostBattleSequence:
     return PostBattleSequence.from_db(connection.alias, [f.attname for f in fields], values)
 
 
-def read_locked(queryset):
-    """``queryset`` (of sequences) read under the row lock when the request runs in a
-    transaction (``campaign.locking``); mark what it read (``locking.mark``), and ``_locked``
-    takes the row as read instead of locking and reading it again. Only the sequence's row is
-    locked, as ``_lock_row`` does."""
-    return locking.for_update(queryset, of=("self",))
-
-
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
     """The sequence row, locked and read afresh: where it is (step, state, completion) is what
     two tabs must not take from an old copy. Its participant, battle, campaign and warband are
     the ones the caller loaded, when it did (step 2, which writes the participant's experience
     tally, re-reads that under this lock); else they come in one more query. A sequence the
-    view read under the lock (``read_locked``) is used as it is: the same statement locked it,
+    view read under the lock (``locking.mark``) is used as it is: the same statement locked it,
     and after waiting for another transaction PostgreSQL returns the row as that one left it."""
     if locking.held([sequence], once=True):  # once: a second service call reads afresh
         return _checked(sequence, actor, step)

@@ -25,7 +25,7 @@ def _sequence_read(user_pk: int, pk: int, *, lock: bool):
         "participant__battle__campaign", "participant__warband__warband_type"
     )
     if lock:
-        queryset = queryset.select_for_update(of=("self",))  # as sequences.read_locked
+        queryset = queryset.select_for_update(of=("self",))  # the sequence's row only
     return permissions.with_membership_of(
         queryset, user_pk, "participant__battle__campaign"
     ).filter(pk=pk)
@@ -39,13 +39,13 @@ _SEQUENCE_LOCKED = Compiled(lambda user_pk, pk: _sequence_read(user_pk, pk, lock
 def _sequence_for(request: HttpRequest, pk: int, *, lock: bool = False) -> PostBattleSequence:
     """The warband's owner and the campaign's organisers open a sequence; other members of
     the campaign follow it on the battle page (its treasury steps are secret); anyone else
-    gets a 404. ``lock``: a post reads the row under the lock its service takes
-    (``sequences.read_locked``), which saves the service a statement."""
+    gets a 404. ``lock``: a post reads the row under the lock its service takes (and marks it,
+    ``locking.mark``), which saves the service a statement."""
     lock = lock and connection.in_atomic_block
     sequence = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
         read = _SEQUENCE_LOCKED if lock else _SEQUENCE
-        sequence = next(iter(read(request.user.pk, int(pk))), None)
+        sequence = read.first(request.user.pk, int(pk))
     if sequence is None:
         raise Http404("No such sequence.")
     if lock:

@@ -26,7 +26,7 @@ from django.db.models import Q
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.sequence import Context, Step
 from campaign import locking, permissions
-from campaign.compiled import Compiled
+from campaign.compiled import Compiled, CompiledEach
 from campaign.options import Choices
 from warbands import rules as roster_rules
 from warbands import services as warband_services
@@ -90,9 +90,7 @@ def destinations(
     pile = any(data.get(key) == "pile" for key in keys)
     lock = lock and connection.in_atomic_block
     if pks:  # the usual case, compiled (one read per number of containers, pile and lock)
-        key = (len(pks), pile, lock)
-        named = _NAMED.get(key) or _NAMED.setdefault(key, Compiled(partial(_named, *key[1:])))
-        read = named(ctx.warband.pk, *pks)
+        read = _NAMED[pile, lock](ctx.warband.pk, *pks)
         if lock:
             locking.mark(*read)
     else:
@@ -122,7 +120,11 @@ def _named(pile: bool, lock: bool, warband_pk: int, *pks: int):
     return named.select_for_update().order_by("pk") if lock else named
 
 
-_NAMED: dict[tuple[int, bool, bool], Compiled] = {}
+_NAMED = {
+    (pile, lock): CompiledEach(partial(_named, pile, lock))
+    for pile in (False, True)
+    for lock in (False, True)
+}
 
 
 def own_warrior(ctx: Context, pk: int | None) -> Warrior:

@@ -49,7 +49,7 @@ def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
     comes in the same statement (``permissions.with_membership_of``)."""
     battle = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        battle = next(iter(_BATTLE(request.user.pk, int(pk))), None)
+        battle = _BATTLE.first(request.user.pk, int(pk))
     if battle is not None:
         permissions.remember_membership(battle, battle.campaign, request.user)
     if battle is None or not permissions.is_member(request.user, battle.campaign):

@@ -52,6 +52,7 @@ class Compiled:
         self._count = None  # how many values it takes: as many as at its first call
         self._nested: list[str] = []
         self._converters: dict = {}
+        self._model_span, self._init_list, self._populators = (0, 0), [], []
 
     def __call__(self, *values: int) -> list[Model]:
         if not all(type(value) is int for value in values):
@@ -72,6 +73,11 @@ class Compiled:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
         return list(self._instances(compiler, rows))
+
+    def first(self, *values: int) -> Model | None:
+        """The first instance the read answers, or None (``QuerySet.first`` without its
+        ordering by primary key: the reads it serves find at most one row)."""
+        return next(iter(self(*values)), None)
 
     def _compile(self, count: int):
         if count > len(_STAND_INS):
@@ -108,6 +114,13 @@ class Compiled:
         if compiler.has_composite_fields(fields):
             raise ValueError("a Compiled queryset cannot read composite primary keys")
         self._converters = compiler.get_converters(fields)
+        # What ModelIterable works out on every evaluation, worked out once.
+        klass_info = compiler.klass_info
+        select_fields = klass_info["select_fields"]
+        self._model_span = (select_fields[0], select_fields[-1] + 1)
+        start, end = self._model_span
+        self._init_list = [column[0].target.attname for column in compiler.select[start:end]]
+        self._populators = get_related_populators(klass_info, compiler.select, self.using)
         self._count = count
         self._plan = (sql, tuple(slots), compiler, locks)
         return self._plan
@@ -115,13 +128,10 @@ class Compiled:
     def _instances(self, compiler, rows):
         """Django's ``ModelIterable.__iter__`` on rows already fetched."""
         db = self.using
-        select, klass_info = compiler.select, compiler.klass_info
         annotation_col_map = compiler.annotation_col_map
-        model_cls = klass_info["model"]
-        select_fields = klass_info["select_fields"]
-        start, end = select_fields[0], select_fields[-1] + 1
-        init_list = [f[0].target.attname for f in select[start:end]]
-        related_populators = get_related_populators(klass_info, select, db)
+        model_cls = compiler.klass_info["model"]
+        start, end = self._model_span
+        init_list, related_populators = self._init_list, self._populators
         if self._converters:  # as compiler.results_iter, with the converters found once
             rows = compiler.apply_converters(rows, self._converters)
         for row in rows:
@@ -133,3 +143,18 @@ class Compiled:
             for relation in self._nested:  # as nested.NestedIterable
                 nested.attach(obj, relation, getattr(obj, nested.PREFIX + relation))
             yield obj
+
+
+class CompiledEach:
+    """``Compiled`` for a builder that takes any number of values (``filter(pk__in=pks)``):
+    the SQL differs with their number, so there is one ``Compiled`` per number of values."""
+
+    def __init__(self, build: Callable[..., QuerySet]) -> None:
+        self.build = build
+        self._by_count: dict[int, Compiled] = {}
+
+    def __call__(self, *values: int) -> list[Model]:
+        read = self._by_count.get(len(values))
+        if read is None:
+            read = self._by_count.setdefault(len(values), Compiled(self.build))
+        return read(*values)

@@ -263,7 +263,7 @@ def get_campaign_for_user(
     (403); ``write``: the campaign must be open (403 once closed or archived)."""
     campaign = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        campaign = next(iter(_CAMPAIGN(request.user.pk, int(pk))), None)
+        campaign = _CAMPAIGN.first(request.user.pk, int(pk))
     if campaign is not None:
         remember_membership(campaign, campaign, request.user)
     found = membership(request.user, campaign) if campaign else None
@@ -287,7 +287,7 @@ _WARBAND = Compiled(
 def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
     warband = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        warband = next(iter(_WARBAND(request.user.pk, int(pk))), None)
+        warband = _WARBAND.first(request.user.pk, int(pk))
     if warband is not None:
         remember_membership(warband, warband.campaign, request.user)
     if warband is None or not is_member(request.user, warband.campaign):
@@ -319,7 +319,7 @@ _CONTAINER = Compiled(
 def get_container_for_user(request: HttpRequest, pk: int) -> StorageContainer:
     """A container the user may change (its owner's): 404 for anybody else, so that nobody
     learns which containers exist beyond what the roster shows."""
-    container = next(iter(_CONTAINER(int(pk))), None)
+    container = _CONTAINER.first(int(pk))
     if container is None or not can_edit_warband(request.user, container.warband):
         raise Http404("No such container.")
     return container
@@ -333,7 +333,7 @@ _WARRIOR = Compiled(
 
 
 def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
-    warrior = next(iter(_WARRIOR(int(pk))), None)
+    warrior = _WARRIOR.first(int(pk))
     if warrior is None:
         raise Http404("No such warrior.")
     get_warband_for_user(request, warrior.warband_id, write=write)

@@ -26,7 +26,7 @@ from django.db import connection, transaction
 from django.db.models import Case, Count, Q, Sum, When
 
 from campaign import locking, permissions, statements
-from campaign.compiled import Compiled
+from campaign.compiled import Compiled, CompiledEach
 from campaign.nested import nested, remember
 from campaign.noting import Noting
 from warbands.models import (
@@ -146,19 +146,15 @@ def with_stored_items(containers: list[StorageContainer]) -> None:
     """Read the stored items of ``containers`` (``container.stored_items.all()`` then answers
     without a query), in one compiled statement: what ``prefetch_related`` does, for less."""
     pks = [c.pk for c in containers]
-    read = _ITEMS.get(len(pks)) or _ITEMS.setdefault(len(pks), Compiled(_items_of))
     found: dict[int, list[StoredItem]] = {pk: [] for pk in pks}
-    for stored in read(*pks):
+    for stored in _ITEMS(*pks):
         found[stored.container_id].append(stored)
     for container in containers:
         remember(container, "stored_items", found[container.pk])
 
 
-def _items_of(*pks: int):
-    return StoredItem.objects.filter(container__in=pks)  # in the model's order (name, pk)
-
-
-_ITEMS: dict[int, Compiled] = {}
+# In the model's order (name, pk); one compiled read per number of containers.
+_ITEMS = CompiledEach(lambda *pks: StoredItem.objects.filter(container__in=pks))
 
 
 def loose_pile(warband: Warband) -> StorageContainer:
@@ -231,17 +227,14 @@ def _lock(*containers: StorageContainer, fresh: bool = False) -> list[StorageCon
     if fresh and locking.held(containers):
         return list(containers)
     pks = [c.pk for c in containers]
-    read = _LOCK.get(len(pks)) or _LOCK.setdefault(len(pks), Compiled(_locking))
-    locked = {c.pk: c for c in read(*pks)}
+    locked = {c.pk: c for c in _LOCK(*pks)}
     return [locked[pk] for pk in pks]
 
 
-def _locking(*pks: int):
-    return StorageContainer.objects.select_for_update().filter(pk__in=pks).order_by("pk")
-
-
 # _lock's read, compiled once for each number of containers locked together (campaign.compiled).
-_LOCK: dict[int, Compiled] = {}
+_LOCK = CompiledEach(
+    lambda *pks: StorageContainer.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+)
 
 
 def _children_kinds(container: StorageContainer) -> list[str]:

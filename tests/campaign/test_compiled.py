@@ -9,7 +9,7 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
 
 from campaign import permissions
-from campaign.compiled import Compiled
+from campaign.compiled import Compiled, CompiledEach
 from campaign.nested import nested
 from tests.factories import mustered_warband
 from warbands.models import StorageContainer, StoredItem, Warband
@@ -132,6 +132,17 @@ def test_a_read_takes_as_many_values_as_at_its_first_call():
     assert len(many(*range(1, 65))) <= 64
     with pytest.raises(ValueError, match="at most 64"):
         Compiled(lambda *pks: StorageContainer.objects.filter(pk__in=pks))(*range(1, 66))
+
+
+def test_compiled_each_reads_any_number_of_values_and_first_finds_one_or_none():
+    warband = mustered_warband()
+    pks = list(warband.containers.order_by("pk").values_list("pk", flat=True))
+    read = CompiledEach(lambda *pks: StorageContainer.objects.filter(pk__in=pks).order_by("pk"))
+    for count in (1, 3, 2, 3):
+        assert [c.pk for c in read(*pks[:count])] == pks[:count]
+    one = Compiled(lambda pk: StorageContainer.objects.filter(pk=pk))
+    assert one.first(pks[0]).pk == pks[0]
+    assert one.first(10**9) is None
 
 
 def test_a_key_beyond_bigint_matches_nothing_without_a_statement():
