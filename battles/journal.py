@@ -9,15 +9,14 @@ entry (never deleted: the ledger is append-only).
 
 from __future__ import annotations
 
-import json
 from contextlib import contextmanager
 
 from django.apps import apps
-from django.db import connection, models, transaction
-from django.db.models import ProtectedError
+from django.db import models, transaction
+from django.db.models import F, ProtectedError
 from django.utils import timezone
 
-from battles.models import StepAction
+from battles.models import StepAction, StepRecord
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer
 
@@ -144,48 +143,45 @@ class Journal:
             self._noted = len(self.written)
             self._add({"op": "ledger", "pks": new})
 
-    def save(self, *, completed_by=None, along: list[tuple[str, list]] = ()) -> None:
-        """Write this action to the step's live record in one statement: the record is
-        inserted on the step's first action, else updated (``INSERT … ON CONFLICT`` on the
-        one-live-record-per-step constraint) to count the action's changes, and the action
-        becomes a ``StepAction`` row when it changed or said something. ``completed_by``: the
-        step ends now, done by this user. ``along``: other writes of the action, ``(sql,
-        params)`` of an UPDATE or INSERT each (``campaign.statements``), sent in the same
-        statement (as data-modifying ``WITH`` queries, which PostgreSQL always runs to
-        completion).
+    def save(self, *, completed_by=None) -> None:
+        """Write this action to the step's live record: the record is created on the step's
+        first action, else its count of changes grows by the action's; the action becomes a
+        ``StepAction`` row when it changed or said something. ``completed_by``: the step ends
+        now, done by this user. The caller holds the sequence's row lock, so nobody else
+        writes the record meanwhile.
 
         The record's row stays small whatever the step's history, so an action costs the same
         however many came before it (``StepAction``)."""
         self.note_ledger()
         record = self.record
-        now = timezone.now()
-        table = record._meta.db_table
-        parts = [f"w{n} AS ({sql})" for n, (sql, _) in enumerate(along)]
-        params = [param for _, sql_params in along for param in sql_params]
-        parts.append(
-            f"""live AS (
-                INSERT INTO {table} AS r (sequence_id, step, changes, started_at, completed_at,
-                                          completed_by_id, reason)
-                VALUES (%s, %s, %s, %s, %s, %s, '')
-                ON CONFLICT (sequence_id, step) WHERE undone_at IS NULL DO UPDATE SET
-                    changes = r.changes + EXCLUDED.changes,
-                    completed_at = COALESCE(EXCLUDED.completed_at, r.completed_at),
-                    completed_by_id = COALESCE(EXCLUDED.completed_by_id, r.completed_by_id)
-                RETURNING id, changes)"""
-        )
-        done_at = now if completed_by is not None else None
-        params += [record.sequence_id, record.step, len(self.ops), now, done_at,
-                   getattr(completed_by, "pk", None)]  # fmt: skip
-        if self.ops or self.summary:
-            parts.append(
-                f"""action AS (INSERT INTO {StepAction._meta.db_table} (record_id, journal, summary)
-                    SELECT id, %s::jsonb, %s FROM live)"""
+        done = {}
+        if completed_by is not None:
+            done = {"completed_at": timezone.now(), "completed_by": completed_by}
+        # Read under the sequence's lock, in a statement of its own: a record another action
+        # created while this one waited for the lock is seen (a subquery of the locking read
+        # would still see the database as it was before the wait).
+        live = (
+            StepRecord.objects.filter(
+                sequence_id=record.sequence_id, step=record.step, undone_at__isnull=True
             )
-            params += [json.dumps(self.ops), self.summary]
-        with connection.cursor() as cursor:
-            cursor.execute(f"WITH {', '.join(parts)} SELECT id, changes FROM live", params)
-            # the step's changes so far, this action's included (``sequence.started``)
-            record.pk, record.changes = cursor.fetchone()
+            .values_list("pk", "changes")
+            .first()
+        )
+        if live is not None:
+            record.pk, record.changes = live
+            record._state.adding = False
+        if record._state.adding:
+            record.changes = len(self.ops)
+            for name, value in done.items():
+                setattr(record, name, value)
+            record.save()
+        elif self.ops or done:
+            StepRecord.objects.filter(pk=record.pk).update(
+                changes=F("changes") + len(self.ops), **done
+            )
+            record.changes += len(self.ops)
+        if self.ops or self.summary:
+            StepAction.objects.create(record=record, journal=self.ops, summary=self.summary)
 
 
 def revert(journal: list[dict], *, actor=None) -> None:

@@ -14,13 +14,12 @@ Steps live in ``STEP_HANDLERS``; steps 3 to 9 are in ``battles.steps_exploration
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+from django.contrib.postgres.aggregates import StringAgg
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
-from django.db.models import Q, TextField
-from django.db.models.expressions import RawSQL
+from django.db import transaction
+from django.db.models import Case, OuterRef, Q, Subquery, TextField, When
 from django.utils import timezone
 
 from battles.dice import holding_rolls
@@ -39,7 +38,7 @@ from battles.models import (
 from battles.rules import experience as xp_rules
 from battles.rules import injuries as injury_rules
 from battles.rules.tasks import NeedsAnswer, ask
-from campaign import locking, permissions, statements
+from campaign import permissions
 from campaign.dice import ReplayDice
 from campaign.models import CampaignEvent
 from campaign.services import record_event
@@ -97,51 +96,31 @@ def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool
     return step not in TREASURY_STEPS
 
 
-def _lock_row(pk: int) -> PostBattleSequence:
-    """The sequence's row, locked (``FOR UPDATE``) and read afresh, in one hand-written
-    statement: the lock is taken by every call of every service, and Django building the same
-    query each time cost more than PostgreSQL running it."""
-    meta = PostBattleSequence._meta
-    fields = meta.concrete_fields
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(f.column for f in fields)} FROM {meta.db_table} "
-            "WHERE id = %s FOR UPDATE",
-            [pk],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        raise PostBattleSequence.DoesNotExist("No such sequence.")
-    values = [
-        field.from_db_value(value, None, connection) if hasattr(field, "from_db_value") else value
-        for field, value in zip(fields, row, strict=True)
-    ]
-    return PostBattleSequence.from_db(connection.alias, [f.attname for f in fields], values)
-
-
 def _locked(sequence: PostBattleSequence, actor, *, step: int | None = None) -> PostBattleSequence:
-    """The sequence row, locked and read afresh: where it is (step, state, completion) is what
-    two tabs must not take from an old copy. Its participant, battle, campaign and warband are
-    the ones the caller loaded, when it did (step 2, which writes the participant's experience
-    tally, re-reads that under this lock); else they come in one more query. A sequence the
-    view read under the lock (``locking.mark``) is used as it is: the same statement locked it,
-    and after waiting for another transaction PostgreSQL returns the row as that one left it."""
-    if locking.held([sequence], once=True):  # once: a second service call reads afresh
-        return _checked(sequence, actor, step)
-    locked = _lock_row(sequence.pk)
+    """The sequence row, locked (``select_for_update``) and read afresh: where it is (step,
+    state, completion) is what two tabs must not take from an old copy. Its participant,
+    battle, campaign and warband are the ones the caller loaded, when it did (step 2, which
+    writes the participant's experience tally, re-reads that under this lock); else they are
+    read with it."""
     earlier = sequence.participant if PostBattleSequence.participant.is_cached(sequence) else None
-    if (
-        earlier is not None
-        and earlier.pk == locked.participant_id
-        and all(
-            Participant._meta.get_field(name).is_cached(earlier) for name in ("battle", "warband")
+    loaded = earlier is not None and all(
+        Participant._meta.get_field(name).is_cached(earlier) for name in ("battle", "warband")
+    )
+    rows = PostBattleSequence.objects.select_for_update(of=("self",))
+    if not loaded:
+        rows = rows.select_related(
+            "participant__battle__campaign",
+            "participant__warband__warband_type",
+            "participant__warband__owner",
+            "participant__warband__campaign",
         )
-    ):
+    try:
+        locked = rows.get(pk=sequence.pk)
+    except PostBattleSequence.DoesNotExist:
+        raise PostBattleSequence.DoesNotExist("No such sequence.") from None
+    if loaded and earlier.pk == locked.participant_id:
         locked.participant = earlier
     else:
-        locked.participant = Participant.objects.select_related(
-            "battle__campaign", "warband__warband_type", "warband__owner", "warband__campaign"
-        ).get(pk=locked.participant_id)
         sequence.participant = locked.participant  # the caller's next call reuses them
     return _checked(locked, actor, step)
 
@@ -162,10 +141,8 @@ def _checked(sequence: PostBattleSequence, actor, step: int | None) -> PostBattl
 
 
 def open_record(sequence: PostBattleSequence) -> StepRecord:
-    """The current step's record as one action adds to it (unsaved, empty): ``Journal.save``
-    appends the action's changes and summary to the live record, or writes the record on the
-    step's first action. Called under the sequence's row lock, so nobody else writes it
-    meanwhile."""
+    """The current step's record as one action adds to it (unsaved): ``Journal.save`` adds
+    the action's changes to the live record, or creates it on the step's first action."""
     return StepRecord(sequence=sequence, step=sequence.current_step)
 
 
@@ -176,13 +153,18 @@ def live_records(sequence: PostBattleSequence):
     """The sequence's live step records for the page, with the summary of each step done
     (``summary``: its actions' lines, oldest first). The current step's is not read: the page
     shows only done steps' summaries, and a long step has many actions."""
-    actions = StepAction._meta.db_table
+    lines = (
+        StepAction.objects.filter(record=OuterRef("pk"))
+        .exclude(summary="")
+        .order_by()
+        .values("record")
+        .annotate(text=StringAgg("summary", "\n", order_by="pk"))
+        .values("text")
+    )
     return StepRecord.objects.filter(sequence=sequence, undone_at__isnull=True).annotate(
-        summary=RawSQL(
-            f"""CASE WHEN {StepRecord._meta.db_table}.step < %s THEN (
-                SELECT string_agg(a.summary, E'\\n' ORDER BY a.id) FROM {actions} AS a
-                WHERE a.record_id = {StepRecord._meta.db_table}.id AND a.summary <> '') END""",
-            [sequence.current_step],
+        summary=Case(
+            When(step__lt=sequence.current_step, then=Subquery(lines)),
+            default=None,
             output_field=TextField(),
         )
     )
@@ -842,25 +824,11 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     task.question = None
     task.done = True
     task.summary = summary[:500]
-    along = [_task_done(task)]
-    if rolled:  # sent in the journal's statement, not an INSERT of their own
-        for roll in rolled:
-            roll.result = result
-        along.append(statements.insert(rolled, returning=False))
-    ctx.journal.save(along=along)
+    task.save(update_fields=["faces", "answers", "question", "result", "summary", "done"])
+    _log_rolls(rolled, result)
+    ctx.journal.save()
     _tell(caller, sequence)
     return task
-
-
-def _task_done(task: SequenceTask) -> tuple[str, list]:
-    """The UPDATE that saves a finished task (faces, answers, result, summary), for
-    ``Journal.save`` to send with the step's record."""
-    return (
-        f"UPDATE {SequenceTask._meta.db_table} SET faces = %s::jsonb, answers = %s::jsonb, "
-        "question = NULL, result = %s::jsonb, summary = %s, done = true WHERE id = %s",
-        [json.dumps(task.faces), json.dumps(task.answers), json.dumps(task.result),
-         task.summary, task.pk],
-    )  # fmt: skip
 
 
 def _tell(caller: PostBattleSequence, locked: PostBattleSequence, record=None) -> None:
@@ -924,12 +892,8 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
     sequence.current_step = step + 1
     if sequence.current_step == PostBattleSequence.COMPLETE:
         sequence.completed_at = timezone.now()
-    progress = (
-        f"UPDATE {PostBattleSequence._meta.db_table} SET current_step = %s, completed_at = %s "
-        "WHERE id = %s",
-        [sequence.current_step, sequence.completed_at, sequence.pk],
-    )
-    ctx.journal.save(completed_by=actor, along=[progress])
+    sequence.save(update_fields=["current_step", "completed_at"])
+    ctx.journal.save(completed_by=actor)
     _tell(caller, sequence)
     return sequence
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -14,53 +13,39 @@ from django.views.decorators.http import require_GET, require_POST
 from battles import sequence as sequences
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
-from campaign import locking, permissions
-from campaign.compiled import Compiled
+from campaign import permissions
 from campaign.dice import DiceError
 from warbands.rules import RuleViolation
 
 
-def _sequence_read(user_pk: int, pk: int, *, lock: bool):
-    queryset = PostBattleSequence.objects.select_related(
-        "participant__battle__campaign", "participant__warband__warband_type"
-    )
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))  # the sequence's row only
-    return permissions.with_membership_of(
-        queryset, user_pk, "participant__battle__campaign"
-    ).filter(pk=pk)
-
-
-# Read on every post of the sequence page, compiled once (campaign.compiled).
-_SEQUENCE = Compiled(lambda user_pk, pk: _sequence_read(user_pk, pk, lock=False))
-_SEQUENCE_LOCKED = Compiled(lambda user_pk, pk: _sequence_read(user_pk, pk, lock=True))
-
-
-def _sequence_for(request: HttpRequest, pk: int, *, lock: bool = False) -> PostBattleSequence:
+def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
     """The warband's owner and the campaign's organisers open a sequence; other members of
     the campaign follow it on the battle page (its treasury steps are secret); anyone else
-    gets a 404. ``lock``: a post reads the row under the lock its service takes (and marks it,
-    ``locking.mark``), which saves the service a statement."""
-    lock = lock and connection.in_atomic_block
+    gets a 404. A post's service locks the sequence's row and reads it again itself."""
     sequence = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        read = _SEQUENCE_LOCKED if lock else _SEQUENCE
-        sequence = read.first(request.user.pk, int(pk))
+        sequence = (
+            permissions.with_membership_of(
+                PostBattleSequence.objects.select_related(
+                    "participant__battle__campaign", "participant__warband__warband_type"
+                ),
+                request.user.pk,
+                "participant__battle__campaign",
+            )
+            .filter(pk=pk)
+            .first()
+        )
     if sequence is None:
         raise Http404("No such sequence.")
-    if lock:
-        locking.mark(sequence)
     campaign = sequence.participant.battle.campaign
     permissions.remember_membership(sequence, campaign, request.user)
     if sequence.participant.warband.campaign_id == campaign.pk:
-        # the same campaign: no second join to read it, and one object knows the membership
+        # the same campaign: one object knows the user's membership
         sequence.participant.warband.campaign = campaign
     if not permissions.is_member(request.user, campaign):
         raise Http404("No such sequence.")
     warband = sequence.participant.warband
     if warband.owner_id == request.user.pk:
-        # The owner is the user: no join for it. Each table joined more took PostgreSQL
-        # longer to plan this statement than to run it (7 tables: about 3 ms of planning).
         warband.owner = request.user
     if warband.owner_id != request.user.pk and not permissions.is_organiser(request.user, campaign):
         raise PermissionDenied("A warband's post-battle sequence is its owner's to play.")
@@ -186,7 +171,7 @@ def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
     """Roll for a task, or answer its question (``answer``)."""
-    sequence = _sequence_for(request, pk, lock=True)
+    sequence = _sequence_for(request, pk)
     task = get_object_or_404(SequenceTask, pk=task_pk, sequence=sequence)
     answers = {}
     if task.question and "answer" in request.POST:
@@ -209,7 +194,7 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
-    sequence = _sequence_for(request, pk, lock=True)
+    sequence = _sequence_for(request, pk)
     try:
         dice = dice_for(
             sequence.participant.battle,
@@ -229,7 +214,7 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
-    sequence = _sequence_for(request, pk, lock=True)
+    sequence = _sequence_for(request, pk)
     try:
         sequences.complete_step(
             sequence, actor=request.user, step=_step(request), data=request.POST
@@ -241,7 +226,7 @@ def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    sequence = _sequence_for(request, pk, lock=True)
+    sequence = _sequence_for(request, pk)
     if sequence.participant.warband.owner_id != request.user.pk:
         raise PermissionDenied("Only the warband's owner undoes a step; organisers reopen one.")
     try:
@@ -253,7 +238,7 @@ def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    sequence = _sequence_for(request, pk, lock=True)
+    sequence = _sequence_for(request, pk)
     if not permissions.can_run_campaign(request.user, sequence.participant.battle.campaign):
         raise PermissionDenied("Only an organiser reopens a step.")
     try:

@@ -405,11 +405,10 @@ class SellWyrdstone(TreasuryStep):
                     wyrdstone=-take,
                     reason=Reason.SALE,
                     context=ctx.treasury_context(note),
-                    fresh=True,
                 )
                 remaining -= take
             if not remaining:
                 break
-        receive(ctx, target, reason=Reason.SALE, note=note, gold=price, fresh=True)
+        receive(ctx, target, reason=Reason.SALE, note=note, gold=price)
         ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "wyrdstone_sold": shards})
         return f"Sold {shards} wyrdstone for {price} gc ({size} warriors) into {target.the}."

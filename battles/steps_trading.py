@@ -614,7 +614,7 @@ class Reallocate(TreasuryStep):
         return context
 
     def do_move(self, ctx, data, dice):
-        source, target = destinations(ctx, data, "source", "target", lock=True)
+        source, target = destinations(ctx, data, "source", "target")
         gold = read_int(data, "gold", "Gold crowns")
         shards = read_int(data, "wyrdstone", "Wyrdstone shards")
         treasury.move_treasure(
@@ -624,7 +624,6 @@ class Reallocate(TreasuryStep):
             gold=gold,
             wyrdstone=shards,
             context=ctx.treasury_context(),
-            fresh=True,  # read under the lock just now
         )
         moved = " and ".join(amount_parts(gold, shards))
         return f"Moved {moved} from {source.the} to {target.the}."

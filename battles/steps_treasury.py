@@ -18,15 +18,12 @@ journal, so that undo restores both. Readings where the rules are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 
-from django.db import connection
 from django.db.models import Q
 
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.sequence import Context, Step
-from campaign import locking, permissions
-from campaign.compiled import Compiled, CompiledEach
+from campaign import permissions
 from campaign.options import Choices
 from warbands import rules as roster_rules
 from warbands import services as warband_services
@@ -80,23 +77,13 @@ def destination(ctx: Context, data: Mapping, key: str = "into") -> StorageContai
     return destinations(ctx, data, key)[0]
 
 
-def destinations(
-    ctx: Context, data: Mapping, *keys: str, lock: bool = False
-) -> list[StorageContainer]:
+def destinations(ctx: Context, data: Mapping, *keys: str) -> list[StorageContainer]:
     """``destination`` for each key; the containers chosen, the pile included, are read in one
-    query. ``lock``: read under the lock the treasury's change then takes
-    (``treasury.read_locked``), for a change called right away with ``fresh=True``."""
+    query. The treasury's change locks and reads them again."""
     pks = [pk for key in keys if data.get(key) != "pile" and (pk := read_pk(data, key))]
     pile = any(data.get(key) == "pile" for key in keys)
-    lock = lock and connection.in_atomic_block
-    if pks:  # the usual case, compiled (one read per number of containers, pile and lock)
-        read = _NAMED[pile, lock](ctx.warband.pk, *pks)
-        if lock:
-            locking.mark(*read)
-    else:
-        wanted = Q(kind=StorageContainer.LOOSE) if pile else Q(pk__in=[])
-        named = StorageContainer.objects.held().filter(wanted, warband=ctx.warband)
-        read = treasury.read_locked(named) if lock else list(named)
+    wanted = Q(pk__in=pks) | Q(kind=StorageContainer.LOOSE) if pile else Q(pk__in=pks)
+    read = list(StorageContainer.objects.held().filter(wanted, warband=ctx.warband))
     found = {c.pk: c for c in read}
     pile = next((c for c in read if c.kind == StorageContainer.LOOSE), None)
     chosen = []
@@ -110,21 +97,6 @@ def destinations(
         container.warband = ctx.warband  # loaded with the sequence
         chosen.append(container)
     return chosen
-
-
-def _named(pile: bool, lock: bool, warband_pk: int, *pks: int):
-    """The held containers ``pks`` of the warband (and its pile), under their locks in
-    primary-key order (as ``treasury.read_locked``) when ``lock``."""
-    wanted = Q(pk__in=pks) | Q(kind=StorageContainer.LOOSE) if pile else Q(pk__in=pks)
-    named = StorageContainer.objects.held().filter(wanted, warband=warband_pk)
-    return named.select_for_update().order_by("pk") if lock else named
-
-
-_NAMED = {
-    (pile, lock): CompiledEach(partial(_named, pile, lock))
-    for pile in (False, True)
-    for lock in (False, True)
-}
 
 
 def own_warrior(ctx: Context, pk: int | None) -> Warrior:
@@ -144,10 +116,17 @@ def own_warrior(ctx: Context, pk: int | None) -> Warrior:
 
 
 def locked_containers(ctx: Context, prefer: int | None = None) -> list[StorageContainer]:
-    """The warband's held containers under their row locks (``treasury.read_locked``: a
-    change of one of these very objects takes it with ``fresh=True``), the preferred one
-    first, then the real containers before the unstored pile."""
-    containers = treasury.read_locked(StorageContainer.objects.held().filter(warband=ctx.warband))
+    """The warband's held containers under their row locks, the preferred one first, then the
+    real containers before the unstored pile. The warband's row is locked first: a step that
+    pays may then change the roster (a recruit hired), and every service takes the warband's
+    lock before any container's (``warbands.treasury``)."""
+    treasury.lock_warbands(ctx.warband.pk)
+    containers = list(
+        StorageContainer.objects.held()
+        .filter(warband=ctx.warband)
+        .select_for_update()
+        .order_by("pk")
+    )
     return sorted(
         containers,
         key=lambda c: (c.pk != prefer, c.kind != StorageContainer.LOOSE, c.pk),
@@ -175,7 +154,6 @@ def pay(ctx: Context, amount: int, note: str, *, prefer: int | None = None) -> N
                 gold=-take,
                 reason=Reason.PURCHASE,
                 context=ctx.treasury_context(note),
-                fresh=True,
             )
             remaining -= take
         if not remaining:
@@ -190,7 +168,6 @@ def receive(
     note: str,
     gold=0,
     shards=0,
-    fresh: bool = False,
 ):
     treasury.add_treasure(
         container,
@@ -198,7 +175,6 @@ def receive(
         wyrdstone=shards,
         reason=reason,
         context=ctx.treasury_context(note),
-        fresh=fresh,
     )
 
 
@@ -225,17 +201,6 @@ class TreasuryStep(Step):
         return treasury_page(sequence, user)
 
 
-# The warband's fighting warriors with their items: read by every treasury step's page and
-# post, compiled once (campaign.compiled).
-_ACTIVE_WITH_ITEMS = Compiled(
-    lambda warband_pk: (
-        Warrior.objects.filter(warband=warband_pk, status=Warrior.Status.ACTIVE)
-        .select_related("warrior_type")
-        .with_items()
-    )
-)
-
-
 def treasury_page(sequence: PostBattleSequence, user) -> dict:
     """The containers (through ``permissions.visible_containers``: the sequence page is the
     owner's), the warriors, and where money can go. Every list of containers in the steps
@@ -244,7 +209,11 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
     warband = sequence.participant.warband
     containers = treasury.held_containers(warband)
     views = permissions.visible_containers(user, containers)
-    warriors = _ACTIVE_WITH_ITEMS(warband.pk)
+    warriors = list(
+        Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
+        .select_related("warrior_type")
+        .with_items()
+    )
     real = [c for c in containers if c.kind != StorageContainer.LOOSE]
     shown_pile = permissions.shown_pile(views)
     pile_parts = []
@@ -266,11 +235,10 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
 
 
 def store_from_pile(ctx: Context, data: Mapping) -> str:
-    """Put unstored treasure (gold, shards, items) into one of the warband's containers. The
-    pile and the container are read together under their locks (``destinations``), and the
-    move takes them as read."""
+    """Put unstored treasure (gold, shards, items) into one of the warband's containers (the
+    treasury's moves lock and check both)."""
     pile, target = destinations(
-        ctx, {"pile": "pile", "target": data.get("target")}, "pile", "target", lock=True
+        ctx, {"pile": "pile", "target": data.get("target")}, "pile", "target"
     )
     if target.kind == StorageContainer.LOOSE:
         raise RuleViolation("Choose a container to store it in.")
@@ -287,7 +255,6 @@ def store_from_pile(ctx: Context, data: Mapping) -> str:
             gold=gold,
             wyrdstone=shards,
             context=ctx.treasury_context(),
-            fresh=True,
         )
     names = []
     for stored in StoredItem.objects.filter(container=pile, pk__in=item_pks):

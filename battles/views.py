@@ -30,18 +30,9 @@ from battles.forms import (
 )
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from campaign import permissions
-from campaign.compiled import Compiled
 from campaign.dice import DiceError
-from campaign.pagecache import page_cached
 from warbands.models import Warband, Warrior
 from warbands.rules import RuleViolation
-
-# Compiled once per process (campaign.compiled), as the accessors of campaign.permissions.
-_BATTLE = Compiled(
-    lambda user_pk, pk: permissions.with_membership_of(
-        Battle.objects.select_related("campaign", "reported_by"), user_pk
-    ).filter(pk=pk)
-)
 
 
 def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
@@ -49,7 +40,13 @@ def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
     comes in the same statement (``permissions.with_membership_of``)."""
     battle = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        battle = _BATTLE.first(request.user.pk, int(pk))
+        battle = (
+            permissions.with_membership_of(
+                Battle.objects.select_related("campaign", "reported_by"), request.user.pk
+            )
+            .filter(pk=pk)
+            .first()
+        )
     if battle is not None:
         permissions.remember_membership(battle, battle.campaign, request.user)
     if battle is None or not permissions.is_member(request.user, battle.campaign):
@@ -129,7 +126,6 @@ def _board(request: HttpRequest, battle: Battle, *, error: str = "") -> HttpResp
     )
 
 
-@page_cached
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for_user(request, pk)

@@ -2,24 +2,22 @@
 
 Every form of ours carries ``{% form_token %}``, a fresh UUID each time the form is drawn.
 ``OnceMiddleware`` runs a logged-in user's POST that carries one inside a transaction that
-ends by inserting the token (``FormToken``, unique) together with the view's answer, in one
-statement. The first request with the token commits; a second one (a double click, a re-sent
-request) finds the token taken when it comes to insert it (``ON CONFLICT DO NOTHING``; if the
-first has not committed yet, the insert waits for it), so its transaction is rolled back, with
-whatever its view changed, and it gets the stored answer instead. Two tabs hold two tokens:
-the second is refused by the view itself (a finished step, an item already bought), which each
-post-battle and treasury service checks under a row lock.
+ends by inserting the token (``FormToken``, unique) together with the view's answer. The first
+request with the token commits; a second one (a double click, a re-sent request) finds the
+token taken when it comes to insert it (if the first has not committed yet, the insert waits
+for it), so its transaction is rolled back, with whatever its view changed, and it gets the
+stored answer instead. Two tabs hold two tokens: the second is refused by the view itself (a
+finished step, an item already bought), which each post-battle and treasury service checks
+under a row lock.
 
-Why the token goes in last rather than first (it was claimed first, then its answer stored,
-until issue 10): one statement instead of two, and one row version instead of two, on every
-post; a post that changes nothing went from 4.1 to 2.9 ms (README, "One statement per one-time
-token"). A duplicate now runs its view before it is undone; duplicates are rare, and nothing
-of it survives: what its view wrote to the database goes with the rollback (page-cache keys
-follow the database's snapshot), and its session, where the messages it added live (saved
-after this middleware, outside the transaction), is not saved at all. The session stays as
-the first post left it, with one "Warband renamed.", whether the duplicate came after the
-first or at the same moment (putting back what the duplicate had read would overwrite the
-first's message when both read the session before either saved it).
+The token goes in last rather than first: one write instead of two on every post. A
+duplicate runs its view before it is undone; duplicates are rare, and nothing of it
+survives: what its view wrote to the database goes with the rollback, and its session, where
+the messages it added live (saved after this middleware, outside the transaction), is not
+saved at all. The session stays as the first post left it, with one "Warband renamed.",
+whether the duplicate came after the first or at the same moment (putting back what the
+duplicate had read would overwrite the first's message when both read the session before
+either saved it).
 
 A view that fails (an answer of 500 or more) has its transaction rolled back and its token is
 not kept, so nothing half-done stays and the same form can be sent again. Log-in, log-out and
@@ -31,10 +29,9 @@ the view (CSRF, log-in): they take no token. Tokens older than a week are pruned
 from __future__ import annotations
 
 import datetime
-import json
 import uuid
 
-from django.db import connection, transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -77,34 +74,25 @@ class _Taken(Exception):
     """The token was stored by an earlier post of the same form: this one is undone."""
 
 
-def _store(token: uuid.UUID, user, path: str, response) -> bool:
-    """Insert the token with ``response``'s status, content and kept headers; False if it is
-    there already (``ON CONFLICT DO NOTHING``: no savepoint needed; a concurrent insert of the
-    same token waits for the first to commit). A streamed answer is not kept (status NULL: a
-    replay answers 200, empty). About one insert in 200 (chosen by the random token itself)
-    also deletes the tokens older than ``KEEP``, in the same statement."""
+def _store(token: uuid.UUID, user, path: str, response) -> None:
+    """Insert the token with ``response``'s status, content and kept headers, as the last
+    write of the post's transaction. A token stored already makes the insert fail
+    (``IntegrityError``: the unique constraint; a concurrent insert of the same token waits
+    for the first to commit or roll back), and the caller then rolls the whole transaction
+    back, so no savepoint is needed. A streamed answer is not kept (status NULL: a replay
+    answers 200, empty). About one insert in 200 (chosen by the random token itself) also
+    deletes the tokens older than ``KEEP``."""
     if getattr(response, "streaming", False):
         status, content, headers = None, "", {}
     else:
         status = response.status_code
         content = response.content.decode(response.charset or "utf-8", "replace")
         headers = {name: response[name] for name in KEPT_HEADERS if name in response}
-    created = timezone.now()
-    table = FormToken._meta.db_table
-    purge = ""
-    params = [token, user.pk, path, status, content, json.dumps(headers), created]
     if token.int % 200 == 0:
-        purge = f"WITH purge AS (DELETE FROM {table} WHERE created_at < %s) "
-        params = [created - KEEP, *params]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"{purge}INSERT INTO {table} "
-            "(token, user_id, path, status, content, headers, created_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s) ON CONFLICT (token) DO NOTHING "
-            "RETURNING id",
-            params,
-        )
-        return cursor.fetchone() is not None
+        FormToken.objects.filter(created_at__lt=timezone.now() - KEEP).delete()
+    FormToken.objects.create(
+        token=token, user=user, path=path, status=status, content=content, headers=headers
+    )
 
 
 class OnceMiddleware:
@@ -137,8 +125,10 @@ class OnceMiddleware:
                 if response.status_code >= 500:
                     transaction.set_rollback(True)  # nothing half-done stays; send it again
                     return response
-                if not _store(token, request.user, path, response):
-                    raise _Taken
+                try:
+                    _store(token, request.user, path, response)
+                except IntegrityError:
+                    raise _Taken from None  # leaves the block: everything is rolled back
                 return response
         except _Taken:
             request.session.modified = False  # its messages go with its rollback

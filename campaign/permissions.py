@@ -18,7 +18,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
 
-from campaign.compiled import Compiled
 from campaign.models import Campaign, Membership
 from warbands.models import StorageContainer, Warband, Warrior
 from warbands.rules import containers as container_rules
@@ -249,13 +248,6 @@ def visible_dice(user, rolls) -> list[DiceView]:
     return views
 
 
-# Every accessor's read is compiled once per process (campaign.compiled): Django took ten
-# times longer to build and compile these statements than PostgreSQL takes to run them.
-_CAMPAIGN = Compiled(
-    lambda user_pk, pk: with_membership_of(Campaign.objects.filter(pk=pk), user_pk, "pk")
-)
-
-
 def get_campaign_for_user(
     request: HttpRequest, pk: int, *, organiser: bool = False, write: bool = False
 ) -> Campaign:
@@ -263,7 +255,7 @@ def get_campaign_for_user(
     (403); ``write``: the campaign must be open (403 once closed or archived)."""
     campaign = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        campaign = _CAMPAIGN.first(request.user.pk, int(pk))
+        campaign = with_membership_of(Campaign.objects.filter(pk=pk), request.user.pk, "pk").first()
     if campaign is not None:
         remember_membership(campaign, campaign, request.user)
     found = membership(request.user, campaign) if campaign else None
@@ -276,18 +268,17 @@ def get_campaign_for_user(
     return campaign
 
 
-# The warband with its campaign, owner and type, and the user's membership of its campaign.
-_WARBAND = Compiled(
-    lambda user_pk, pk: with_membership_of(
-        Warband.objects.select_related("campaign", "owner", "warband_type"), user_pk
-    ).filter(pk=pk)
-)
-
-
 def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
     warband = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        warband = _WARBAND.first(request.user.pk, int(pk))
+        warband = (
+            with_membership_of(
+                Warband.objects.select_related("campaign", "owner", "warband_type"),
+                request.user.pk,
+            )
+            .filter(pk=pk)
+            .first()
+        )
     if warband is not None:
         remember_membership(warband, warband.campaign, request.user)
     if warband is None or not is_member(request.user, warband.campaign):
@@ -307,33 +298,28 @@ def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False)
     return warband
 
 
-_CONTAINER = Compiled(
-    lambda pk: (
-        StorageContainer.objects.held()
-        .select_related("warband", "warband__campaign", "warband__owner")
-        .filter(pk=pk)
-    )
-)
-
-
 def get_container_for_user(request: HttpRequest, pk: int) -> StorageContainer:
     """A container the user may change (its owner's): 404 for anybody else, so that nobody
     learns which containers exist beyond what the roster shows."""
-    container = _CONTAINER.first(int(pk))
+    container = (
+        StorageContainer.objects.held()
+        .select_related("warband", "warband__campaign", "warband__owner")
+        .filter(pk=pk)
+        .first()
+    )
     if container is None or not can_edit_warband(request.user, container.warband):
         raise Http404("No such container.")
     return container
 
 
-_WARRIOR = Compiled(
-    lambda pk: Warrior.objects.select_related(
-        "warband", "warband__campaign", "warband__owner", "warband__warband_type"
-    ).filter(pk=pk)
-)
-
-
 def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
-    warrior = _WARRIOR.first(int(pk))
+    warrior = (
+        Warrior.objects.select_related(
+            "warband", "warband__campaign", "warband__owner", "warband__warband_type"
+        )
+        .filter(pk=pk)
+        .first()
+    )
     if warrior is None:
         raise Http404("No such warrior.")
     get_warband_for_user(request, warrior.warband_id, write=write)

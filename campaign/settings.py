@@ -86,9 +86,6 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # A page marked @page_cached is served again while the database is unchanged; its
-    # process_view answers before the session or the user is read (see campaign.pagecache).
-    "campaign.pagecache.PageCacheMiddleware",
     # Every view needs a login unless it is marked @login_not_required.
     "campaign.middleware.LoginRequiredMiddleware",
     # A form posted twice (double click, re-sent request) applies once.
@@ -101,23 +98,16 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-# The benchmark (bench/run.py) counts each request's SQL statements (X-Queries header) and
-# measures the write floor (campaign.views.bench_write_floor, a 404 otherwise).
+# The benchmark (bench/run.py) installs its own app (bench/: its pages and the middleware that
+# counts each request's SQL statements in an X-Queries header) only in a benchmark run.
 MORDHEIM_BENCH = env_bool("MORDHEIM_BENCH", default=False)
 if MORDHEIM_BENCH:
-    MIDDLEWARE.insert(0, "campaign.middleware.QueryCountMiddleware")
+    INSTALLED_APPS.append("bench")
+    MIDDLEWARE.insert(0, "bench.middleware.QueryCountMiddleware")
 
-# "pages": whole pages kept while the database is unchanged (campaign.pagecache), per process.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "pages": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "pages",
-        "OPTIONS": {"MAX_ENTRIES": 150},
-    },
 }
-PAGE_CACHE = env_bool("PAGE_CACHE", default=True)
-PAGE_CACHE_SECONDS = 60
 
 ROOT_URLCONF = "campaign.urls"
 WSGI_APPLICATION = "campaign.wsgi.application"
@@ -196,8 +186,6 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # sends HSTS (a year) on HTTPS responses; browsers ignore it over plain http. The redirect from
 # http to https is usually the reverse proxy's job, so it is off unless the environment turns
 # it on; that leaves security.W008 in `manage.py check --deploy` (see README).
-# Django's database sessions, read with one hand-written statement (campaign/sessions.py).
-SESSION_ENGINE = "campaign.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

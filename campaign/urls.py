@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
@@ -55,8 +56,6 @@ campaign_patterns = [
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("healthz", views.healthz, name="healthz"),
-    path("bench/write-floor", views.bench_write_floor, name="bench_write_floor"),
-    path("bench/move-floor/<int:pk>/", views.bench_move_floor, name="bench_move_floor"),
     *account_patterns,
     *campaign_patterns,
     path("", include("warbands.urls")),
@@ -69,3 +68,7 @@ urlpatterns = [
     ),
     path("admin/", admin.site.urls),
 ]
+
+# The benchmark's own pages (bench/urls.py) exist only in a benchmark run (MORDHEIM_BENCH=1).
+if settings.MORDHEIM_BENCH:
+    urlpatterns.insert(0, path("bench/", include("bench.urls")))

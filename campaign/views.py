@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.html import format_html_join
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -24,9 +20,8 @@ from campaign import charts, permissions, services
 from campaign.dashboard import next_steps
 from campaign.forms import CampaignForm, CampaignStatusForm, CoOrganiserForm, JoinForm, SignUpForm
 from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
-from campaign.pagecache import page_cached
 from campaign.standings import COLUMNS, league_table
-from warbands.models import LedgerEntry, RatingSnapshot, StorageContainer, Warband
+from warbands.models import RatingSnapshot, Warband
 from warbands.rules import RuleViolation
 from warbands.services import rating_expression
 
@@ -39,69 +34,6 @@ FEED_PAGE = 20
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness for load balancers: answers without touching the database or the session."""
     return JsonResponse({"status": "ok"})
-
-
-@require_POST
-def bench_write_floor(request: HttpRequest) -> HttpResponse:
-    """Benchmark only (``MORDHEIM_BENCH=1``; a 404 otherwise): a logged-in htmx POST that does
-    nothing. It passes what every write passes (session, user, CSRF check, one-time form token
-    stored with the answer)
-    and answers at once: the fastest any write of this app can be, measured beside the
-    ``/healthz`` ceiling (bench/run.py)."""
-    if not settings.MORDHEIM_BENCH:
-        raise Http404
-    return HttpResponse("<p>Nothing changed.</p>")
-
-
-@require_POST
-def bench_move_floor(request: HttpRequest, pk: int) -> HttpResponse:
-    """Benchmark only (``MORDHEIM_BENCH=1``; a 404 otherwise): the least a move of gold can
-    cost in this stack. What the write floor does, and then two hand-written statements: the
-    two containers read under their locks (only if the user owns warband ``pk``, is still in
-    its campaign and the warband holds both), then both balances and the two ledger entries
-    written in one statement. No form, no rules beyond "enough gold", no template: the answer
-    is the two new balances (README, "The move floor"). Shown beside the treasury move."""
-    if not settings.MORDHEIM_BENCH:
-        raise Http404
-    try:
-        source, target = int(request.POST["source"]), int(request.POST["target"])
-        gold = int(request.POST["gold"])
-    except (KeyError, ValueError):
-        return HttpResponse("Bad numbers.", status=422)
-    containers, ledger = StorageContainer._meta.db_table, LedgerEntry._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT c.id, c.gold_crowns FROM {containers} c"
-            f" JOIN {Warband._meta.db_table} w ON w.id = c.warband_id"
-            f" JOIN {Membership._meta.db_table} m ON m.campaign_id = w.campaign_id"
-            " AND m.user_id = w.owner_id AND m.is_active"
-            " WHERE c.warband_id = %s AND w.owner_id = %s AND c.id IN (%s, %s)"
-            " AND c.status = %s ORDER BY c.id FOR UPDATE OF c",
-            [pk, request.user.pk, source, target, StorageContainer.Status.HELD],
-        )
-        held = dict(cursor.fetchall())
-        if source == target or len(held) != 2 or not 0 < gold <= held[source]:
-            return HttpResponse("Nothing moved.", status=422)
-        held[source] -= gold
-        held[target] += gold
-        now = timezone.now()
-        entry = "(%s, %s, %s, %s, '', %s, '', %s, %s)"
-        cursor.execute(
-            f"WITH balances AS (UPDATE {containers} AS c SET gold_crowns = v.gold"
-            " FROM (VALUES (%s, %s), (%s, %s)) AS v(id, gold) WHERE c.id = v.id)"
-            f" INSERT INTO {ledger} (warband_id, container_id, kind, amount, item_name, reason,"
-            f" note, actor_id, created_at) VALUES {entry}, {entry}",
-            [source, held[source], target, held[target],
-             *(pk, source, LedgerEntry.Kind.GOLD, -gold, LedgerEntry.Reason.TRANSFER,
-               request.user.pk, now),
-             *(pk, target, LedgerEntry.Kind.GOLD, gold, LedgerEntry.Reason.TRANSFER,
-               request.user.pk, now)],
-        )  # fmt: skip
-    return HttpResponse(
-        format_html_join(
-            "", '<span id="gold-{}" hx-swap-oob="true">{}</span>', sorted(held.items())
-        )
-    )
 
 
 @login_not_required
@@ -118,7 +50,6 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
-@page_cached
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Every campaign of the user (running ones first) with the next thing to do in each."""
@@ -178,7 +109,6 @@ def _chart(campaign: Campaign):
     return charts.rating_chart(list(series.values())), list(series.values())
 
 
-@page_cached
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = permissions.get_campaign_for_user(request, pk)
@@ -210,7 +140,6 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaign/campaign_detail.html", context)
 
 
-@page_cached
 @require_GET
 def campaign_feed(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = permissions.get_campaign_for_user(request, pk)

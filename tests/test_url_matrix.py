@@ -34,9 +34,6 @@ HTMX = {"HX-Request": "true"}
 MATRIX: dict[str, tuple[str, str]] = {
     # Public pages.
     "healthz": ("OOOOO", "MMMMM"),
-    # The benchmark's write floor: a 404 unless MORDHEIM_BENCH=1 (tests/test_query_counts.py).
-    "bench_write_floor": ("LMMMM", "LHHHH"),
-    "bench_move_floor": ("LMMMM", "LHHHH"),
     "login": ("OOOOO", "OOOOO"),
     "signup": ("OOOOO", "OOOOO"),
     # Any logged-in user.
@@ -170,7 +167,6 @@ def scenario(db):
         "battle_confirm_all": {"pk": pending.pk},
         "battle_declare": {"pk": battle.pk, "warband_pk": mine.pk},
         "sequence_task": {"pk": sequence.pk, "task_pk": task.pk},
-        "bench_move_floor": {"pk": mine.pk},
     }  # fmt: skip
     return {"users": users, "pk": pk, "kwargs": kwargs}
 

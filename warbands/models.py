@@ -12,7 +12,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from campaign.nested import nested
 from warbands import rules
 from warbands.rules import containers as container_rules
 
@@ -488,19 +487,20 @@ class WarriorQuerySet(models.QuerySet):
         return self.filter(status__in=Warrior.ON_ROSTER)
 
     def for_roster_page(self) -> WarriorQuerySet:
-        """Everything the roster sheet shows, in one statement whatever the roster holds: the
-        items, skills, spells and injuries come with each warrior (``campaign.nested``)."""
-        return nested(
-            self.select_related("warrior_type", "warrior_type__race"),
-            items=("item",),
-            skills=("skill",),
-            spells=("spell",),
-            injuries=(),
+        """Everything the roster sheet shows: each warrior's type, items, skills, spells and
+        injuries, in a fixed number of queries whatever the roster holds."""
+        return self.select_related("warrior_type", "warrior_type__race").prefetch_related(
+            models.Prefetch("items", WarriorItem.objects.select_related("item")),
+            models.Prefetch("skills", WarriorSkill.objects.select_related("skill")),
+            models.Prefetch("spells", WarriorSpell.objects.select_related("spell")),
+            "injuries",
         )
 
     def with_items(self) -> WarriorQuerySet:
-        """The warriors with their items (and each item's catalogue entry) in one statement."""
-        return nested(self, items=("item",))
+        """The warriors with their items (and each item's catalogue entry), in two queries."""
+        return self.prefetch_related(
+            models.Prefetch("items", WarriorItem.objects.select_related("item"))
+        )
 
 
 class Warrior(ProfileFields):

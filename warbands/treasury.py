@@ -1,10 +1,14 @@
 """The secret treasury: storage containers, their contents and the append-only ledger.
 
 Invariant: treasure only moves through the functions of this module. Each one locks the rows it
-changes (``select_for_update``, containers in primary-key order so that two requests never wait
-on each other in opposite orders), checks the capacity rules of ``warbands.rules.containers``,
-updates the container balances and writes the ``LedgerEntry`` rows that explain them, all in
-one transaction. The database refuses negative and over-capacity balances as a last line.
+changes and reads them afresh (``select_for_update``), checks the capacity rules of
+``warbands.rules.containers``, updates the container balances and writes the ``LedgerEntry``
+rows that explain them, all in one transaction. The database refuses negative and
+over-capacity balances as a last line.
+
+Every service of the app takes its row locks in one order, so that two requests never wait on
+each other in opposite orders (a deadlock): a battle, then a post-battle sequence, then
+warbands (by primary key), then storage containers (by primary key), then stored items.
 
 Readings where the rules are silent (the player would expect them):
 - Common containers (backpack, large sack, pouch, treasure chest) may be bought while mustering,
@@ -22,12 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
-from django.db.models import Case, Count, Q, Sum, When
+from django.db import transaction
+from django.db.models import Case, Count, Q, Sum, When, prefetch_related_objects
 
-from campaign import locking, permissions, statements
-from campaign.compiled import Compiled, CompiledEach
-from campaign.nested import nested, remember
+from campaign import permissions
 from campaign.noting import Noting
 from warbands.models import (
     EquipmentListEntry,
@@ -116,45 +118,28 @@ def totals_of(held: list[StorageContainer]) -> dict[str, int]:
     }
 
 
-def _held(warband_pk: int, *, items: bool):
-    held = (
-        StorageContainer.objects.held()
-        .filter(warband=warband_pk)
-        .select_related("holder", "parent")
-        .order_by("kind", "pk")
-    )
-    return nested(held, stored_items=()) if items else held  # stored items in the statement
-
-
-# Read by every treasury page and post, compiled once (campaign.compiled).
-_HELD = Compiled(lambda warband_pk: _held(warband_pk, items=False))
-_HELD_WITH_ITEMS = Compiled(lambda warband_pk: _held(warband_pk, items=True))
-
-
 def held_containers(warband: Warband, *, items: bool = True) -> list[StorageContainer]:
     """The warband's held containers (the pile included) for a page: holder, parent and (with
     ``items``) stored items loaded, and ``warband`` set to the caller's (its campaign, owner and
-    the viewer's membership loaded with it: no joins to read them again, which PostgreSQL's
-    planner pays for on every request)."""
-    containers = (_HELD_WITH_ITEMS if items else _HELD)(warband.pk)
+    the viewer's membership loaded with it, so they are not read again)."""
+    held = (
+        StorageContainer.objects.held()
+        .filter(warband=warband)
+        .select_related("holder", "parent")
+        .order_by("kind", "pk")
+    )
+    if items:
+        held = held.prefetch_related("stored_items")
+    containers = list(held)
     for container in containers:
         container.warband = warband
     return containers
 
 
 def with_stored_items(containers: list[StorageContainer]) -> None:
-    """Read the stored items of ``containers`` (``container.stored_items.all()`` then answers
-    without a query), in one compiled statement: what ``prefetch_related`` does, for less."""
-    pks = [c.pk for c in containers]
-    found: dict[int, list[StoredItem]] = {pk: [] for pk in pks}
-    for stored in _ITEMS(*pks):
-        found[stored.container_id].append(stored)
-    for container in containers:
-        remember(container, "stored_items", found[container.pk])
-
-
-# In the model's order (name, pk); one compiled read per number of containers.
-_ITEMS = CompiledEach(lambda *pks: StoredItem.objects.filter(container__in=pks))
+    """Read the stored items of ``containers`` in one query (``container.stored_items.all()``
+    then answers without one)."""
+    prefetch_related_objects(containers, "stored_items")
 
 
 def loose_pile(warband: Warband) -> StorageContainer:
@@ -210,31 +195,16 @@ def _record(container: StorageContainer, kind: str, amount: int, reason: str, co
     return entry
 
 
-def read_locked(queryset) -> list[StorageContainer]:
-    """The containers of ``queryset`` read under their row locks, in primary-key order (as
-    ``_lock`` takes them), inside a transaction. A change called with ``fresh=True`` right
-    after (nothing else touched them meanwhile) uses them as read instead of locking and
-    reading them again: a post-battle step's move (``battles.steps_treasury.destinations``)."""
-    read = list(locking.for_update(queryset).order_by("pk"))
-    locking.mark(*read)
-    return read
-
-
-def _lock(*containers: StorageContainer, fresh: bool = False) -> list[StorageContainer]:
-    """Lock containers in primary-key order; return them fresh, in the order given. ``fresh``:
-    the caller read them with ``read_locked`` and has not changed them since, so when they all
-    are such, they are returned as they are."""
-    if fresh and locking.held(containers):
-        return list(containers)
+def _lock(*containers: StorageContainer) -> list[StorageContainer]:
+    """Lock the containers' rows and read them afresh, in the order given. The locks are taken
+    in primary-key order, so two changes of the same containers never wait on each other in
+    opposite orders (the lock order of every service: ``warbands.services``)."""
     pks = [c.pk for c in containers]
-    locked = {c.pk: c for c in _LOCK(*pks)}
+    locked = {
+        c.pk: c
+        for c in StorageContainer.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+    }
     return [locked[pk] for pk in pks]
-
-
-# _lock's read, compiled once for each number of containers locked together (campaign.compiled).
-_LOCK = CompiledEach(
-    lambda *pks: StorageContainer.objects.select_for_update().filter(pk__in=pks).order_by("pk")
-)
 
 
 def _children_kinds(container: StorageContainer) -> list[str]:
@@ -250,35 +220,16 @@ def _check(container: StorageContainer) -> None:
 
 
 def _save_balances(*containers: StorageContainer, entries: list[LedgerEntry] = ()) -> None:
-    """Check the containers' new contents against the rules and save them, with the ledger
-    ``entries`` of the change, in one statement: the balances' UPDATE as a data-modifying
-    ``WITH`` query of the entries' INSERT (PostgreSQL runs both to completion, or neither)."""
+    """Check the containers' new contents against the rules and save them with the ledger
+    ``entries`` of the change (the caller's transaction holds both)."""
     for container in containers:
         _check(container)
-    if len(containers) == 1 and not entries:
-        containers[0].save(update_fields=BALANCES)
-        return
-    # One hand-written UPDATE … FROM (VALUES …): bulk_update builds CASE expressions, which
-    # cost Django more than two plain updates cost PostgreSQL.
-    rows = ", ".join(["(%s, %s, %s, %s)"] * len(containers))
-    sql = (
-        f"UPDATE {StorageContainer._meta.db_table} AS c SET gold_crowns = v.gold, "
-        "wyrdstone = v.shards, item_count = v.items "
-        f"FROM (VALUES {rows}) AS v(id, gold, shards, items) WHERE c.id = v.id"
-    )
-    params = [value for c in containers
-              for value in (c.pk, c.gold_crowns, c.wyrdstone, c.item_count)]  # fmt: skip
-    with connection.cursor() as cursor:
-        if not entries:
-            cursor.execute(sql, params)
-            return
-        insert, values = statements.insert(entries)
-        cursor.execute(f"WITH balances AS ({sql}) {insert}", params + values)
-        for entry, (pk,) in zip(entries, cursor.fetchall(), strict=True):
-            entry.pk = pk
-            entry._state.adding, entry._state.db = False, connection.alias
-    for entry in entries:
-        _entries.note(entry.pk)
+    for container in containers:
+        container.save(update_fields=BALANCES)
+    if entries:
+        LedgerEntry.objects.bulk_create(entries)
+        for entry in entries:
+            _entries.note(entry.pk)
 
 
 BALANCES = ["gold_crowns", "wyrdstone", "item_count"]
@@ -291,14 +242,11 @@ def add_treasure(
     wyrdstone: int = 0,
     reason: str,
     context: Context = NO_CONTEXT,
-    fresh: bool = False,
 ) -> None:
     """Put (or, with negative amounts, take) gold and wyrdstone into one container, with its
-    ledger entries. The building block of income, purchases, sales and losses. ``fresh``: the
-    caller read the container with ``read_locked`` and changed it only through this very
-    object since (see ``_lock``)."""
+    ledger entries. The building block of income, purchases, sales and losses."""
     with _atomic(context):
-        (container,) = _lock(container, fresh=fresh)
+        (container,) = _lock(container)
         container.gold_crowns += gold
         container.wyrdstone += wyrdstone
         entries = [
@@ -335,8 +283,8 @@ def add_item(
 
 def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEXT) -> None:
     with _atomic(context):
-        stored = StoredItem.objects.select_for_update().get(pk=stored.pk)
         (container,) = _lock(stored.container)
+        stored = StoredItem.objects.select_for_update().get(pk=stored.pk, container=container)
         container.item_count -= 1
         _save_balances(container)
         _record(
@@ -424,22 +372,20 @@ def move_treasure(
     gold: int = 0,
     wyrdstone: int = 0,
     context: Context | None = None,
-    fresh: bool = False,
 ) -> tuple[StorageContainer, StorageContainer]:
     """Move gold and wyrdstone from one of the owner's containers to another; returns both as
-    they are now (read under the lock). ``fresh``: the caller has just read both with
-    ``read_locked`` (see ``_lock``)."""
+    they are now (read under the lock)."""
     with _atomic(context):
-        return _move_treasure(source, target, actor, gold, wyrdstone, context, fresh)
+        return _move_treasure(source, target, actor, gold, wyrdstone, context)
 
 
-def _move_treasure(source, target, actor, gold, wyrdstone, context, fresh=False):
+def _move_treasure(source, target, actor, gold, wyrdstone, context):
     _owned(actor, source, target)
     if source.pk == target.pk:
         raise RuleViolation("Choose two different containers.")
     if gold < 0 or wyrdstone < 0 or not (gold or wyrdstone):
         raise RuleViolation("Say how many gold crowns or wyrdstone shards to move.")
-    source, target = _lock(source, target, fresh=fresh)
+    source, target = _lock(source, target)
     if gold > source.gold_crowns:
         raise RuleViolation(f"{_sentence(source.the)} holds only {source.gold_crowns} gc.")
     if wyrdstone > source.wyrdstone:
@@ -465,16 +411,14 @@ def _move_treasure(source, target, actor, gold, wyrdstone, context, fresh=False)
 def move_stored_item(
     stored: StoredItem, target: StorageContainer, *, actor, context: Context | None = None
 ) -> StoredItem:
-    stored = (
-        StoredItem.objects.select_for_update(of=("self",))
-        .select_related("container")
-        .get(pk=stored.pk)
-    )
-    _owned(actor, stored.container, target)
-    if stored.container_id == target.pk:
+    source, target = _lock(StoredItem.objects.get(pk=stored.pk).container, target)
+    stored = StoredItem.objects.select_for_update().filter(pk=stored.pk, container=source).first()
+    if stored is None:  # moved meanwhile, by another tab
+        raise RuleViolation("That item has moved meanwhile: reload the page.")
+    _owned(actor, source, target)
+    if source.pk == target.pk:
         raise RuleViolation(f"{stored.name} is already in the {target}.")
-    context = _context(context, actor, f"{stored.container} → {target}")
-    source, target = _lock(stored.container, target)
+    context = _context(context, actor, f"{source} → {target}")
     target.item_count += 1
     source.item_count -= 1
     entries = [_entry(box, LedgerEntry.Kind.ITEM, sign, Reason.TRANSFER, context,
@@ -549,9 +493,13 @@ def equip_stored_item(
     preference = Case(
         When(pk=stored.pk, then=0), When(container=stored.container_id, then=1), default=2
     )
+    alike = StoredItem.objects.filter(container__warband=warrior.warband, item=stored.item)
+    # The containers before the items, as every service locks them.
+    holding = StorageContainer.objects.filter(pk__in=alike.values("container_id"))
+    locked = list(holding.select_for_update().order_by("pk").values_list("pk", flat=True))
     same = list(
-        StoredItem.objects.select_for_update(of=("self",))
-        .filter(container__warband=warrior.warband, item=stored.item)
+        alike.filter(container__in=locked)
+        .select_for_update(of=("self",))
         .order_by(preference, "pk")[: warrior.group_size]
     )
     if len(same) < warrior.group_size:
@@ -638,6 +586,7 @@ def sell_container(
     context: Context | None = None,
 ):
     """Sell an empty container for half its price, rounded down."""
+    warband = Warband.objects.select_for_update().get(pk=container.warband_id)
     (container,) = _lock(container)
     _owned(actor, container)
     spec = container.spec
@@ -645,7 +594,6 @@ def sell_container(
         raise RuleViolation("That cannot be sold.")
     if not container.is_empty or container.children.exists() or container.vessel_items.exists():
         raise RuleViolation(f"Empty the {container} before selling it.")
-    warband = Warband.objects.select_for_update().get(pk=container.warband_id)
     price = spec.price // 2
     container.status = StorageContainer.Status.SOLD
     container.parent = None
@@ -702,6 +650,7 @@ def name_container(container: StorageContainer, label: str, *, actor) -> Storage
     read as a number (``number_alike``); a named container keeps its number, shown again
     when the name is cleared (or given then, when its kind needs numbers). The ledger's rows
     name the container as it is called now."""
+    lock_warbands(container.warband_id)  # two names given at once: one after the other
     (container,) = _lock(container)
     _owned(actor, container)
     if container.kind == StorageContainer.LOOSE or container.status != StorageContainer.Status.HELD:
@@ -710,7 +659,6 @@ def name_container(container: StorageContainer, label: str, *, actor) -> Storage
     if label.isdigit():
         raise RuleViolation(f"Give the {container} a name with letters: numbers are given by kind.")
     if label:
-        _warbands_locked(container.warband_id)  # two names given at once: one after the other
         clash = (
             StorageContainer.objects.held()
             .filter(warband_id=container.warband_id, label__iexact=label)
@@ -765,7 +713,7 @@ def number_alike(warband_id: int, kind: str, changed: list[StorageContainer] = (
     new number too (the database has it already)."""
     if kind == StorageContainer.LOOSE:
         return
-    _warbands_locked(warband_id)
+    lock_warbands(warband_id)
     alike = list(StorageContainer.objects.filter(warband_id=warband_id, kind=kind).order_by("pk"))
     held = [c for c in alike if c.status == StorageContainer.Status.HELD]
     arrived = {c.pk for c in changed}  # bought or captured just now: numbered last
@@ -849,7 +797,8 @@ def release_warrior(warrior: Warrior, *, actor) -> None:
         pouch.save(update_fields=["status"])
 
 
-def _warbands_locked(*pks: int) -> None:
+def lock_warbands(*pks: int) -> None:
+    """Lock the warbands' rows, in primary-key order (before any of their containers)."""
     list(Warband.objects.select_for_update().filter(pk__in=sorted(set(pks))).order_by("pk"))
 
 
@@ -866,7 +815,7 @@ def capture_container(
     loser_id = container.warband_id
     if loser_id == captor.pk:
         raise RuleViolation("A warband cannot capture its own container.")
-    _warbands_locked(loser_id, captor.pk)
+    lock_warbands(loser_id, captor.pk)
     locked = _lock(*_with_descendants(container))
     names = StorageContainer.objects.held().filter(warband_id=captor.pk).exclude(label="")
     taken = {label.lower() for label in names.values_list("label", flat=True)}

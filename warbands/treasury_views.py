@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign import permissions
 from campaign.options import Choices
-from campaign.pagecache import page_cached
 from warbands import treasury
 from warbands.models import (
     LedgerEntry,
@@ -172,7 +171,6 @@ def _first_error(form) -> str:
     return "Please check the form."
 
 
-@page_cached
 @require_GET
 def warband_treasury(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_treasury_for_user(request, pk)

@@ -16,7 +16,6 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import permissions
 from campaign.dice import DiceError, EnteredDice, ServerDice
-from campaign.pagecache import page_cached
 from warbands import services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
@@ -240,7 +239,6 @@ def warband_finish(request: HttpRequest, pk: int) -> HttpResponse:
     return _redirect(request, "warband_roster", warband.pk)
 
 
-@page_cached
 @require_GET
 def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk)

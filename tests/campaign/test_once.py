@@ -4,7 +4,7 @@ import re
 import uuid
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -167,10 +167,10 @@ def test_about_one_token_in_200_deletes_the_tokens_older_than_a_week(duel):
     FormToken.objects.filter(pk=old.pk).update(created_at=timezone.now() - once.KEEP * 1.1)
     answer = HttpResponse("Moved", status=201, headers={"HX-Trigger": "ledger-changed"})
 
-    assert once._store(uuid.UUID(int=201), user, "/y/", answer)  # not the one in 200
+    once._store(uuid.UUID(int=201), user, "/y/", answer)  # not the one in 200
     assert FormToken.objects.filter(pk=old.pk).exists()
     with CaptureQueriesContext(connection) as stored:
-        assert once._store(uuid.UUID(int=400), user, "/y/", answer)
+        once._store(uuid.UUID(int=400), user, "/y/", answer)
     assert not FormToken.objects.filter(pk=old.pk).exists()
     assert FormToken.objects.filter(pk=recent.pk).exists()
     kept = FormToken.objects.get(token=uuid.UUID(int=400))
@@ -179,8 +179,10 @@ def test_about_one_token_in_200_deletes_the_tokens_older_than_a_week(duel):
         "Moved",
         {"Content-Type": "text/html; charset=utf-8", "HX-Trigger": "ledger-changed"},
     )
-    assert len(stored) == 1  # the purge rides on the insert: no query of its own
-    assert not once._store(uuid.UUID(int=400), user, "/y/", HttpResponse("Again"))
+    statements = [q["sql"].split()[0] for q in stored if "SAVEPOINT" not in q["sql"]]
+    assert statements == ["DELETE", "INSERT"]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        once._store(uuid.UUID(int=400), user, "/y/", HttpResponse("Again"))
     assert FormToken.objects.get(token=uuid.UUID(int=400)).content == "Moved"
 
 
