@@ -9,7 +9,7 @@ first use, so the twenty cards of a page share it.
 
 from __future__ import annotations
 
-from django.utils.html import escape
+from django.utils.html import escape, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 
@@ -65,4 +65,18 @@ def render_options(choices, label: str = "", *, exclude=None, selected=None) -> 
             for pk, value, text in _built(choices, label)
             if pk != exclude
         )
+    )
+
+
+def render_groups(groups) -> SafeString:
+    """``<optgroup>`` elements: ``groups`` is a list of (label, [(value, text), …]), such as
+    the stored items of each container; a group with no options is left out."""
+    return format_html_join(
+        "",
+        '<optgroup label="{}">{}</optgroup>',
+        (
+            (label, format_html_join("", '<option value="{}">{}</option>', options))
+            for label, options in groups
+            if options
+        ),
     )

@@ -298,20 +298,6 @@ def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False)
     return warband
 
 
-def get_container_for_user(request: HttpRequest, pk: int) -> StorageContainer:
-    """A container the user may change (its owner's): 404 for anybody else, so that nobody
-    learns which containers exist beyond what the roster shows."""
-    container = (
-        StorageContainer.objects.held()
-        .select_related("warband", "warband__campaign", "warband__owner")
-        .filter(pk=pk)
-        .first()
-    )
-    if container is None or not can_edit_warband(request.user, container.warband):
-        raise Http404("No such container.")
-    return container
-
-
 def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
     warrior = (
         Warrior.objects.select_related(

@@ -70,9 +70,16 @@ def test_another_warbands_container_in_a_treasury_form_changes_nothing(client, d
         )
         assert response.status_code == 422
     response = client.post(
-        reverse("container_equip", args=[theirs.pk]), {"stored_item": 1, "warrior": 1}
+        reverse("treasury_equip", args=[scourge.pk]), {"stored_item": 1, "warrior": 1}
     )
-    assert response.status_code == 404
+    assert response.status_code == 403
+    for name, data in (
+        ("treasury_sell", {"container": theirs.pk, "proceeds_to": mine.pk}),
+        ("treasury_place", {"container": theirs.pk}),
+        ("treasury_move_item", {"stored_item": 1, "target": theirs.pk}),
+    ):
+        response = client.post(reverse(name, args=[reavers.pk]), data, headers=HTMX)
+        assert response.status_code == 422, name
     assert fingerprint() == before
 
 

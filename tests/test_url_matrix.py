@@ -80,13 +80,12 @@ MATRIX: dict[str, tuple[str, str]] = {
     "warband_treasury": ("LHFOF", "LMMMM"),
     "treasury_move": ("LMMMM", "LHFOF"),
     "treasury_buy": ("LMMMM", "LHFOF"),
-    # A container's contents are secret: to anybody else it might as well not exist.
-    "container_sell": ("LMMMM", "LHHOH"),
-    "container_place": ("LMMMM", "LHHOH"),
-    "container_name": ("LMMMM", "LHHOH"),
-    "container_move_item": ("LMMMM", "LHHOH"),
-    "container_equip": ("LMMMM", "LHHOH"),
-    "warrior_store_item": ("LMMMM", "LHFOF"),
+    "treasury_sell": ("LMMMM", "LHFOF"),
+    "treasury_place": ("LMMMM", "LHFOF"),
+    "treasury_move_item": ("LMMMM", "LHFOF"),
+    "treasury_equip": ("LMMMM", "LHFOF"),
+    "treasury_store": ("LMMMM", "LHFOF"),
+    "treasury_name": ("LMMMM", "LHFOF"),
     "vessel_place": ("LMMMM", "LHFOF"),
     # A battle's report: whoever reported it (the owner) and the organiser change it.
     "battle_outcomes": ("LHFOO", "LHFOO"),
@@ -175,7 +174,7 @@ PK_OF_PREFIX = {
     "campaign": "campaign", "fortune": "campaign", "join": "campaign", "joining": "campaign",
     "co": "campaign",
     "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
-    "warrior": "warrior", "container": "container", "vessel": "vessel", "sequence": "sequence",
+    "warrior": "warrior", "vessel": "vessel", "sequence": "sequence",
 }  # fmt: skip
 CAMPAIGN_ROUTES = {"battle_record", "battle_report"}
 

@@ -50,6 +50,9 @@ COMMON_CONTAINERS = tuple(kind for kind, spec in rules.CATALOGUE.items() if spec
 BUYABLE_CONTAINERS = tuple(
     kind for kind in COMMON_CONTAINERS if rules.CATALOGUE[kind].price is not None
 )
+SELLABLE_CONTAINERS = tuple(
+    kind for kind, spec in rules.CATALOGUE.items() if spec.price is not None
+)
 NOT_STORABLE = (Item.Category.MUTATION, Item.Category.ANIMAL)
 
 

@@ -77,37 +77,46 @@ class MoveTreasureForm(_WarbandForm):
         return data
 
 
+def _stored_items(warband):
+    """The items stored in the warband's held containers (the unstored pile included)."""
+    return StoredItem.objects.filter(
+        container__warband=warband, container__status=StorageContainer.Status.HELD
+    )
+
+
 class MoveItemForm(_WarbandForm):
-    """Move one stored item out of ``container`` into another of the warband's containers."""
+    """Move a stored item into another of the warband's containers."""
 
     stored_item = forms.ModelChoiceField(queryset=StoredItem.objects.none(), label="Item")
     target = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="Into")
 
-    def __init__(self, *args, container, **kwargs):
-        super().__init__(*args, warband=container.warband, **kwargs)
-        self.fields["stored_item"].queryset = container.stored_items.all()
+    def __init__(self, *args, warband, **kwargs):
+        super().__init__(*args, warband=warband, **kwargs)
+        self.fields["stored_item"].queryset = _stored_items(warband)
 
 
 class EquipForm(_WarbandForm):
-    """Give a stored item of ``container`` to a warrior."""
+    """Give a stored item to one of the warband's warriors."""
 
     stored_item = forms.ModelChoiceField(queryset=StoredItem.objects.none(), label="Item")
     warrior = forms.ModelChoiceField(queryset=Warrior.objects.none())
 
-    def __init__(self, *args, container, **kwargs):
-        super().__init__(*args, warband=container.warband, **kwargs)
-        self.fields["stored_item"].queryset = container.stored_items.all()
+    def __init__(self, *args, warband, **kwargs):
+        super().__init__(*args, warband=warband, **kwargs)
+        self.fields["stored_item"].queryset = _stored_items(warband)
 
 
 class StoreItemForm(_WarbandForm):
-    """Take one of ``warrior``'s items into a container."""
+    """Take an item a warrior of the warband carries into a container."""
 
     owned = forms.ModelChoiceField(queryset=WarriorItem.objects.none(), label="Item")
     target = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="Into")
 
-    def __init__(self, *args, warrior, **kwargs):
-        super().__init__(*args, warband=warrior.warband, **kwargs)
-        self.fields["owned"].queryset = warrior.items.all()
+    def __init__(self, *args, warband, **kwargs):
+        super().__init__(*args, warband=warband, **kwargs)
+        self.fields["owned"].queryset = WarriorItem.objects.filter(
+            warrior__warband=warband, warrior__status__in=Warrior.ON_ROSTER
+        )
 
 
 class BuyContainerForm(_WarbandForm):
@@ -126,23 +135,31 @@ class BuyContainerForm(_WarbandForm):
 
 
 class SellContainerForm(_WarbandForm):
+    container = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="Sell")
     proceeds_to = forms.ModelChoiceField(
         queryset=StorageContainer.objects.none(), required=False, label="Money into"
     )
+    container_filters = {"container": {"kind__in": treasury.SELLABLE_CONTAINERS}}
 
 
-class NameContainerForm(forms.Form):
+class NameContainerForm(_WarbandForm):
+    container = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="Name")
     label = forms.CharField(max_length=60, required=False, label="Name")
+    container_filters = {"container": {"kind__in": tuple(container_rules.CATALOGUE)}}
 
 
 class PlaceContainerForm(_WarbandForm):
+    container = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), label="Load")
     parent = forms.ModelChoiceField(
         queryset=StorageContainer.objects.none(),
         required=False,
         label="Put on or in",
         empty_label="Nothing (carried on its own)",
     )
-    container_filters = {"parent": {"kind__in": container_rules.CARRIERS}}
+    container_filters = {
+        "container": {"kind__in": container_rules.BOXES},
+        "parent": {"kind__in": container_rules.CARRIERS},
+    }
 
 
 class VesselForm(_WarbandForm):

@@ -41,7 +41,7 @@ from warbands.treasury_forms import (
     VesselForm,
 )
 
-LEDGER_PAGE = 50
+LEDGER_PAGE = 30  # rows per page of the ledger: about a third of the treasury page
 
 
 def _ledger(request: HttpRequest, warband: Warband):
@@ -82,14 +82,25 @@ def _page(entries, number) -> Page:
 
 
 def _choices(request: HttpRequest, warband: Warband, held: list[StorageContainer]) -> dict:
-    """What the container cards and the move form choose from: the warband's held containers
-    (``held``) as targets, carriers and boxes, and whether the user may change them."""
+    """What the page's forms choose from among the warband's held containers (``held``):
+    targets, carriers and boxes to load on them, empty containers to sell; and whether the
+    user may change them. Each list is drawn once per page, not once per container."""
+    carrying = {c.parent_id for c in held if c.parent_id}
+    real = [c for c in held if c.kind != StorageContainer.LOOSE]
+    carriers = Choices(c for c in real if c.kind in container_rules.CARRIERS)
     return {
         "warband": warband,
         "can_edit": permissions.can_edit_warband(request.user, warband),
-        "carriers": Choices(c for c in held if c.kind in container_rules.CARRIERS),
-        "boxes": container_rules.BOXES,
-        "targets": Choices(c for c in held if c.kind != StorageContainer.LOOSE),
+        "carriers": carriers,
+        "loadable": Choices(c for c in real if c.kind in container_rules.BOXES) if carriers else [],
+        "targets": Choices(real),
+        "sellable": Choices(
+            c
+            for c in real
+            if c.kind in treasury.SELLABLE_CONTAINERS and c.is_empty and c.pk not in carrying
+        )
+        if len(real) > 1
+        else [],
     }
 
 
@@ -106,6 +117,23 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
         "totals": treasury.totals_of(containers),
         "warriors": warriors,
         "heroes": [w for w in warriors if w.is_hero],
+        # The page's item forms list the items by container, and each warrior's by warrior.
+        "stored_groups": [
+            (view.name, [(stored.pk, stored.name) for stored in view.contents.items])
+            for view in views
+            if view.contents
+        ],
+        "owned_groups": [
+            (warrior.name, storable)
+            for warrior in warriors
+            if (
+                storable := [
+                    (owned.pk, owned.item.name)
+                    for owned in warrior.items.all()
+                    if owned.item.category not in treasury.NOT_STORABLE
+                ]
+            )
+        ],
         "vessels": list(VesselItem.objects.filter(warband=warband).select_related("coach")),
         "coaches": [c for c in containers if c.kind == "opulent_coach"],
         "buyable": BuyContainerForm(warband=warband).fields["kind"].choices,
@@ -229,47 +257,49 @@ def treasury_buy(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def container_sell(request: HttpRequest, pk: int) -> HttpResponse:
-    container = permissions.get_container_for_user(request, pk)
+def treasury_sell(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_treasury_for_user(request, pk, write=True)
     return _changed(
         request,
-        container.warband,
-        SellContainerForm(request.POST, warband=container.warband),
+        warband,
+        SellContainerForm(request.POST, warband=warband),
         lambda data: treasury.sell_container(
-            container, actor=request.user, proceeds_to=data["proceeds_to"]
+            data["container"], actor=request.user, proceeds_to=data["proceeds_to"]
         ),
     )
 
 
 @require_POST
-def container_place(request: HttpRequest, pk: int) -> HttpResponse:
-    container = permissions.get_container_for_user(request, pk)
+def treasury_place(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_treasury_for_user(request, pk, write=True)
     return _changed(
         request,
-        container.warband,
-        PlaceContainerForm(request.POST, warband=container.warband),
-        lambda data: treasury.place_container(container, data["parent"], actor=request.user),
+        warband,
+        PlaceContainerForm(request.POST, warband=warband),
+        lambda data: treasury.place_container(
+            data["container"], data["parent"], actor=request.user
+        ),
     )
 
 
 @require_POST
-def container_name(request: HttpRequest, pk: int) -> HttpResponse:
-    container = permissions.get_container_for_user(request, pk)
+def treasury_name(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_treasury_for_user(request, pk, write=True)
     return _changed(
         request,
-        container.warband,
-        NameContainerForm(request.POST),
-        lambda data: treasury.name_container(container, data["label"], actor=request.user),
+        warband,
+        NameContainerForm(request.POST, warband=warband),
+        lambda data: treasury.name_container(data["container"], data["label"], actor=request.user),
     )
 
 
 @require_POST
-def container_move_item(request: HttpRequest, pk: int) -> HttpResponse:
-    container = permissions.get_container_for_user(request, pk)
+def treasury_move_item(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_treasury_for_user(request, pk, write=True)
     return _changed(
         request,
-        container.warband,
-        MoveItemForm(request.POST, container=container),
+        warband,
+        MoveItemForm(request.POST, warband=warband),
         lambda data: treasury.move_stored_item(
             data["stored_item"], data["target"], actor=request.user
         ),
@@ -277,12 +307,12 @@ def container_move_item(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def container_equip(request: HttpRequest, pk: int) -> HttpResponse:
-    container = permissions.get_container_for_user(request, pk)
+def treasury_equip(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_treasury_for_user(request, pk, write=True)
     return _changed(
         request,
-        container.warband,
-        EquipForm(request.POST, container=container),
+        warband,
+        EquipForm(request.POST, warband=warband),
         lambda data: treasury.equip_stored_item(
             data["stored_item"], data["warrior"], actor=request.user
         ),
@@ -290,12 +320,12 @@ def container_equip(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def warrior_store_item(request: HttpRequest, pk: int) -> HttpResponse:
-    warrior = permissions.get_warrior_for_user(request, pk, write=True)
+def treasury_store(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = permissions.get_treasury_for_user(request, pk, write=True)
     return _changed(
         request,
-        warrior.warband,
-        StoreItemForm(request.POST, warrior=warrior),
+        warband,
+        StoreItemForm(request.POST, warband=warband),
         lambda data: treasury.store_warrior_item(data["owned"], data["target"], actor=request.user),
     )
 

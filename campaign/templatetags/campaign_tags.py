@@ -4,7 +4,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from campaign import permissions
-from campaign.options import render_options
+from campaign.options import render_groups, render_options
 
 register = template.Library()
 
@@ -27,6 +27,12 @@ def form_token():
 def options(choices, label="", exclude=None, selected=None):
     """``<option>`` elements for ``choices``; see ``campaign.options``."""
     return render_options(choices, label, exclude=exclude, selected=selected)
+
+
+@register.simple_tag
+def option_groups(groups):
+    """``<optgroup>`` elements for ``groups``; see ``campaign.options.render_groups``."""
+    return render_groups(groups)
 
 
 @register.simple_tag

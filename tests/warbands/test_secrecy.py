@@ -103,18 +103,17 @@ def test_nobody_else_can_touch_the_containers(client, league, role):
     before = treasury.totals(warband), chest.stored_items.count()
     client.force_login(league[role])
 
-    for url, data in [
-        (reverse("container_sell", args=[chest.pk]), {}),
-        (reverse("container_place", args=[chest.pk]), {}),
-        (reverse("container_name", args=[chest.pk]), {"label": "Ours"}),
-        (reverse("container_move_item", args=[chest.pk]), {"stored_item": stored.pk}),
-        (reverse("container_equip", args=[chest.pk]), {"stored_item": stored.pk}),
+    for name, data in [
+        ("treasury_name", {"container": chest.pk, "label": "Ours"}),
+        ("treasury_sell", {"container": chest.pk}),
+        ("treasury_place", {"container": chest.pk}),
+        ("treasury_move_item", {"stored_item": stored.pk, "target": chest.pk}),
+        ("treasury_equip", {"stored_item": stored.pk}),
+        ("treasury_store", {"target": chest.pk}),
+        ("treasury_move", {"gold": 1}),
     ]:
-        assert client.post(url, data).status_code == 404, url
-    assert client.post(reverse("treasury_move", args=[warband.pk]), {"gold": 1}).status_code in (
-        403,
-        404,
-    )
+        response = client.post(reverse(name, args=[warband.pk]), data)
+        assert response.status_code in (403, 404), name
     assert (treasury.totals(warband), chest.stored_items.count()) == before
     chest.refresh_from_db()
     assert chest.label == ""

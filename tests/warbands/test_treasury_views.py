@@ -175,13 +175,13 @@ def test_storing_and_equipping_through_the_page(client, warband):
     sword = captain.items.get(item__key="sword")
 
     client.post(
-        reverse("warrior_store_item", args=[captain.pk]),
+        reverse("treasury_store", args=[warband.pk]),
         {"owned": sword.pk, "target": chest.pk},
         headers=HTMX,
     )
     stored = chest.stored_items.get(item__key="sword")
     response = client.post(
-        reverse("container_equip", args=[chest.pk]),
+        reverse("treasury_equip", args=[warband.pk]),
         {"stored_item": stored.pk, "warrior": captain.pk},
         headers=HTMX,
     )
@@ -258,21 +258,24 @@ def test_the_move_form_does_not_start_from_and_to_the_same_container(client, war
 
 def test_naming_a_container_through_the_page_redraws_the_board(client, warband):
     chest, sack = chest_and_sack(warband)
-    url = reverse("container_name", args=[sack.pk])
+    url = reverse("treasury_name", args=[warband.pk])
 
-    named = client.post(url, {"label": "Tithes", "form_token": str(uuid.uuid4())}, headers=HTMX)
+    named = client.post(
+        url,
+        {"container": sack.pk, "label": "Tithes", "form_token": str(uuid.uuid4())},
+        headers=HTMX,
+    )
 
     assert named.status_code == 200
     body = named.content.decode()
-    assert body.count("Large Sack “Tithes”") >= 2  # its card and every list of containers
-    assert 'value="Tithes"' in body and "<summary>Rename</summary>" in body
-    refused = client.post(reverse("container_name", args=[chest.pk]), {"label": "tithes"},
-                          headers=HTMX)  # fmt: skip
+    assert "<h3>Large Sack “Tithes”" in body  # its card
+    assert f'<option value="{sack.pk}">Large Sack “Tithes”</option>' in body  # the forms' lists
+    refused = client.post(url, {"container": chest.pk, "label": "tithes"}, headers=HTMX)
     assert refused.status_code == 422
     assert "The Large Sack “Tithes” already has that name." in refused.content.decode()
     chest.refresh_from_db()
     assert chest.label == ""
-    too_long = client.post(url, {"label": "x" * 61}, headers=HTMX)
+    too_long = client.post(url, {"container": sack.pk, "label": "x" * 61}, headers=HTMX)
     assert too_long.status_code == 422 and "at most 60 characters" in too_long.content.decode()
 
 
@@ -281,8 +284,37 @@ def test_nobody_else_may_name_a_container(client, warband):
     other = mustered_warband(campaign=warband.campaign)
     client.force_login(other.owner)
 
-    response = client.post(reverse("container_name", args=[chest.pk]), {"label": "Ours"})
+    theirs = client.post(
+        reverse("treasury_name", args=[warband.pk]), {"container": chest.pk, "label": "Ours"}
+    )
+    mine_with_their_chest = client.post(
+        reverse("treasury_name", args=[other.pk]),
+        {"container": chest.pk, "label": "Ours"},
+        headers=HTMX,
+    )
 
-    assert response.status_code == 404
+    assert theirs.status_code == 403
+    assert mine_with_their_chest.status_code == 422
     chest.refresh_from_db()
     assert chest.label == ""
+
+
+def test_the_page_grows_by_a_card_per_container_not_by_a_list_per_card(client, warband):
+    """Each card shows only its own contents; the lists of containers are in the page's forms,
+    drawn once. So every container adds about the same to the page, however many there are
+    (the forms of each card once listed every container: the page grew with their square)."""
+    chest = warband.containers.get(kind="treasure_chest")
+    url = reverse("warband_treasury", args=[warband.pk])
+    sizes = {}
+    for total in (5, 10, 20):
+        while warband.containers.filter(status="held").exclude(kind="loose").count() < total:
+            sack = treasury.buy_container(
+                warband, "large_sack", actor=warband.owner, pay_from=chest
+            )
+            treasury.add_item(sack, item=None, name="Holy relic", reason=LedgerEntry.Reason.INCOME)
+        sizes[total] = len(client.get(url).content)
+
+    per_card_5_to_10 = (sizes[10] - sizes[5]) / 5
+    per_card_10_to_20 = (sizes[20] - sizes[10]) / 10
+    assert per_card_10_to_20 < 1.1 * per_card_5_to_10, sizes
+    assert sizes[20] < 40_000, sizes
