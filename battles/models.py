@@ -13,8 +13,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from campaign.versions import VersionedQuerySet
 
-class BattleQuerySet(models.QuerySet):
+
+class BattleQuerySet(VersionedQuerySet):
     def confirmed(self) -> BattleQuerySet:
         return self.filter(status=Battle.Status.CONFIRMED)
 
@@ -23,6 +25,8 @@ class BattleQuerySet(models.QuerySet):
 
 
 class Battle(models.Model):
+    CAMPAIGN_PATH = "campaign"  # campaign.versions
+
     class Status(models.TextChoices):
         REPORTED = "reported", "Waiting for confirmation"
         DISPUTED = "disputed", "Disputed"
@@ -72,6 +76,8 @@ class Battle(models.Model):
 class Participant(models.Model):
     """A warband's part in a battle, with its rating as it was that day."""
 
+    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+
     class Result(models.TextChoices):
         WON = "won", "Won"
         DRAW = "draw", "Draw"
@@ -110,6 +116,8 @@ class Participant(models.Model):
         default=0, help_text="Standing Quartermasters at the end of the game."
     )
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         ordering = ["battle_id", "pk"]
         constraints = [
@@ -126,6 +134,8 @@ class Participant(models.Model):
 
 class WarriorOutcome(models.Model):
     """What one warrior (or henchman group) did in a battle."""
+
+    CAMPAIGN_PATH = "participant__battle__campaign"  # campaign.versions
 
     participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="outcomes")
     warrior = models.ForeignKey("warbands.Warrior", on_delete=models.PROTECT, related_name="+")
@@ -144,6 +154,8 @@ class WarriorOutcome(models.Model):
         help_text="The enemy who put this warrior out of action, when known.",
     )
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         ordering = ["participant_id", "pk"]
         constraints = [
@@ -159,6 +171,8 @@ class WarriorOutcome(models.Model):
 class DiceRoll(models.Model):
     """A roll made for a battle, shown to every participant and the organisers (campaigns
     text: "any dice rolls must be seen by both players or a neutral third party")."""
+
+    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
 
     class Source(models.TextChoices):
         SERVER = "server", "Rolled by the server"
@@ -183,6 +197,8 @@ class DiceRoll(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         ordering = ["created_at", "pk"]
 
@@ -197,6 +213,8 @@ class DiceRoll(models.Model):
 
 class Discovery(models.Model):
     """A random fortune marker investigated during the game (Mayhem in Mordheim)."""
+
+    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
 
     class Kind(models.TextChoices):
         CARRIED_ITEM = "carried_item", "Carried item"
@@ -216,6 +234,8 @@ class Discovery(models.Model):
     kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.CARRIED_ITEM)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         ordering = ["created_at", "pk"]
         verbose_name_plural = "discoveries"
@@ -227,6 +247,8 @@ class Discovery(models.Model):
 class CarriedItemAtEnd(models.Model):
     """A carried item on the table when the game ended (step 0 of the post-battle sequence):
     who controlled it, and who secured it."""
+
+    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
 
     class State(models.TextChoices):
         UNDECLARED = "undeclared", "Not declared yet"
@@ -282,6 +304,8 @@ class CarriedItemAtEnd(models.Model):
     recovery = models.TextField(blank=True, help_text="The recovery rolls, as shown to all.")
     resolved_at = models.DateTimeField(null=True, blank=True)
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         ordering = ["battle", "owner", "pk"]
         constraints = [
@@ -309,6 +333,8 @@ class PostBattleSequence(models.Model):
     ``StepRecord``'s actions, so the step can be undone exactly.
     """
 
+    CAMPAIGN_PATH = "participant__battle__campaign"  # campaign.versions
+
     STEPS = (
         (0, "Carried items"),
         (1, "Injuries"),
@@ -331,6 +357,8 @@ class PostBattleSequence(models.Model):
     state = models.JSONField(default=dict, blank=True, help_text="What later steps need to know.")
     created_at = models.DateTimeField(auto_now_add=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["participant_id"]
@@ -359,6 +387,8 @@ class StepRecord(models.Model):
     """A step as it was done: who finished it and when, or who undid it. What it changed (the
     journal, for undo) and what it decided (the summary) are its actions' (``StepAction``)."""
 
+    CAMPAIGN_PATH = "sequence__participant__battle__campaign"  # campaign.versions
+
     sequence = models.ForeignKey(
         PostBattleSequence, on_delete=models.CASCADE, related_name="records"
     )
@@ -378,6 +408,8 @@ class StepRecord(models.Model):
     reason = models.CharField(
         max_length=300, blank=True, help_text="Why an organiser reopened the step."
     )
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["sequence_id", "pk"]
@@ -403,9 +435,13 @@ class StepAction(models.Model):
     costs the same however many came before it in the step; in one journal and summary on the
     record, every action rewrote them whole, and a long step 9 slowed with each move."""
 
+    CAMPAIGN_PATH = "record__sequence__participant__battle__campaign"  # campaign.versions
+
     record = models.ForeignKey(StepRecord, on_delete=models.CASCADE, related_name="actions")
     journal = models.JSONField(default=list, blank=True)
     summary = models.TextField(blank=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["record_id", "pk"]
@@ -417,6 +453,8 @@ class StepAction(models.Model):
 class SequenceTask(models.Model):
     """A roll to make within a step (a hero's injury, an advance …): the dice it rolled and
     the player's answers, so that it can be replayed after a question is answered."""
+
+    CAMPAIGN_PATH = "sequence__participant__battle__campaign"  # campaign.versions
 
     sequence = models.ForeignKey(PostBattleSequence, on_delete=models.CASCADE, related_name="tasks")
     step = models.PositiveSmallIntegerField()
@@ -435,6 +473,8 @@ class SequenceTask(models.Model):
     done = models.BooleanField(default=False)
     void = models.BooleanField(default=False, help_text="Reopened by an organiser.")
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         ordering = ["sequence_id", "step", "order", "pk"]
 
@@ -444,6 +484,8 @@ class SequenceTask(models.Model):
 
 class Captive(models.Model):
     """A hero held by another warband after a battle (serious injury 61, Captured)."""
+
+    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
 
     class Status(models.TextChoices):
         HELD = "held", "Held captive"
@@ -463,6 +505,8 @@ class Captive(models.Model):
     ransom = models.PositiveIntegerField(null=True, blank=True, help_text="Set by the captor.")
     created_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

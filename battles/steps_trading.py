@@ -428,7 +428,7 @@ class Recruits(TreasuryStep):
             sellable_owned=[
                 (w, o)
                 for w in warriors
-                for o in w.items.all()
+                for o in w.item_list
                 if o.item.category not in treasury.NOT_STORABLE
             ],
         )
@@ -584,11 +584,11 @@ class Recruits(TreasuryStep):
 
 
 def _stored_in(containers) -> list[StoredItem]:
-    """The items stored in the warband's held containers (their ``stored_items`` prefetched),
-    by name, each knowing its container."""
+    """The items stored in the warband's held containers (with their ``stored_list``), by
+    name, each knowing its container."""
     stored = []
     for container in containers:
-        for item in container.stored_items.all():
+        for item in container.stored_list:
             item.container = container
             stored.append(item)
     return sorted(stored, key=lambda item: (item.name, item.pk))

@@ -74,10 +74,15 @@ def _nice_step(span: int) -> int:
 
 
 def rating_chart(series: Sequence[Series]) -> Chart | None:
-    """None when there is nothing to draw."""
+    """None when there is nothing to draw. At most one line per colour of the palette: the
+    warbands rated highest at their last point (more lines could not be told apart; the
+    page's table lists every warband)."""
     drawn = [s for s in series if s.points]
     if not drawn:
         return None
+    if len(drawn) > len(PALETTE):
+        highest = sorted(drawn, key=lambda s: -max(s.points)[1])[: len(PALETTE)]
+        drawn = [s for s in drawn if s in highest]
     moments = [moment for s in drawn for moment, _ in s.points]
     ratings = [rating for s in drawn for _, rating in s.points]
     start, end = min(moments), max(moments)

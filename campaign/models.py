@@ -10,6 +10,8 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from campaign.versions import VersionedQuerySet
+
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
 
@@ -17,7 +19,7 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(10))
 
 
-class CampaignQuerySet(models.QuerySet):
+class CampaignQuerySet(VersionedQuerySet):
     def for_user(self, user) -> CampaignQuerySet:
         """Campaigns the user is an active member of (as player or organiser)."""
         return self.filter(memberships__user=user, memberships__is_active=True)
@@ -28,6 +30,8 @@ class Campaign(models.Model):
 
     The options mirror the choices a group makes before its first game.
     """
+
+    CAMPAIGN_PATH = "pk"  # campaign.versions
 
     class Status(models.TextChoices):
         OPEN = "open", "Running"
@@ -58,6 +62,11 @@ class Campaign(models.Model):
     join_code = models.CharField(max_length=12, unique=True, default=new_join_code)
     joining_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Grows after every change to the campaign (campaign.versions).",
+    )
 
     objects = CampaignQuerySet.as_manager()
 
@@ -73,13 +82,24 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        """Never writes ``version`` back: only ``campaign.versions`` changes it, in a statement
+        of its own, and a copy read before a bump must not undo it."""
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)
+
     @property
     def is_open(self) -> bool:
         """Closed and archived campaigns are read-only."""
         return self.status == self.Status.OPEN
 
 
-class MembershipQuerySet(models.QuerySet):
+class MembershipQuerySet(VersionedQuerySet):
     def active(self) -> MembershipQuerySet:
         return self.filter(is_active=True)
 
@@ -89,6 +109,8 @@ class MembershipQuerySet(models.QuerySet):
 
 class Membership(models.Model):
     """A user in a campaign. Organisers run it; anybody may also play with their warbands."""
+
+    CAMPAIGN_PATH = "campaign"  # campaign.versions
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -117,6 +139,8 @@ class CampaignEvent(models.Model):
     """One line of the campaign feed. The message is written when the event happens, from
     public facts only: never gold, wyrdstone or what a container held."""
 
+    CAMPAIGN_PATH = "campaign"  # campaign.versions
+
     class Kind(models.TextChoices):
         JOINED = "joined", "Joined"
         MUSTERED = "mustered", "Warband mustered"
@@ -139,6 +163,8 @@ class CampaignEvent(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-pk"]
 
@@ -149,6 +175,8 @@ class CampaignEvent(models.Model):
 class RandomFortuneEntry(models.Model):
     """A row of the campaign's random fortune table (Mayhem in Mordheim's D66/D100 tables are
     not in our rule texts: organisers enter the table their campaign uses)."""
+
+    CAMPAIGN_PATH = "campaign"  # campaign.versions
 
     class Table(models.TextChoices):
         D66 = "d66", "D66"
@@ -166,6 +194,8 @@ class RandomFortuneEntry(models.Model):
     high = models.PositiveSmallIntegerField()
     result = models.CharField(max_length=200)
     kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.CARRIED_ITEM)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["campaign_id", "table", "low"]

@@ -138,9 +138,10 @@ def visible_containers(
     user, containers: Iterable[StorageContainer], *, among: Iterable[StorageContainer] = ()
 ) -> list[ContainerView]:
     """``containers`` must come with ``warband__campaign``, ``holder`` and ``parent`` loaded
-    and, when the user may see inside, ``stored_items`` prefetched. What a carrier carries
-    (its open capacity shrinks by it) is read from the other containers given: pass all the
-    warband's held containers, or give them as ``among`` to see only some of them."""
+    and, when the user may see inside, their ``stored_list`` (``treasury.held_containers``).
+    What a carrier carries (its open capacity shrinks by it) is read from the other containers
+    given: pass all the warband's held containers, or give them as ``among`` to see only some
+    of them."""
     containers = list(containers)
     carried: dict[int, list[str]] = {}
     for container in list(among) or containers:
@@ -163,9 +164,7 @@ def visible_containers(
             contents = Contents(
                 gold=container.gold_crowns,
                 wyrdstone=container.wyrdstone,
-                items=tuple(
-                    StoredView(stored.pk, stored.name) for stored in container.stored_items.all()
-                ),
+                items=tuple(StoredView(stored.pk, stored.name) for stored in container.stored_list),
                 capacity=container_rules.open_capacity(container.kind, children)
                 if container.kind != StorageContainer.LOOSE
                 else container_rules.Capacity(0, 0, 0),

@@ -107,6 +107,15 @@ if MORDHEIM_BENCH:
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Fragments of pages, under keys holding their campaign's version (campaign.versions).
+    # Each worker keeps its own: a key names the state it was drawn from, so no worker can
+    # serve another's stale copy. Old versions' entries are culled or expire.
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fragments",
+        "TIMEOUT": 600,
+        "OPTIONS": {"MAX_ENTRIES": 500},
+    },
 }
 
 ROOT_URLCONF = "campaign.urls"

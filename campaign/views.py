@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
@@ -95,7 +98,13 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _chart(campaign: Campaign):
+@dataclass(frozen=True)
+class RatingHistory:
+    chart: charts.Chart | None
+    series: list[charts.Series]
+
+
+def _rating_history(campaign: Campaign) -> RatingHistory:
     snapshots = RatingSnapshot.objects.filter(
         warband__campaign=campaign, warband__status__in=["draft", "active"]
     ).order_by("taken_at", "pk")
@@ -106,24 +115,28 @@ def _chart(campaign: Campaign):
     ):
         entry = series.setdefault(warband_id, charts.Series(name, []))
         entry.points.append((taken_at, value))
-    return charts.rating_chart(list(series.values())), list(series.values())
+    return RatingHistory(charts.rating_chart(list(series.values())), list(series.values()))
 
 
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The league table, rating history, recent battles, feed and members: what every member
+    sees alike, cached in fragments under the campaign's version (``campaign.versions``). The
+    reads are handed over unevaluated (querysets and ``partial``), so a cached fragment
+    costs none of them."""
     campaign = permissions.get_campaign_for_user(request, pk)
     sort, direction = request.GET.get("sort", ""), request.GET.get("dir", "")
-    table = league_table(campaign, sort=sort or "won", direction=direction)
+    sort = sort if sort in COLUMNS else "won"
+    direction = direction if direction in ("asc", "desc") else COLUMNS[sort][1]
     context = {
         "campaign": campaign,
-        "table": table,
+        "table": partial(league_table, campaign, sort=sort, direction=direction),
         "columns": COLUMNS,
-        "sort": sort if sort in COLUMNS else "won",
-        "direction": direction or COLUMNS.get(sort, COLUMNS["won"])[1],
+        "sort": sort,
+        "direction": direction,
     }
     if request.htmx and request.htmx.target == "league-table":
         return render(request, "campaign/campaign_detail.html#league-table", context)
-    chart, series = _chart(campaign)
     context.update(
         {
             "is_organiser": permissions.is_organiser(request.user, campaign),
@@ -132,8 +145,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             .order_by("-fought_on", "-pk")[:10],
             "events": CampaignEvent.objects.filter(campaign=campaign)[:10],
             "members": campaign.memberships.active().select_related("user"),
-            "chart": chart,
-            "series": series,
+            "rating_history": partial(_rating_history, campaign),
             "can_muster": campaign.is_open,
         }
     )

@@ -15,6 +15,33 @@ def fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def no_fragment_cache(settings):
+    """Pages are drawn whole in tests: a test's changes never commit (its transaction is rolled
+    back), so the campaign's version would not grow after them (``campaign.versions``) and a
+    cached fragment could show what was there before. The tests that ask for
+    ``fragment_cache`` check the cache itself."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "fragments": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+    }
+
+
+@pytest.fixture
+def fragment_cache(settings):
+    """The fragment cache as it runs in production (each test starts with it empty)."""
+    from django.core.cache import caches
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "fragments": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                      "LOCATION": "test-fragments"},
+    }  # fmt: skip
+    caches["fragments"].clear()
+    yield caches["fragments"]
+    caches["fragments"].clear()
+
+
 @pytest.fixture
 def password() -> str:
     return PASSWORD

@@ -35,11 +35,11 @@ def warband_as_json(warband: Warband) -> dict[str, Any]:
                 "experience": w.experience,
                 "games_to_miss": w.games_to_miss,
                 "profile": w.profile.as_dict(),
-                "equipment": [owned.item.name for owned in w.items.all()],
-                "skills": [owned.skill.name for owned in w.skills.all()],
-                "spells": [owned.spell.name for owned in w.spells.all()],
+                "equipment": [owned.item.name for owned in w.item_list],
+                "skills": [owned.skill.name for owned in w.skill_list],
+                "spells": [owned.spell.name for owned in w.spell_list],
                 "injuries": [
-                    {"name": injury.name, "effect": injury.effect} for injury in w.injuries.all()
+                    {"name": injury.name, "effect": injury.effect} for injury in w.injury_list
                 ],
             }
             for w in warriors

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from campaign.versions import VersionedQuerySet
 from warbands import rules
 from warbands.rules import containers as container_rules
 
@@ -413,7 +414,7 @@ class WarriorType(ProfileFields):
 # --- Rosters -------------------------------------------------------------------------------
 
 
-class WarbandQuerySet(models.QuerySet):
+class WarbandQuerySet(VersionedQuerySet):
     def owned_by(self, user) -> WarbandQuerySet:
         return self.filter(owner=user)
 
@@ -432,6 +433,8 @@ class Warband(models.Model):
     is the purse while the warband is being mustered; when mustering ends what is left goes into
     its storage containers (the treasury) and the purse stays at zero.
     """
+
+    CAMPAIGN_PATH = "campaign"  # campaign.versions
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Being mustered"
@@ -481,30 +484,43 @@ class Warband(models.Model):
         return self.status == self.Status.DRAFT
 
 
-class WarriorQuerySet(models.QuerySet):
+class WarriorQuerySet(VersionedQuerySet):
     def on_roster(self) -> WarriorQuerySet:
         """Warriors still with the warband (fighting, recovering or held captive)."""
         return self.filter(status__in=Warrior.ON_ROSTER)
 
     def for_roster_page(self) -> WarriorQuerySet:
-        """Everything the roster sheet shows: each warrior's type, items, skills, spells and
-        injuries, in a fixed number of queries whatever the roster holds."""
+        """Everything the roster sheet shows: each warrior's type and, as lists, its items
+        (``item_list``), skills (``skill_list``), spells (``spell_list``) and injuries
+        (``injury_list``), in a fixed number of queries whatever the roster holds. Lists
+        (``Prefetch(to_attr=...)``) rather than related managers: Django builds no queryset
+        per warrior for them."""
         return self.select_related("warrior_type", "warrior_type__race").prefetch_related(
-            models.Prefetch("items", WarriorItem.objects.select_related("item")),
-            models.Prefetch("skills", WarriorSkill.objects.select_related("skill")),
-            models.Prefetch("spells", WarriorSpell.objects.select_related("spell")),
-            "injuries",
+            models.Prefetch(
+                "items", WarriorItem.objects.select_related("item"), to_attr="item_list"
+            ),
+            models.Prefetch(
+                "skills", WarriorSkill.objects.select_related("skill"), to_attr="skill_list"
+            ),
+            models.Prefetch(
+                "spells", WarriorSpell.objects.select_related("spell"), to_attr="spell_list"
+            ),
+            models.Prefetch("injuries", to_attr="injury_list"),
         )
 
     def with_items(self) -> WarriorQuerySet:
-        """The warriors with their items (and each item's catalogue entry), in two queries."""
+        """The warriors with their items (each with its catalogue entry) as ``item_list``."""
         return self.prefetch_related(
-            models.Prefetch("items", WarriorItem.objects.select_related("item"))
+            models.Prefetch(
+                "items", WarriorItem.objects.select_related("item"), to_attr="item_list"
+            )
         )
 
 
 class Warrior(ProfileFields):
     """A hero, or a group of henchmen sharing one profile, equipment set and experience."""
+
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"
@@ -582,6 +598,12 @@ class Warrior(ProfileFields):
             models=self.group_size, experience=self.experience, large=self.warrior_type.is_large
         )
 
+    def carried(self) -> list[WarriorItem]:
+        """The warrior's items: the ``item_list`` its query read (``WarriorQuerySet``), else
+        read now."""
+        found = getattr(self, "item_list", None)
+        return found if found is not None else list(self.items.select_related("item"))
+
     def experience_track(self) -> list[rules.TrackBox]:
         return rules.experience_track(
             self.experience,
@@ -599,11 +621,15 @@ class Warrior(ProfileFields):
 class WarriorItem(models.Model):
     """One item carried by a warrior (by each model of a henchman group)."""
 
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+
     warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="items")
     item = models.ForeignKey(Item, on_delete=models.PROTECT, related_name="+")
     price_paid = models.PositiveIntegerField(
         default=0, help_text="Per model; refunded if the purchase is undone while mustering."
     )
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["item__category", "item__name", "pk"]
@@ -613,8 +639,12 @@ class WarriorItem(models.Model):
 
 
 class WarriorSkill(models.Model):
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+
     warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="skills")
     skill = models.ForeignKey(Skill, on_delete=models.PROTECT, related_name="+")
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["skill__name"]
@@ -627,9 +657,13 @@ class WarriorSkill(models.Model):
 
 
 class WarriorSpell(models.Model):
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+
     warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="spells")
     spell = models.ForeignKey(Spell, on_delete=models.PROTECT, related_name="+")
     roll = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The D6 rolled.")
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["spell__d6"]
@@ -644,10 +678,14 @@ class WarriorSpell(models.Model):
 class Injury(models.Model):
     """A lasting serious injury written on the roster (leg wound, madness …)."""
 
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+
     warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="injuries")
     name = models.CharField(max_length=100)
     effect = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -708,7 +746,7 @@ def _capacity_constraints() -> list[models.CheckConstraint]:
     return constraints
 
 
-class StorageContainerQuerySet(models.QuerySet):
+class StorageContainerQuerySet(VersionedQuerySet):
     def held(self) -> StorageContainerQuerySet:
         """Containers a warband has now (not sold or lost), the unstored pile included."""
         return self.filter(status=StorageContainer.Status.HELD)
@@ -729,6 +767,8 @@ class StorageContainer(models.Model):
     them. Each warband also has one ``loose`` pile: treasure that has no container yet (found,
     bought or unpacked) and is lost at the end of the post-battle sequence.
     """
+
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
 
     LOOSE = "loose"
 
@@ -834,6 +874,8 @@ class StoredItem(models.Model):
     """An item in a container: weapons, armour, equipment, or a random fortune discovery
     (``item`` empty, ``name`` says what it is). Counts as one stored item for capacity."""
 
+    CAMPAIGN_PATH = "container__warband__campaign"  # campaign.versions
+
     container = models.ForeignKey(
         StorageContainer, on_delete=models.PROTECT, related_name="stored_items"
     )
@@ -842,6 +884,8 @@ class StoredItem(models.Model):
     )
     name = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["name", "pk"]
@@ -854,6 +898,8 @@ class VesselItem(models.Model):
     """A Dark Artefact or Loyalty Symbol. MiM: they "cannot be placed in storage containers,
     but are considered to have special vessels into which they are stored as carried items";
     only an opulent coach may carry them (inside, whatever is on its roof)."""
+
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
 
     class Kind(models.TextChoices):
         DARK_ARTEFACT = "dark_artefact", "Dark Artefact"
@@ -873,6 +919,8 @@ class VesselItem(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         ordering = ["kind", "name"]
 
@@ -880,7 +928,7 @@ class VesselItem(models.Model):
         return f"{self.get_kind_display()}: {self.name}"
 
 
-class LedgerQuerySet(models.QuerySet):
+class LedgerQuerySet(VersionedQuerySet):
     def update(self, **kwargs):
         raise TypeError("Ledger entries are append-only: write a new entry instead.")
 
@@ -892,6 +940,8 @@ class LedgerEntry(models.Model):
     """One change to a warband's treasury, written in the same transaction as the container
     balance it changes. Append-only: the model, its queryset, the admin and a database trigger
     all refuse updates and deletes; a mistake is undone by a reversing entry."""
+
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
 
     class Kind(models.TextChoices):
         GOLD = "gold", "Gold crowns"
@@ -976,6 +1026,8 @@ class LedgerEntry(models.Model):
 class RatingSnapshot(models.Model):
     """The warband's rating at a moment worth charting: end of mustering, each battle."""
 
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+
     warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="ratings")
     rating = models.PositiveIntegerField()
     taken_at = models.DateTimeField()
@@ -983,6 +1035,8 @@ class RatingSnapshot(models.Model):
         "battles.Battle", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     note = models.CharField(max_length=100, blank=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["warband_id", "taken_at", "pk"]
@@ -998,6 +1052,8 @@ class HiredSword(models.Model):
     and the upkeep due after each later battle (core rules, Hired Swords: "you must pay his
     upkeep after every battle, or he leaves"). They are not part of the warband's rating.
     """
+
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
 
     class Kind(models.TextChoices):
         HIRED_SWORD = "hired_sword", "Hired sword"
@@ -1024,6 +1080,8 @@ class HiredSword(models.Model):
     )
     notes = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]

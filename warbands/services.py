@@ -124,7 +124,7 @@ def missing_required_items(warriors) -> list[str]:
     """Warriors that lack an item category they must start with (Mutants: a mutation)."""
     messages = []
     for warrior in warriors:
-        owned = {owned.item.category for owned in warrior.items.all()}
+        owned = {owned.item.category for owned in warrior.carried()}
         for category in warrior.warrior_type.required_at_hire:
             if category not in owned:
                 label = Item.Category(category).label.lower()
@@ -260,7 +260,7 @@ def _roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dic
 
 
 def _buyer(warrior: Warrior, *, models: int | None = None) -> rules.Buyer:
-    owned = [owned.item for owned in warrior.items.all()]
+    owned = [owned.item for owned in warrior.carried()]
     return rules.Buyer(
         name=warrior.name,
         is_hero=warrior.is_hero,

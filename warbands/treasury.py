@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Case, Count, Q, Sum, When, prefetch_related_objects
+from django.db.models import Case, Count, Prefetch, Q, Sum, When, prefetch_related_objects
 
 from campaign import permissions
 from campaign.noting import Noting
@@ -121,6 +121,11 @@ def totals_of(held: list[StorageContainer]) -> dict[str, int]:
     }
 
 
+# A container's stored items as a list (``stored_list``, in the model's order): Django builds
+# no queryset per container for a list, as it does for a related manager.
+STORED_LIST = Prefetch("stored_items", to_attr="stored_list")
+
+
 def held_containers(warband: Warband, *, items: bool = True) -> list[StorageContainer]:
     """The warband's held containers (the pile included) for a page: holder, parent and (with
     ``items``) stored items loaded, and ``warband`` set to the caller's (its campaign, owner and
@@ -132,7 +137,7 @@ def held_containers(warband: Warband, *, items: bool = True) -> list[StorageCont
         .order_by("kind", "pk")
     )
     if items:
-        held = held.prefetch_related("stored_items")
+        held = held.prefetch_related(STORED_LIST)
     containers = list(held)
     for container in containers:
         container.warband = warband
@@ -140,9 +145,8 @@ def held_containers(warband: Warband, *, items: bool = True) -> list[StorageCont
 
 
 def with_stored_items(containers: list[StorageContainer]) -> None:
-    """Read the stored items of ``containers`` in one query (``container.stored_items.all()``
-    then answers without one)."""
-    prefetch_related_objects(containers, "stored_items")
+    """Read the stored items of ``containers`` in one query, as ``container.stored_list``."""
+    prefetch_related_objects(containers, STORED_LIST)
 
 
 def loose_pile(warband: Warband) -> StorageContainer:

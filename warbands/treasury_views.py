@@ -129,7 +129,7 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
             if (
                 storable := [
                     (owned.pk, owned.item.name)
-                    for owned in warrior.items.all()
+                    for owned in warrior.item_list
                     if owned.item.category not in treasury.NOT_STORABLE
                 ]
             )

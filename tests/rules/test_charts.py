@@ -52,3 +52,13 @@ def test_a_single_moment_is_drawn_in_the_middle():
 
     ((x, _, _),) = chart.lines[0].dots
     assert x == (chart.plot_left + chart.plot_right) / 2
+
+
+def test_more_warbands_than_colours_draw_only_the_highest_rated():
+    series = [Series(f"W{n}", [(at(0), 100), (at(5), 100 + n)]) for n in range(12)]
+
+    chart = rating_chart(series)
+
+    assert len(chart.lines) == len(PALETTE)
+    assert sorted(line.name for line in chart.lines) == sorted(f"W{n}" for n in range(4, 12))
+    assert len({line.colour for line in chart.lines}) == len(PALETTE)

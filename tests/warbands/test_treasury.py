@@ -378,10 +378,7 @@ def test_held_containers_bring_their_stored_items_in_one_more_query(warband):
     with CaptureQueriesContext(connection) as captured:
         held = treasury.held_containers(warband)
         got = {
-            c.pk: [
-                (s.pk, s.item_id, s.name, s.created_at, s.container_id)
-                for s in c.stored_items.all()
-            ]
+            c.pk: [(s.pk, s.item_id, s.name, s.created_at, s.container_id) for s in c.stored_list]
             for c in held
         }
     assert len(captured) == 2
