@@ -55,8 +55,8 @@ lock: | $(BIN)/python
 audit: $(VENV)/.installed-dev
 	$(BIN)/python .ci/audit.py
 
-# The benchmark (not part of `make test`): a large league, gunicorn under load, the targets.
-# The league is built once into .bench-pgdata (about two minutes); `make bench-clean` drops it.
+# The benchmark (not part of `make test`): a large league, gunicorn under load, the targets
+# (README, Benchmark). The league is built once into .bench-pgdata; `make bench-clean` drops it.
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py
 

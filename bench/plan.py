@@ -1,0 +1,133 @@
+"""What ``make bench`` measures, row by row, as bench/load.py runs it (a pure function of the
+league that bench/generate.py describes).
+
+- the ceiling: ``/healthz``, no session, no query;
+- every main page, drawn for the league's player (``kind: page``, with its size limit);
+- every main write, each concurrent client a player of its own on its own warband or
+  sequence (``kind: write``), so that the clients do not queue on one row's lock. A write that
+  changes the league is paired with the one that changes it back, and both are counted: the
+  row's requests per second and latencies are the pair's, each leg's are in ``legs``;
+- the league night (``kind: night``): every player at once, bench/night.py's session.
+"""
+
+from __future__ import annotations
+
+KB = 1000
+TREASURY_BYTES = 40 * KB  # 20 containers and a page of the ledger
+PAGE_BYTES = 80 * KB
+# The faces typed in for an injury roll: a hero's D66 of 44 (full recovery), 4 for each
+# henchman (he lives). The roster stays as it is, so every roll costs the same.
+INJURY_DICE = "4 4 4 4 4"
+CEILING = "/healthz (ceiling)"
+
+
+def _post(user: str, path: str, label: str, form: dict, **more) -> dict:
+    return {"user": user, "method": "POST", "path": path, "label": label, "htmx": True,
+            "form": {**form, "form_token": "{token}"}, **more}  # fmt: skip
+
+
+def _moves(user: str, path: str, pair, **extra) -> list[dict]:
+    """1 gc from one container to the other, then back: the balances stay put."""
+    a, z = pair
+    return [
+        _post(user, path, "move", {**extra, "source": s, "target": t, "gold": "1",
+                                   "wyrdstone": "0"})
+        for s, t in ((a, z), (z, a))
+    ]  # fmt: skip
+
+
+def pages(league: dict) -> list[dict]:
+    user, w, c = league["player"], league["warband_id"], league["campaign_id"]
+    paths = [
+        ("dashboard", "/"),
+        ("roster", f"/warbands/{w}/"),
+        ("treasury", f"/warbands/{w}/treasury/"),
+        ("league table", f"/campaigns/{c}/"),
+        ("campaign feed", f"/campaigns/{c}/feed/"),
+        ("battle", f"/battles/{league['battle_id']}/"),
+        ("sequence (step 9)", f"/sequences/{league['sequence_id']}/"),
+    ]
+    return [
+        {"name": name, "kind": "page", "run": "loop",
+         "max_bytes": TREASURY_BYTES if name == "treasury" else PAGE_BYTES,
+         "scripts": [[{"user": user, "method": "GET", "path": path, "label": name}]]}
+        for name, path in paths
+    ]  # fmt: skip
+
+
+# After a purchase, the board it answers with: the newest container card is the one bought,
+# and the sell form is the one for it (a form of its own, or the board's, naming it).
+BOUGHT = [
+    {"name": "bought", "pattern": r'id="container-(\d+)"', "pick": "max"},
+    {"name": "sell", "pick": "first",
+     "pattern": r'hx-post="(/containers/{bought}/sell/|/warbands/\d+/treasury/sell/)"'},
+]  # fmt: skip
+
+
+def _buy_and_sell(buyer: dict) -> list[dict]:
+    """A large sack (2 gc) bought from each chest in turn and sold back (1 gc) into it."""
+    user, w = buyer["username"], buyer["warband_id"]
+    script = []
+    for chest in buyer["chests"]:
+        script += [
+            _post(user, f"/warbands/{w}/treasury/buy/", "buy",
+                  {"kind": "large_sack", "pay_from": chest, "holder": ""}, capture=BOUGHT),
+            _post(user, "{sell}", "sell", {"container": "{bought}", "proceeds_to": chest}),
+        ]  # fmt: skip
+    return script
+
+
+def writes(league: dict) -> list[dict]:
+    players = {p["username"]: p for p in league["players"]}
+    movers = [players[s["username"]] for s in league["step9"]] or [players[league["player"]]]
+    rows = [
+        ("treasury move", "loop", [
+            _moves(p["username"], f"/warbands/{p['warband_id']}/treasury/move/", p["move"])
+            for p in movers
+        ]),
+        ("buy a container (+ sell)", "loop", [_buy_and_sell(b) for b in league["buyers"]]),
+        ("injury roll (step 1, dice)", "pool", [
+            _post(r["username"], f"/sequences/{r['sequence_id']}/tasks/{r['task_id']}/",
+                  "roll", {"dice": INJURY_DICE, "step": "1"})
+            for r in league["rolls"]
+        ]),
+        ("step 9 move", "loop", [
+            _moves(s["username"], f"/sequences/{s['sequence_id']}/act/", s["move"],
+                   step="9", action="move")
+            for s in league["step9"]
+        ]),
+        ("finish a step (+ undo)", "loop", [
+            [_post(s["username"], f"/sequences/{s['sequence_id']}/complete/", "complete",
+                   {"step": "8", "notes_confirmed": "1"}),
+             _post(s["username"], f"/sequences/{s['sequence_id']}/undo/", "undo",
+                   {"step": "8"})]
+            for s in league["step8"]
+        ]),
+    ]  # fmt: skip
+    return [
+        {"name": name, "kind": "write", "run": run,
+         **({"steps": work} if run == "pool" else {"scripts": work})}
+        for name, run, work in rows
+    ]  # fmt: skip
+
+
+def night(league: dict, duration: float) -> dict:
+    return {"name": "league night (40 players)" if len(league["players"]) == 40
+            else f"league night ({len(league['players'])} players)",
+            "kind": "night", "run": "night", "duration": duration,
+            "campaign_id": league["campaign_id"], "dice": INJURY_DICE,
+            "players": league["players"]}  # fmt: skip
+
+
+def ceiling() -> dict:
+    return {"name": CEILING, "kind": "ceiling", "run": "loop",
+            "scripts": [[{"method": "GET", "path": "/healthz", "label": "healthz"}]]}  # fmt: skip
+
+
+def plan(league: dict, *, night_duration: float) -> list[dict]:
+    return [ceiling(), *pages(league), *writes(league), night(league, night_duration)]
+
+
+def smallest_pool(league: dict) -> int:
+    """How many clients can write at once, each on its own warband or sequence."""
+    return min(len(league["step9"]), len(league["step8"]), len(league["buyers"])) or 1

@@ -1,0 +1,157 @@
+"""The benchmark's writes really write, and leave the league as they found it: each script of
+bench/plan.py, and a league night's pass of bench/night.py, posted through Django's test
+client on a small league of bench/generate.py."""
+
+from dataclasses import asdict
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from battles.models import DiceRoll, PostBattleSequence, SequenceTask
+from bench import night, plan
+from bench.generate import generate
+from bench.load import capture, fill
+from warbands.models import LedgerEntry, StorageContainer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league():
+    built = generate(warbands=6, warriors=15, containers=20, ledger=20, battles=4, played=1,
+                     writers=2, rolls=1, night=1, progress=lambda m: None)  # fmt: skip
+    return asdict(built)
+
+
+class Answer:
+    """What bench/load.py's requests return, from the test client's response."""
+
+    def __init__(self, response):
+        self.status = response.status_code
+        self.text = response.content.decode()
+
+
+def send(step: dict, variables: dict | None = None) -> Answer:
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=step["user"]))
+    variables = variables or {}
+    path = fill(step["path"], variables)
+    if step.get("method", "GET") == "GET":
+        return Answer(client.get(path))
+    form = {k: fill(str(v), variables) for k, v in step["form"].items()}
+    return Answer(client.post(path, form, headers={"HX-Request": "true"}))
+
+
+def run(script: list[dict]) -> list[int]:
+    """One pass of a worker's script, as bench/load.py makes it; the statuses."""
+    statuses, variables = [], {}
+    for step in script:
+        answer = send(step, variables)
+        statuses.append(answer.status)
+        assert capture(step, answer, variables), step
+    return statuses
+
+
+def writes(league) -> dict:
+    return {row["name"]: row for row in plan.writes(league)}
+
+
+def balances(*pks) -> list[int]:
+    return [StorageContainer.objects.get(pk=pk).gold_crowns for pk in pks]
+
+
+def check_treasury_move(league):
+    (script, *_) = writes(league)["treasury move"]["scripts"]
+    pair = [script[0]["form"]["source"], script[0]["form"]["target"]]
+    before, entries = balances(*pair), LedgerEntry.objects.count()
+    assert run(script) == [200, 200]
+    assert balances(*pair) == before and min(before) >= 1
+    assert LedgerEntry.objects.count() == entries + 4
+
+
+def check_buy_and_sell(league):
+    (script, *_) = writes(league)["buy a container (+ sell)"]["scripts"]
+    chest = script[0]["form"]["pay_from"]
+    (before,) = balances(chest)
+    held = StorageContainer.objects.filter(status="held").count()
+    assert run(script[:2]) == [200, 200]
+    assert balances(chest) == [before - 1]  # 2 gc paid, 1 gc back
+    assert StorageContainer.objects.filter(status="held").count() == held
+    newest = StorageContainer.objects.latest("pk")
+    assert (newest.kind, newest.status) == ("large_sack", "sold")
+
+
+def check_injury_roll(league):
+    steps = writes(league)["injury roll (step 1, dice)"]["steps"]
+    assert len(steps) == len(league["rolls"]) >= 8
+    assert send(steps[0]).status == 200
+    task = SequenceTask.objects.get(pk=league["rolls"][0]["task_id"])
+    assert task.done and task.faces[:2] == [4, 4]
+    assert DiceRoll.objects.filter(source="entered").exists()
+    assert not SequenceTask.objects.get(pk=league["rolls"][1]["task_id"]).done
+
+
+def check_step_9_move(league):
+    (script, *_) = writes(league)["step 9 move"]["scripts"]
+    pair = [script[0]["form"]["source"], script[0]["form"]["target"]]
+    before, entries = balances(*pair), LedgerEntry.objects.count()
+    assert run(script) == [200, 200]
+    assert balances(*pair) == before and LedgerEntry.objects.count() == entries + 4
+
+
+def check_finish_and_undo(league):
+    (script, *_) = writes(league)["finish a step (+ undo)"]["scripts"]
+    sequence = PostBattleSequence.objects.get(pk=league["step8"][0]["sequence_id"])
+    assert sequence.current_step == 8
+    assert send(script[0]).status == 200
+    sequence.refresh_from_db()
+    assert sequence.current_step == 9
+    assert send(script[1]).status == 200
+    sequence.refresh_from_db()
+    assert sequence.current_step == 8
+
+
+def test_every_write_applies_and_its_return_leg_restores_the_league(league):
+    """One test, one league: building it takes most of the time."""
+    check_treasury_move(league)
+    check_buy_and_sell(league)
+    check_injury_roll(league)
+    check_step_9_move(league)
+    check_finish_and_undo(league)
+
+
+class Window:
+    """bench/load.py's window for one player, through the test client."""
+
+    def __init__(self):
+        self.labels, self.notes = [], {}
+
+    def over(self) -> bool:
+        return False
+
+    async def send(self, step: dict, variables=None):
+        self.labels.append(step["label"])
+        return send(step, variables)
+
+
+def finish(coroutine):
+    """Run a coroutine that never waits (the window above answers at once) to its end, in
+    this thread and this test's transaction, without an event loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("the coroutine waited for something")
+
+
+def test_a_league_night_player_plays_steps_1_and_2_of_a_waiting_sequence(league):
+    player = next(p for p in league["players"] if p["night"])
+    window = Window()
+    played = finish(night.play(window, player["username"], player["night"][0], "4 4 4 4"))
+    sequence = PostBattleSequence.objects.get(pk=player["night"][0])
+    assert played and sequence.current_step == 3
+    assert not sequence.tasks.filter(step__in=(1, 2), done=False, void=False).exists()
+    rolls = window.labels.count("injury roll")
+    assert rolls == sequence.tasks.filter(step=1).count() >= 2
+    assert window.labels[:1] + window.labels[-1:] == ["sequence page", "complete step"]
