@@ -8,12 +8,13 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from battles import sequence as sequences
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
-from campaign import permissions
+from campaign import fragments, permissions
 from campaign.dice import DiceError
 from warbands.rules import RuleViolation
 
@@ -164,8 +165,28 @@ def _step(request: HttpRequest) -> int:
 
 @require_GET
 def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The steps and the current step's part, kept under the campaign's version for this user
+    and browser (``campaign.fragments``: its forms get fresh one-time tokens each time)."""
     sequence = _sequence_for(request, pk)
-    return render(request, "battles/sequence_detail.html", sequence_context(request, sequence))
+    panel = fragments.kept(
+        sequence.participant.battle.campaign,
+        "sequence-panel",
+        sequence.pk,
+        request.user.pk,
+        request=request,
+        draw=lambda: render_to_string(
+            "battles/sequence_detail.html#step-panel",
+            sequence_context(request, sequence),
+            request=request,
+        ),
+    )
+    context = {
+        "sequence": sequence,
+        "battle": sequence.participant.battle,
+        "warband": sequence.participant.warband,
+        "panel": panel,
+    }
+    return render(request, "battles/sequence_detail.html", context)
 
 
 @require_POST

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -29,7 +30,7 @@ from battles.forms import (
     reported_results,
 )
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
-from campaign import permissions
+from campaign import fragments, permissions
 from campaign.dice import DiceError
 from warbands.models import Warband, Warrior
 from warbands.rules import RuleViolation
@@ -128,8 +129,22 @@ def _board(request: HttpRequest, battle: Battle, *, error: str = "") -> HttpResp
 
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The battle's board as this user sees it (their warbands' secret rolls, their forms),
+    kept under the campaign's version and the user while it holds no form
+    (``campaign.fragments``): a battle whose report and step 0 are settled."""
     battle = _battle_for_user(request, pk)
-    return render(request, "battles/battle_detail.html", battle_context(request, battle))
+    board = fragments.kept(
+        battle.campaign,
+        "battle-board",
+        battle.pk,
+        request.user.pk,
+        draw=lambda: render_to_string(
+            "battles/battle_detail.html#battle-board",
+            battle_context(request, battle),
+            request=request,
+        ),
+    )
+    return render(request, "battles/battle_detail.html", {"battle": battle, "board": board})
 
 
 # --- Reporting -----------------------------------------------------------------------------

@@ -10,7 +10,10 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from campaign import versions
 from campaign.versions import VersionedQuerySet
+
+FRAGMENT_SECONDS = 600  # how long a cached fragment of a page is kept
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
@@ -92,6 +95,17 @@ class Campaign(models.Model):
                 if not f.primary_key and f.name != "version"
             ]
         super().save(*args, **kwargs)
+
+    @property
+    def fragment_version(self) -> str:
+        """What the keys of the campaign's cached fragments hold (``campaign.versions``)."""
+        return "changing" if versions.pending(self.pk) else str(self.version)
+
+    @property
+    def fragment_seconds(self) -> int:
+        """How long a fragment drawn now is kept: not at all while this thread's change to the
+        campaign waits for its commit (``campaign.versions``)."""
+        return 0 if versions.pending(self.pk) else FRAGMENT_SECONDS
 
     @property
     def is_open(self) -> bool:

@@ -1,10 +1,12 @@
 """A campaign's version: a number that grows after every committed change to the campaign.
 
 Pages cache fragments that every member of a campaign sees alike (the league table, a roster
-sheet, a battle's report) under keys holding the campaign's ``version``, which the page reads
-with the campaign anyway (``Campaign.version``). A change commits, then the version grows, so
-a key made after that finds nothing and the fragment is drawn afresh; an old key is never
-asked for again and its entry expires (``FRAGMENT_SECONDS``).
+sheet, a battle's report) under keys holding the campaign's version, which the page reads with
+the campaign anyway (``Campaign.fragment_version``). A change commits, then the version
+grows, so a key made after that finds nothing and the fragment is drawn afresh; an old key is
+never asked for again and its entry expires. The answer to the post that made the change is
+drawn before the commit: while its thread has a change ``pending``, the campaign's fragments
+are drawn afresh and kept for no time (``Campaign.fragment_seconds``).
 
 What changes a campaign: saving or deleting a row of a model that names its campaign's path
 (``CAMPAIGN_PATH``, such as ``"warband__campaign"``) calls ``changed``, through Django's model
@@ -42,10 +44,17 @@ def changed(campaign_id: int | None) -> None:
     if ids is None:
         ids = _pending.ids = set()
     ids.add(campaign_id)
-    transaction.on_commit(_bump, robust=True)
+    transaction.on_commit(bump, robust=True)
 
 
-def _bump() -> None:
+def pending(campaign_id: int) -> bool:
+    """The current thread changed the campaign and its version has not grown yet: a page
+    drawn now (the answer to the post that changed it) must not use the fragments of the
+    version before the change, nor leave its own under that version."""
+    return campaign_id in getattr(_pending, "ids", ())
+
+
+def bump() -> None:
     """Every campaign changed since the last bump gets a new version, in one statement. The
     callbacks of one transaction run one after the other: the first bumps, the others find
     nothing left. A rolled-back change leaves its campaign to the next commit's bump."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -22,7 +22,13 @@ from battles.models import Battle
 from campaign import charts, permissions, services
 from campaign.dashboard import next_steps
 from campaign.forms import CampaignForm, CampaignStatusForm, CoOrganiserForm, JoinForm, SignUpForm
-from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
+from campaign.models import (
+    FRAGMENT_SECONDS,
+    Campaign,
+    CampaignEvent,
+    Membership,
+    RandomFortuneEntry,
+)
 from campaign.standings import COLUMNS, league_table
 from warbands.models import RatingSnapshot, Warband
 from warbands.rules import RuleViolation
@@ -53,6 +59,33 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+class Dashboard:
+    """What the dashboard shows of the user's campaigns, read when drawn: its fragments are
+    kept under the user and the versions of every campaign the user is in
+    (``campaign.versions``), so that a change in any of them draws it afresh."""
+
+    def __init__(self, user, memberships: list[Membership]) -> None:
+        self.user, self.memberships = user, memberships
+        campaigns = sorted((m.campaign for m in memberships), key=lambda c: c.pk)
+        self.key = ",".join(f"{c.pk}.{c.fragment_version}" for c in campaigns)
+        self.seconds = min((c.fragment_seconds for c in campaigns), default=FRAGMENT_SECONDS)
+
+    @cached_property
+    def warbands(self) -> list[Warband]:
+        return list(
+            Warband.objects.owned_by(self.user)
+            .playing()
+            .select_related("campaign", "warband_type")
+            .annotate(rating=rating_expression())  # the rulebook's rating, in the same statement
+        )
+
+    @cached_property
+    def campaigns(self) -> list:
+        """Each membership with the next things to do in its campaign."""
+        steps = next_steps(self.user, self.memberships, self.warbands)
+        return [(m, steps.get(m.campaign_id, [])) for m in self.memberships]
+
+
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Every campaign of the user (running ones first) with the next thing to do in each."""
@@ -63,19 +96,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         .select_related("campaign")
         .order_by("campaign__status", "-campaign__start_date")
     )
-    warbands = list(
-        Warband.objects.owned_by(request.user)
-        .playing()
-        .select_related("campaign", "warband_type")
-        .annotate(rating=rating_expression())  # the rulebook's rating, in the same statement
-    )
-    steps = next_steps(request.user, memberships, warbands)
     return render(
         request,
         "campaign/dashboard.html",
         {
-            "memberships": [(m, steps.get(m.campaign_id, [])) for m in memberships],
-            "warbands": warbands,
+            "memberships": memberships,
+            "dashboard": Dashboard(request.user, memberships),
             "join_form": JoinForm(),
         },
     )

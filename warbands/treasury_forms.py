@@ -45,15 +45,21 @@ class _WarbandForm(forms.Form):
     held_containers: list[StorageContainer] | None = None
 
     def _preload_containers(self) -> None:
-        """Two or more container fields, all of the warband's held containers: those are read
-        in one query (``held_containers``, with holder and parent, which the view may use
-        again), and the fields choose among them."""
-        fields = [f for f in self.fields.values() if isinstance(f, _ContainerField)]
+        """Two or more container fields, all of the warband's held containers: the posted ones
+        are read in one query (``held_containers``, with holder and parent, as they were
+        before the change, which the view may use again), and the fields choose among them."""
+        fields = {n: f for n, f in self.fields.items() if isinstance(f, _ContainerField)}
         if not self.is_bound or len(fields) < 2 or getattr(self, "container_filters", None):
             return
-        self.held_containers = treasury.held_containers(self.warband, items=False)
+        posted = [self.data.get(name) for name in fields]
+        pks = [int(pk) for pk in posted if isinstance(pk, str) and pk.isdigit() and len(pk) < 19]
+        self.held_containers = list(
+            StorageContainer.objects.held()
+            .filter(warband=self.warband, pk__in=pks)
+            .select_related("holder", "parent")
+        )
         found = {container.pk: container for container in self.held_containers}
-        for field in fields:
+        for field in fields.values():
             field.preloaded = found
 
     def clean(self):

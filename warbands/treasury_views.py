@@ -9,7 +9,10 @@ page's heaviest part to draw.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.contrib import messages
+from django.core.cache import caches
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Subquery
 from django.http import HttpRequest, HttpResponse
@@ -81,51 +84,91 @@ def _page(entries, number) -> Page:
     return Page(rows, number, paginator)
 
 
-def _choices(request: HttpRequest, warband: Warband, held: list[StorageContainer]) -> dict:
-    """What the page's forms choose from among the warband's held containers (``held``):
-    targets, carriers and boxes to load on them, empty containers to sell; and whether the
-    user may change them. Each list is drawn once per page, not once per container."""
-    carrying = {c.parent_id for c in held if c.parent_id}
-    real = [c for c in held if c.kind != StorageContainer.LOOSE]
-    carriers = Choices(c for c in real if c.kind in container_rules.CARRIERS)
-    return {
-        "warband": warband,
-        "can_edit": permissions.can_edit_warband(request.user, warband),
-        "carriers": carriers,
-        "loadable": Choices(c for c in real if c.kind in container_rules.BOXES) if carriers else [],
-        "targets": Choices(real),
-        "sellable": Choices(
+class TreasuryBoard:
+    """What the treasury page shows of a warband, read only when the page draws it: each of
+    the page's fragments is cached under the warband and its campaign's version
+    (``campaign.versions``), so a page whose fragments are all kept reads none of this. Whoever
+    may open the page sees the same contents (``permissions.get_treasury_for_user``)."""
+
+    def __init__(self, request: HttpRequest, warband: Warband, held=None) -> None:
+        self.request, self.warband = request, warband
+        if held is not None:
+            self.held = held
+
+    @cached_property
+    def held(self) -> list[StorageContainer]:
+        return treasury.held_containers(self.warband)
+
+    @cached_property
+    def views(self) -> list:
+        return permissions.visible_containers(self.request.user, self.held)
+
+    @cached_property
+    def containers(self) -> list:
+        return [v for v in self.views if v.kind != StorageContainer.LOOSE]
+
+    @cached_property
+    def pile(self):
+        """Treasure outside any container, when there is some."""
+        return permissions.shown_pile(self.views)
+
+    @cached_property
+    def totals(self) -> dict[str, int]:
+        return treasury.totals_of(self.held)
+
+    @cached_property
+    def _real(self) -> list[StorageContainer]:
+        return [c for c in self.held if c.kind != StorageContainer.LOOSE]
+
+    @cached_property
+    def targets(self) -> Choices:
+        return Choices(self._real)
+
+    @cached_property
+    def carriers(self) -> Choices:
+        return Choices(c for c in self._real if c.kind in container_rules.CARRIERS)
+
+    @cached_property
+    def loadable(self) -> Choices:
+        """Boxes to load on a carrier, when there is a carrier."""
+        boxes = (c for c in self._real if c.kind in container_rules.BOXES)
+        return Choices(boxes if self.carriers else ())
+
+    @cached_property
+    def sellable(self) -> Choices:
+        """Empty containers carrying nothing, when another would take the money."""
+        carrying = {c.parent_id for c in self.held if c.parent_id}
+        if len(self._real) < 2:
+            return Choices()
+        return Choices(
             c
-            for c in real
+            for c in self._real
             if c.kind in treasury.SELLABLE_CONTAINERS and c.is_empty and c.pk not in carrying
         )
-        if len(real) > 1
-        else [],
-    }
 
+    @cached_property
+    def warriors(self) -> Choices:
+        return Choices(Warrior.objects.on_roster().filter(warband=self.warband).with_items())
 
-def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
-    containers = treasury.held_containers(warband)
-    views = permissions.visible_containers(request.user, containers)
-    pile = permissions.shown_pile(views)  # treasure outside any container
-    warriors = Choices(Warrior.objects.on_roster().filter(warband=warband).with_items())
-    ledger_form, ledger_page = _ledger(request, warband)
-    return {
-        **_choices(request, warband, containers),
-        "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
-        "pile": pile,
-        "totals": treasury.totals_of(containers),
-        "warriors": warriors,
-        "heroes": [w for w in warriors if w.is_hero],
-        # The page's item forms list the items by container, and each warrior's by warrior.
-        "stored_groups": [
+    @cached_property
+    def heroes(self) -> list[Warrior]:
+        return [w for w in self.warriors if w.is_hero]
+
+    @cached_property
+    def stored_groups(self) -> list:
+        """The stored items by container, for the item forms."""
+        return [
             (view.name, [(stored.pk, stored.name) for stored in view.contents.items])
-            for view in views
+            for view in self.views
             if view.contents
-        ],
-        "owned_groups": [
+        ]
+
+    @cached_property
+    def owned_groups(self) -> list:
+        """What each warrior carries that may be stored, by warrior."""
+        return [
             (warrior.name, storable)
-            for warrior in warriors
+            for warrior in self.warriors
             if (
                 storable := [
                     (owned.pk, owned.item.name)
@@ -133,12 +176,65 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
                     if owned.item.category not in treasury.NOT_STORABLE
                 ]
             )
-        ],
-        "vessels": list(VesselItem.objects.filter(warband=warband).select_related("coach")),
-        "coaches": [c for c in containers if c.kind == "opulent_coach"],
-        "buyable": BuyContainerForm(warband=warband).fields["kind"].choices,
-        "ledger_form": ledger_form,
-        "ledger_page": ledger_page,
+        ]
+
+    @cached_property
+    def vessels(self) -> list[VesselItem]:
+        return list(VesselItem.objects.filter(warband=self.warband).select_related("coach"))
+
+    @cached_property
+    def coaches(self) -> list[StorageContainer]:
+        return [c for c in self.held if c.kind == "opulent_coach"]
+
+    @cached_property
+    def buyable(self) -> list:
+        return BuyContainerForm(warband=self.warband).fields["kind"].choices
+
+    @cached_property
+    def ledger(self):
+        return _ledger(self.request, self.warband)
+
+    def _kept(self, name: str, read) -> dict:
+        """``read()``, kept with the page's fragments (``campaign.versions``)."""
+        campaign = self.warband.campaign
+        key = f"treasury-{name}:{self.warband.pk}:{campaign.fragment_version}"
+        found = caches["fragments"].get(key)
+        if found is None:
+            found = read()
+            caches["fragments"].set(key, found, campaign.fragment_seconds)
+        return found
+
+    @cached_property
+    def shape(self) -> dict:
+        """Which of the containers' forms have something to offer, kept with the fragments:
+        the forms themselves carry one-time tokens and are drawn each time."""
+        return self._kept(
+            "shape",
+            lambda: {
+                "items": self.totals["items"],
+                "targets": bool(self.targets),
+                "sellable": bool(self.sellable),
+                "loadable": bool(self.loadable),
+            },
+        )
+
+    @cached_property
+    def others(self) -> dict:
+        """Whether the warriors carry anything to store, and whether there are vessels."""
+        return self._kept(
+            "others",
+            lambda: {
+                "owned": bool(self.owned_groups),
+                "vessels": VesselItem.objects.filter(warband=self.warband).exists(),
+            },
+        )
+
+
+def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
+    return {
+        "warband": warband,
+        "can_edit": permissions.can_edit_warband(request.user, warband),
+        "board": TreasuryBoard(request, warband),
         "error": error,
     }
 
@@ -160,30 +256,32 @@ def _moved(
     request: HttpRequest,
     warband: Warband,
     moved: tuple[StorageContainer, StorageContainer],
-    held: list[StorageContainer] | None,
+    before: list[StorageContainer] | None,
 ) -> HttpResponse:
-    """After gold or wyrdstone moved between two containers: only the two cards, the move form
-    (fresh one-time token) and the cleared error, swapped out of band; the ledger reloads
-    itself (``ledger-changed``). The totals do not change. ``held``: the warband's held
-    containers as the form read them; ``moved``: the two as they are now. A move out of the
-    unstored pile can empty it, which changes more of the board: that redraws the board."""
-    now = {c.pk: c for c in moved}
-    if held is None or any(c.kind == StorageContainer.LOOSE for c in moved):
+    """After gold or wyrdstone moved between two containers: only what changed, swapped out of
+    band, and the ledger reloads itself (``ledger-changed``). That is the two cards, a fresh
+    one-time token for the move form (its lists of containers stay as they were), the cleared
+    error notice and, when a container became empty or stopped being so, the list of
+    containers to sell. ``before``: the two as the form read them; ``moved``: as they are now.
+    A move out of the unstored pile can empty it, which changes more of the board: that
+    redraws the board."""
+    if before is None or any(c.kind == StorageContainer.LOOSE for c in moved):
         return _board(request, warband)
-    changed = [c for c in held if c.pk in now]
-    for container in changed:
-        for field in ("gold_crowns", "wyrdstone", "item_count"):
-            setattr(container, field, getattr(now[container.pk], field))
-    treasury.with_stored_items(changed)
-    views = permissions.visible_containers(request.user, changed, among=held)
-    pile = next((c for c in held if c.kind == StorageContainer.LOOSE and not c.is_empty), None)
+    for container in moved:
+        container.holder = next(c.holder for c in before if c.pk == container.pk)
+        container.parent = next(c.parent for c in before if c.pk == container.pk)
+        container.warband = warband
+    treasury.with_stored_items([c for c in moved if c.item_count])
+    for container in moved:
+        if not container.item_count:
+            container.stored_list = []
+    carriers = [c.pk for c in moved if c.kind in container_rules.CARRIERS]
+    carried = list(StorageContainer.objects.held().filter(parent__in=carriers)) if carriers else []
+    emptied = {c.pk for c in before if c.is_empty} != {c.pk for c in moved if c.is_empty}
     context = {
-        **_choices(request, warband, held),
-        "changed": views,
-        "pile": pile,  # only its pk shows, in the move form
-        # read only if a changed card lists stored items (its equip form names the warriors)
-        "warriors": Warrior.objects.on_roster().filter(warband=warband),
-        "error": "",
+        **treasury_context(request, warband),
+        "changed": permissions.visible_containers(request.user, moved, among=[*moved, *carried]),
+        "sell_changed": emptied,
     }
     response = render(request, "warbands/_treasury_moved.html", context)
     response["HX-Reswap"] = "none"

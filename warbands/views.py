@@ -7,6 +7,8 @@ partial with the reason, status 422.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -239,31 +241,61 @@ def warband_finish(request: HttpRequest, pk: int) -> HttpResponse:
     return _redirect(request, "warband_roster", warband.pk)
 
 
+class RosterSheet:
+    """What the roster page shows of a warband, read when the page draws it: a fragment
+    cached under the campaign's version (``campaign.versions``) reads none of it."""
+
+    def __init__(self, user, warband: Warband) -> None:
+        self.user, self.warband = user, warband
+
+    @cached_property
+    def warriors(self) -> list:
+        return list(services.roster(self.warband))
+
+    @cached_property
+    def rating(self) -> int:
+        return services.rating(self.warriors)
+
+    @cached_property
+    def models(self) -> int:
+        return sum(w.group_size for w in self.warriors)
+
+    @cached_property
+    def _held(self) -> list[StorageContainer]:
+        return treasury.held_containers(self.warband)
+
+    @cached_property
+    def _views(self) -> list:
+        return permissions.visible_containers(self.user, self._held)
+
+    @cached_property
+    def containers(self) -> list:
+        return [v for v in self._views if v.kind != StorageContainer.LOOSE]
+
+    @cached_property
+    def pile(self):
+        """The unstored treasure: not a container to list, but its owner is shown what is in
+        it (it is lost at the end of the next post-battle sequence)."""
+        return permissions.shown_pile(self._views)
+
+    @cached_property
+    def totals(self) -> dict[str, int]:
+        return treasury.totals_of(self._held)
+
+
 @require_GET
 def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
+    """The roster sheet, the same for every member who may see and do the same with it
+    (``can_edit``, ``show_treasury``): cached under those and the campaign's version."""
     warband = permissions.get_warband_for_user(request, pk)
-    warriors = list(services.roster(warband))
-    can_edit = permissions.can_edit_warband(request.user, warband)
-    show_treasury = permissions.can_see_treasury(request.user, warband)
-    # One query for the containers and the totals. The pile of unstored treasure counts in the
-    # totals; it is not a container to list, but the owner is shown what is in it (it is lost
-    # at the end of the next post-battle sequence), as on the treasury page.
-    held = treasury.held_containers(warband)
-    views = permissions.visible_containers(request.user, held)
-    pile = permissions.shown_pile(views)
     return render(
         request,
         "warbands/warband_roster.html",
         {
             "warband": warband,
-            "warriors": warriors,
-            "rating": services.rating(warriors),
-            "models": sum(w.group_size for w in warriors),
-            "can_edit": can_edit,
-            "show_treasury": show_treasury,
-            "totals": treasury.totals_of(held) if show_treasury else None,
-            "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
-            "pile": pile,
+            "sheet": RosterSheet(request.user, warband),
+            "can_edit": permissions.can_edit_warband(request.user, warband),
+            "show_treasury": permissions.can_see_treasury(request.user, warband),
         },
     )
 

@@ -16,11 +16,21 @@ def get_item(mapping, key):
 
 
 @register.simple_tag
-def form_token():
-    """A one-time token for a form that changes something (see ``campaign.once``)."""
+def form_token(element_id="", oob=False):
+    """A one-time token for a form that changes something (see ``campaign.once``).
+    ``element_id``: the input's id, so that an answer can replace it with a fresh token out of
+    band (``oob``) instead of drawing the whole form again."""
     from campaign.once import FIELD, new_token
 
-    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token())
+    if not element_id:
+        return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token())
+    return format_html(
+        '<input type="hidden" name="{}" value="{}" id="{}"{}>',
+        FIELD,
+        new_token(),
+        element_id,
+        mark_safe(' hx-swap-oob="true"') if oob else "",
+    )
 
 
 @register.simple_tag

@@ -1,6 +1,8 @@
 """A campaign's version grows after every committed change to it (campaign.versions), and the
 fragments cached under it are drawn afresh after a change."""
 
+import re
+
 import pytest
 from django.apps import apps
 from django.db import transaction
@@ -109,7 +111,7 @@ def test_writes_without_signals_and_deletes_change_their_campaigns(
     warband = mustered_warband()
     other = mustered_warband()  # in a campaign of its own
     chest = warband.containers.get(kind="treasure_chest")
-    versions._bump()  # the test's set-up, which never commits, has had its bump
+    versions.bump()  # the test's set-up, which never commits, has had its bump
     before, other_before = version(warband.campaign), version(other.campaign)
 
     for write in (
@@ -148,6 +150,7 @@ def test_the_league_table_is_drawn_once_per_version(
     client, fragment_cache, django_assert_max_num_queries, django_capture_on_commit_callbacks
 ):
     warband = mustered_warband(name="Reavers")
+    versions.bump()  # the set-up, which the test's transaction never commits
     client.force_login(warband.owner)
     url = reverse("campaign_detail", args=[warband.campaign_id])
     first = client.get(url).content.decode()
@@ -180,3 +183,119 @@ def test_a_post_through_the_page_changes_the_version_after_it(
     assert version(warband.campaign) == before + 1
     page = client.get(reverse("campaign_detail", args=[warband.campaign_id])).content.decode()
     assert "Ravens" in page
+
+
+@pytest.mark.django_db
+def test_a_battle_board_is_kept_per_user_and_only_without_forms(
+    client, duel, fragment_cache, django_capture_on_commit_callbacks
+):
+    """The board shows each user their own secret rolls and forms: kept per user, and never
+    while it holds a form (whose tokens must be new each time)."""
+    from battles.models import DiceRoll
+    from tests.factories import record
+
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = record(duel["campaign"], duel["organiser"],
+                    [(reavers, "won", False), (scourge, "lost", True)])  # fmt: skip
+    DiceRoll.objects.create(
+        battle=battle,
+        warband=reavers,
+        purpose="Exploration of Reavers",
+        faces=[6, 6],
+        sides=6,
+        result="Found the secret vault",
+        secret=True,
+    )
+    url = reverse("battle_detail", args=[battle.pk])
+    versions.bump()
+
+    def board(user) -> str:
+        client.force_login(user)
+        return client.get(url).content.decode().split('id="battle-board"')[1]
+
+    mine, theirs = board(reavers.owner), board(scourge.owner)
+    assert "Found the secret vault" in mine and "Found the secret vault" not in theirs
+    assert board(scourge.owner) == theirs  # kept
+    assert len(fragment_cache._cache) == 2  # one per user: neither holds a form
+
+    with django_capture_on_commit_callbacks(execute=True):
+        DiceRoll.objects.filter(battle=battle).update(result="Found an empty vault")
+    assert "Found an empty vault" in board(reavers.owner)
+
+    pending = record(duel["campaign"], duel["organiser"],
+                     [(reavers, "won", False), (scourge, "lost", False)])  # fmt: skip
+    pending.status = pending.Status.REPORTED
+    with django_capture_on_commit_callbacks(execute=True):
+        pending.save()
+    client.force_login(duel["organiser"])
+    first = client.get(reverse("battle_detail", args=[pending.pk])).content.decode()
+    again = client.get(reverse("battle_detail", args=[pending.pk])).content.decode()
+    assert 'name="form_token"' in first  # the organiser may confirm it for everybody
+    assert (
+        first.split('name="form_token" value="')[1][:36]
+        != again.split('name="form_token" value="')[1][:36]
+    )
+
+
+@pytest.mark.django_db
+def test_the_answer_to_a_post_is_drawn_from_the_change_not_the_kept_fragments(
+    client, fragment_cache
+):
+    """The board a move answers with is drawn before the change commits, while the campaign's
+    version is still the old one: it must not come from the old version's fragments."""
+    warband = mustered_warband()
+    chest = warband.containers.get(kind="treasure_chest")
+    sack = treasury.buy_container(warband, "large_sack", actor=warband.owner, pay_from=chest)
+    versions.bump()
+    client.force_login(warband.owner)
+    url = reverse("warband_treasury", args=[warband.pk])
+    before = client.get(url).content.decode()
+    assert f'<article class="container-card" id="container-{sack.pk}">' in before
+
+    answer = client.post(
+        reverse("treasury_sell", args=[warband.pk]),
+        {"container": sack.pk, "proceeds_to": chest.pk},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+
+    assert answer.count('class="container-card"') == before.count('class="container-card"') - 1
+    assert f'id="container-{sack.pk}"' not in answer
+
+
+@pytest.mark.django_db
+def test_a_sequence_page_is_kept_per_browser_with_fresh_one_time_tokens(
+    client, duel, fragment_cache
+):
+    """The step's forms are kept with the page: each answer gets new one-time tokens, and the
+    page is kept for this browser only (its CSRF token is valid for this browser's cookie)."""
+    from django.test import Client
+
+    from tests.battles.test_sequence import sequence_of
+    from tests.battles.test_trading_steps import battle_of, play_to
+
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)
+    versions.bump()
+    url = reverse("sequence_detail", args=[sequence.pk])
+    client.force_login(reavers.owner)
+    client.get(url)  # the CSRF cookie
+
+    def tokens(page):
+        return re.findall(r'name="form_token" value="([0-9a-f-]{36})"', page)
+
+    first, again = client.get(url).content.decode(), client.get(url).content.decode()
+    assert tokens(first) and len(tokens(first)) == len(tokens(again))
+    assert not set(tokens(first)) & set(tokens(again))  # fresh every time
+    kept = len(fragment_cache._cache)
+    other_browser = Client()
+    other_browser.force_login(reavers.owner)
+    other_browser.get(url)
+    other_browser.get(url)
+    assert len(fragment_cache._cache) == kept + 1  # one more kept copy: that browser's
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', first)[1]
+    posted = client.post(
+        reverse("sequence_act", args=[sequence.pk]),
+        {"csrfmiddlewaretoken": csrf, "step": 9, "action": "move", "source": "", "target": "",
+         "form_token": tokens(again)[0]},
+    )  # fmt: skip
+    assert posted.status_code != 403  # the kept page's CSRF token is valid for this browser

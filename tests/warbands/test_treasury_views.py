@@ -38,7 +38,7 @@ def test_the_owner_sees_every_container_with_its_fill_and_the_ledger(client, war
     assert '<dd data-testid="total-gold">' in page
 
 
-def test_moving_gold_with_htmx_swaps_only_the_two_cards_and_the_move_form(client, warband):
+def test_moving_gold_with_htmx_swaps_only_the_two_cards_and_the_move_forms_token(client, warband):
     chest, sack = chest_and_sack(warband)
     others = warband.containers.exclude(pk__in=[chest.pk, sack.pk]).filter(status="held")
 
@@ -58,10 +58,26 @@ def test_moving_gold_with_htmx_swaps_only_the_two_cards_and_the_move_form(client
     assert '<span data-testid="gold">47</span> / 50' in body
     assert body.count('class="container-card"') == 2
     assert all(f'id="container-{other.pk}"' not in body for other in others)
-    assert '<section id="treasury-move" aria-labelledby="move-heading" hx-swap-oob="true">' in body
+    # The move form's lists stay; its one-time token is replaced by a fresh one.
+    assert body.count('name="form_token"') == 1
+    assert 'id="treasury-move-token" hx-swap-oob="true">' in body
+    assert 'id="treasury-sell"' not in body  # no container became empty or stopped being so
     assert '<div id="treasury-error" hx-swap-oob="true"></div>' in body  # an old refusal goes
     sack.refresh_from_db()
     assert sack.gold_crowns == 47
+
+
+def test_a_move_that_empties_a_container_offers_it_for_sale(client, warband):
+    chest, sack = chest_and_sack(warband)
+
+    body = client.post(
+        reverse("treasury_move", args=[warband.pk]),
+        {"source": sack.pk, "target": chest.pk, "gold": 27},
+        headers=HTMX,
+    ).content.decode()
+
+    sell = body.split('<div id="treasury-sell" hx-swap-oob="true">')[1].split("</form>")[0]
+    assert f'<option value="{sack.pk}">' in sell.split('name="container"')[1].split("</select>")[0]
 
 
 def test_the_ledger_reloads_itself_after_a_move_with_its_filter(client, warband):
