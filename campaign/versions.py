@@ -119,4 +119,6 @@ class VersionedQuerySet(models.QuerySet):
         objs = list(objs)
         for obj in objs:
             changed(campaign_of(obj))
-        return super().bulk_update(objs, fields, *args, **kwargs)
+        # A plain queryset's: its own update() would read the campaigns a second time.
+        plain = models.QuerySet(model=self.model, using=self.db)
+        return plain.bulk_update(objs, fields, *args, **kwargs)
