@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from django.apps import apps
 from django.db import models, transaction
-from django.db.models import F, ProtectedError
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from battles.models import StepAction, StepRecord
@@ -160,26 +160,19 @@ class Journal:
         # Read under the sequence's lock, in a statement of its own: a record another action
         # created while this one waited for the lock is seen (a subquery of the locking read
         # would still see the database as it was before the wait).
-        live = (
-            StepRecord.objects.filter(
-                sequence_id=record.sequence_id, step=record.step, undone_at__isnull=True
-            )
-            .values_list("pk", "changes")
-            .first()
-        )
-        if live is not None:
+        live = StepRecord.objects.filter(
+            sequence_id=record.sequence_id, step=record.step, undone_at__isnull=True
+        ).order_by()
+        live = next(iter(live.values_list("pk", "changes")[:1]), None)
+        if live is not None:  # the row as read: only the fields below are written
             record.pk, record.changes = live
             record._state.adding = False
-        if record._state.adding:
-            record.changes = len(self.ops)
+        if record._state.adding or self.ops or done:
+            record.changes = len(self.ops) + (0 if record._state.adding else record.changes)
             for name, value in done.items():
                 setattr(record, name, value)
-            record.save()
-        elif self.ops or done:
-            StepRecord.objects.filter(pk=record.pk).update(
-                changes=F("changes") + len(self.ops), **done
-            )
-            record.changes += len(self.ops)
+            fields = None if record._state.adding else ["changes", *done]
+            record.save(update_fields=fields)
         if self.ops or self.summary:
             StepAction.objects.create(record=record, journal=self.ops, summary=self.summary)
 

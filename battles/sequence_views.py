@@ -25,21 +25,14 @@ def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
     gets a 404. A post's service locks the sequence's row and reads it again itself."""
     sequence = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        sequence = (
-            permissions.with_membership_of(
-                PostBattleSequence.objects.select_related(
-                    "participant__battle__campaign", "participant__warband__warband_type"
-                ),
-                request.user.pk,
-                "participant__battle__campaign",
-            )
-            .filter(pk=pk)
-            .first()
+        sequence = permissions.one(
+            PostBattleSequence.objects.select_related(
+                "participant__battle__campaign", "participant__warband__warband_type"
+            ).filter(pk=pk)
         )
     if sequence is None:
         raise Http404("No such sequence.")
     campaign = sequence.participant.battle.campaign
-    permissions.remember_membership(sequence, campaign, request.user)
     if sequence.participant.warband.campaign_id == campaign.pk:
         # the same campaign: one object knows the user's membership
         sequence.participant.warband.campaign = campaign
@@ -132,8 +125,8 @@ def _panel(
     """The step panel after a post. ``told``: the service that succeeded left ``sequence``
     where the sequence is now (``run_task``, ``act``, ``complete_step``); else it is re-read
     (a refusal, an undo: another tab may have moved it on). ``body``: an action of the step
-    (``act``) changes nothing in the list of steps, so only the step's part is drawn and
-    swapped (``HX-Retarget``)."""
+    (``act``, a task's roll) changes nothing in the list of steps, so only the step's part is
+    drawn and swapped (``HX-Retarget``)."""
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -210,7 +203,7 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
         )
     except (RuleViolation, DiceError) as refusal:
         return _panel(request, sequence, error=str(refusal))
-    return _panel(request, sequence, told=True)
+    return _panel(request, sequence, told=True, body=True)
 
 
 @require_POST

@@ -210,9 +210,7 @@ def treasury_page(sequence: PostBattleSequence, user) -> dict:
     containers = treasury.held_containers(warband)
     views = permissions.visible_containers(user, containers)
     warriors = list(
-        Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
-        .select_related("warrior_type")
-        .with_items()
+        Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE).for_forms()
     )
     real = [c for c in containers if c.kind != StorageContainer.LOOSE]
     shown_pile = permissions.shown_pile(views)

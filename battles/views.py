@@ -37,19 +37,12 @@ from warbands.rules import RuleViolation
 
 
 def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
-    """The battle, for the members of its campaign (404 for anyone else); the user's membership
-    comes in the same statement (``permissions.with_membership_of``)."""
+    """The battle, for the members of its campaign (404 for anyone else)."""
     battle = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        battle = (
-            permissions.with_membership_of(
-                Battle.objects.select_related("campaign", "reported_by"), request.user.pk
-            )
-            .filter(pk=pk)
-            .first()
+        battle = permissions.one(
+            Battle.objects.select_related("campaign", "reported_by").filter(pk=pk)
         )
-    if battle is not None:
-        permissions.remember_membership(battle, battle.campaign, request.user)
     if battle is None or not permissions.is_member(request.user, battle.campaign):
         raise Http404("No such battle.")
     return battle

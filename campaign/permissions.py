@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
 
 from campaign.models import Campaign, Membership
@@ -23,39 +22,25 @@ from warbands.models import StorageContainer, Warband, Warrior
 from warbands.rules import containers as container_rules
 
 
+def one(queryset):
+    """The row ``queryset`` finds (it filters on a primary key), or None: ``first()`` without
+    its ordering, which costs Django more to build than the key lookup costs PostgreSQL."""
+    return next(iter(queryset.order_by()[:1]), None)
+
+
 def membership(user, campaign: Campaign) -> Membership | None:
-    """The user's active membership of the campaign (a removed player has none). A campaign
-    loaded by ``with_membership_of`` answers without a query."""
+    """The user's active membership of the campaign (a removed player has none), read once
+    per loaded campaign."""
     if not user.is_authenticated:
         return None
-    known = getattr(campaign, "_memberships", {})
-    if user.pk in known:
-        return known[user.pk]
-    return Membership.objects.filter(campaign=campaign, user=user, is_active=True).first()
-
-
-def with_membership_of(queryset, user_pk: int, campaign: str = "campaign"):
-    """``queryset`` with the active membership of user ``user_pk`` (logged in) in each row's
-    campaign (at the path ``campaign``) read in the same statement; ``remember_membership``
-    hands it to the loaded campaign, so ``membership`` needs no query of its own."""
-    mine = Membership.objects.filter(
-        campaign=OuterRef(campaign), user=user_pk, is_active=True
-    ).order_by()
-    return queryset.annotate(
-        _member_pk=Subquery(mine.values("pk")[:1]),
-        _member_organiser=Subquery(mine.values("is_organiser")[:1]),
-    )
-
-
-def remember_membership(row, campaign: Campaign, user) -> None:
-    """Give ``campaign`` the membership ``with_membership_of`` read along with ``row``."""
-    if not hasattr(row, "_member_pk"):
-        return
-    found = None
-    if row._member_pk is not None:
-        found = Membership(pk=row._member_pk, campaign=campaign, user=user, is_active=True,
-                           is_organiser=row._member_organiser)  # fmt: skip
-    campaign._memberships = {**getattr(campaign, "_memberships", {}), user.pk: found}
+    known = getattr(campaign, "_memberships", None)
+    if known is None:
+        known = campaign._memberships = {}
+    if user.pk not in known:
+        known[user.pk] = one(
+            Membership.objects.filter(campaign=campaign, user=user, is_active=True)
+        )
+    return known[user.pk]
 
 
 def is_member(user, campaign: Campaign) -> bool:
@@ -254,9 +239,7 @@ def get_campaign_for_user(
     (403); ``write``: the campaign must be open (403 once closed or archived)."""
     campaign = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        campaign = with_membership_of(Campaign.objects.filter(pk=pk), request.user.pk, "pk").first()
-    if campaign is not None:
-        remember_membership(campaign, campaign, request.user)
+        campaign = one(Campaign.objects.filter(pk=pk))
     found = membership(request.user, campaign) if campaign else None
     if found is None:
         raise Http404("No such campaign.")
@@ -270,16 +253,9 @@ def get_campaign_for_user(
 def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
     warband = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        warband = (
-            with_membership_of(
-                Warband.objects.select_related("campaign", "owner", "warband_type"),
-                request.user.pk,
-            )
-            .filter(pk=pk)
-            .first()
+        warband = one(
+            Warband.objects.select_related("campaign", "owner", "warband_type").filter(pk=pk)
         )
-    if warband is not None:
-        remember_membership(warband, warband.campaign, request.user)
     if warband is None or not is_member(request.user, warband.campaign):
         raise Http404("No such warband.")
     if write and not can_edit_warband(request.user, warband):
@@ -298,12 +274,10 @@ def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False)
 
 
 def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
-    warrior = (
+    warrior = one(
         Warrior.objects.select_related(
             "warband", "warband__campaign", "warband__owner", "warband__warband_type"
-        )
-        .filter(pk=pk)
-        .first()
+        ).filter(pk=pk)
     )
     if warrior is None:
         raise Http404("No such warrior.")

@@ -87,7 +87,8 @@ def campaign_of(instance) -> int | None:
 
 @functools.lru_cache(maxsize=4096)
 def _parent_campaign(label: str, pk: int, path: str) -> int | None:
-    return apps.get_model(label)._default_manager.filter(pk=pk).values_list(path, flat=True).first()
+    rows = apps.get_model(label)._default_manager.filter(pk=pk).order_by()
+    return next(iter(rows.values_list(path, flat=True)[:1]), None)
 
 
 def on_write(sender, instance, **kwargs) -> None:

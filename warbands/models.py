@@ -516,6 +516,17 @@ class WarriorQuerySet(VersionedQuerySet):
             )
         )
 
+    def for_forms(self) -> WarriorQuerySet:
+        """What the treasury's forms show of warriors and what they carry (a name, whether a
+        hero, how many in the group, each item's name and kind), without the forty fields
+        of a warrior's profile and type."""
+        items = WarriorItem.objects.select_related("item").only(
+            "warrior", "item__name", "item__category"
+        )
+        return self.only(
+            "name", "is_hero", "is_leader", "group_size", "status", "warband", "warrior_type"
+        ).prefetch_related(models.Prefetch("items", items, to_attr="item_list"))
+
 
 class Warrior(ProfileFields):
     """A hero, or a group of henchmen sharing one profile, equipment set and experience."""

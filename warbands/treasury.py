@@ -121,6 +121,7 @@ def totals_of(held: list[StorageContainer]) -> dict[str, int]:
     }
 
 
+CONTAINER_FIELDS = tuple(f.name for f in StorageContainer._meta.concrete_fields)
 # A container's stored items as a list (``stored_list``, in the model's order): Django builds
 # no queryset per container for a list, as it does for a related manager.
 STORED_LIST = Prefetch("stored_items", to_attr="stored_list")
@@ -134,6 +135,8 @@ def held_containers(warband: Warband, *, items: bool = True) -> list[StorageCont
         StorageContainer.objects.held()
         .filter(warband=warband)
         .select_related("holder", "parent")
+        # Of the carrier and the hero, only what names them: a hero has some forty fields.
+        .only(*CONTAINER_FIELDS, "holder__name", "parent__kind", "parent__label", "parent__number")
         .order_by("kind", "pk")
     )
     if items:

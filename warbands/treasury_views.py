@@ -44,13 +44,25 @@ from warbands.treasury_forms import (
     VesselForm,
 )
 
+LEDGER_FIELDS = tuple(f.name for f in LedgerEntry._meta.concrete_fields)
 LEDGER_PAGE = 30  # rows per page of the ledger: about a third of the treasury page
 
 
 def _ledger(request: HttpRequest, warband: Warband):
     form = LedgerFilterForm(request.GET or None, warband=warband)
-    entries = LedgerEntry.objects.filter(warband=warband).select_related(
-        "container", "actor", "battle"
+    entries = (
+        LedgerEntry.objects.filter(warband=warband)
+        .select_related("container", "actor", "battle")
+        # What a row shows of its container, player and battle (the ledger_rows tag).
+        .only(
+            *LEDGER_FIELDS,
+            "container__kind",
+            "container__label",
+            "container__number",
+            "container__warband",
+            "actor__username",
+            "battle__scenario",
+        )
     )
     if form.is_valid():
         if form.cleaned_data["container"]:
@@ -148,7 +160,7 @@ class TreasuryBoard:
 
     @cached_property
     def warriors(self) -> Choices:
-        return Choices(Warrior.objects.on_roster().filter(warband=self.warband).with_items())
+        return Choices(Warrior.objects.on_roster().filter(warband=self.warband).for_forms())
 
     @cached_property
     def heroes(self) -> list[Warrior]:
@@ -240,16 +252,21 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
 
 
 def _board(request: HttpRequest, warband: Warband, *, error: str = "") -> HttpResponse:
+    """The board after a post: with the refusal and status 422, or as the change left it;
+    after a change the ledger, which is not part of the board, reloads itself."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("warband_treasury", warband.pk)
-    return render(
+    response = render(
         request,
         "warbands/warband_treasury.html#treasury-board",
         treasury_context(request, warband, error=error),
         status=422 if error else 200,
     )
+    if not error:
+        response["HX-Trigger"] = "ledger-changed"
+    return response
 
 
 def _moved(

@@ -334,3 +334,26 @@ def test_the_page_grows_by_a_card_per_container_not_by_a_list_per_card(client, w
     per_card_10_to_20 = (sizes[20] - sizes[10]) / 10
     assert per_card_10_to_20 < 1.1 * per_card_5_to_10, sizes
     assert sizes[20] < 40_000, sizes
+
+
+def test_a_purchase_answers_with_the_board_and_the_ledger_reloads_itself(client, warband):
+    chest, _ = chest_and_sack(warband)
+
+    response = client.post(
+        reverse("treasury_buy", args=[warband.pk]),
+        {"kind": "backpack", "pay_from": chest.pk},
+        headers=HTMX,
+    )
+    refused = client.post(
+        reverse("treasury_buy", args=[warband.pk]),
+        {"kind": "backpack", "pay_from": ""},
+        headers=HTMX,
+    )
+
+    body = response.content.decode()
+    assert response.status_code == 200 and body.lstrip().startswith('<div id="treasury-board">')
+    assert 'id="ledger"' not in body  # not part of the board: it reloads on the event
+    assert response["HX-Trigger"] == "ledger-changed"
+    assert refused.status_code == 422 and "HX-Trigger" not in refused
+    page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+    assert page.index('id="treasury-board"') < page.index('<section id="ledger"')
