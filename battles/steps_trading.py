@@ -409,14 +409,14 @@ class Recruits(TreasuryStep):
     actions = ("hire", "add_models", "buy", "buy_stash", "sell")
 
     def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
         warband = sequence.participant.warband
         # What the recruits' forms need of each warrior: its type, profile and items.
-        warriors = context["warriors"] = list(
+        warriors = list(
             Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
             .select_related("warrior_type")
             .with_items()
         )
+        context = treasury_page(sequence, user, warriors=warriors)
         recruits = _recruits(sequence)
         by_type = warband_services.list_entries_by_type({w.warrior_type_id for w in warriors})
         types = []

@@ -201,17 +201,20 @@ class TreasuryStep(Step):
         return treasury_page(sequence, user)
 
 
-def treasury_page(sequence: PostBattleSequence, user) -> dict:
+def treasury_page(sequence: PostBattleSequence, user, *, warriors=None) -> dict:
     """The containers (through ``permissions.visible_containers``: the sequence page is the
     owner's), the warriors, and where money can go. Every list of containers in the steps
     names a pouch's hero with its contents ("Pouch 1 of Karl (5 gc)": the ``contents`` label of
-    ``campaign.options``), so that two pouches are told apart by who carries them."""
+    ``campaign.options``), so that two pouches are told apart by who carries them.
+    ``warriors``: the step's own read of the warband's warriors, when it needs more of them
+    than the treasury's forms (``WarriorQuerySet.for_forms``)."""
     warband = sequence.participant.warband
     containers = treasury.held_containers(warband)
     views = permissions.visible_containers(user, containers)
-    warriors = list(
-        Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE).for_forms()
-    )
+    if warriors is None:
+        warriors = list(
+            Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE).for_forms()
+        )
     real = [c for c in containers if c.kind != StorageContainer.LOOSE]
     shown_pile = permissions.shown_pile(views)
     pile_parts = []

@@ -62,11 +62,9 @@ def database_settings(
 def _with_prepared_statements(config: dict[str, Any]) -> dict[str, Any]:
     """Server-side parameter binding, and a statement run ``PREPARE_THRESHOLD`` times on a
     connection is prepared there: PostgreSQL then plans it once per connection instead of on
-    every execution (planning the sequence's read alone took 2.5 ms a post). psycopg prepares
-    only with server-side binding; Django's default is client-side binding, which cannot.
-    Measured in one process against the bench league, 8 alternating batches of 30 posts:
-    a step 9 move 33.0 → 30.0 ms, a treasury move 21.2 → 16.6 ms, the no-op write 4.2 → 3.5 ms
-    (``tests/campaign/test_database.py`` checks that statements do get prepared).
+    every execution, and planning the joins of a page's reads costs it more than running them.
+    psycopg prepares only with server-side binding; Django's default is client-side binding,
+    which cannot (``tests/campaign/test_database.py`` checks that statements do get prepared).
 
     ``DB_PREPARED_STATEMENTS=0`` (``prepared_statements=False``, read by the settings) keeps
     Django's default, for a pooler that cannot keep prepared statements (PgBouncer in

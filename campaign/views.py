@@ -181,10 +181,14 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def campaign_feed(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = permissions.get_campaign_for_user(request, pk)
-    page = Paginator(CampaignEvent.objects.filter(campaign=campaign), FEED_PAGE).get_page(
-        request.GET.get("page")
-    )
-    context = {"campaign": campaign, "page": page}
+    paginator = Paginator(CampaignEvent.objects.filter(campaign=campaign), FEED_PAGE)
+    try:
+        number = min(max(1, int(request.GET.get("page", 1))), 100_000)
+    except (TypeError, ValueError):
+        number = 1
+    # Read only when the page's fragment is drawn (cached under the campaign's version).
+    context = {"campaign": campaign, "number": number,
+               "feed_page": partial(paginator.get_page, number)}  # fmt: skip
     if request.htmx:
         return render(request, "campaign/campaign_feed.html#feed-page", context)
     return render(request, "campaign/campaign_feed.html", context)

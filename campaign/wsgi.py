@@ -1,10 +1,9 @@
 """WSGI entry point: `gunicorn campaign.wsgi`.
 
 Once the application and its URLconf are loaded, everything they made is moved out of the
-garbage collector's sight (``gc.freeze()``): about 100,000 long-lived objects (models, forms,
-views, Django's own) that a full collection would otherwise walk every 30 requests or so, a
-pause of about 40 ms each time (about 1 ms per request on average, measured on the step 9
-POST with ``gc.callbacks``). The frozen objects are still freed when nothing refers to them;
+garbage collector's sight (``gc.freeze()``): the long-lived objects (models, forms, views,
+Django's own) that every full collection would otherwise walk again, a pause felt by the
+request it falls on. The frozen objects are still freed when nothing refers to them;
 only reference cycles among them are never collected, and they live as long as the worker
 anyway.
 """
