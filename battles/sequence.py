@@ -337,15 +337,23 @@ def _task_warrior(ctx: Context, task: SequenceTask) -> Warrior:
 
 
 def _injury_context(ctx: Context, warrior: Warrior) -> injury_rules.InjuryContext:
-    outcome = (
+    # Of the warrior who took this one out, what the injury chart names: not his profile.
+    outcome = permissions.one(
         WarriorOutcome.objects.filter(participant=ctx.sequence.participant, warrior=warrior)
         .select_related("taken_out_by__warband__warband_type")
-        .first()
+        .only(
+            "taken_out_by__name",
+            "taken_out_by__is_hero",
+            "taken_out_by__warband__name",
+            "taken_out_by__warband__warband_type__name",
+        )
     )
     enemy = injury_rules.Enemy()
     if outcome and outcome.taken_out_by:
         by = outcome.taken_out_by
-        leader = Warrior.objects.filter(warband=by.warband, is_leader=True).first()
+        leader = permissions.one(
+            Warrior.objects.filter(warband=by.warband, is_leader=True).only("name")
+        )
         enemy = injury_rules.Enemy(
             warrior=by.name, warrior_is_hero=by.is_hero, warband_id=by.warband_id,
             warband=by.warband.name, leader=leader.name if leader else "",
