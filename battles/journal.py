@@ -17,6 +17,7 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from battles.models import StepAction, StepRecord
+from campaign import permissions
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer
 
@@ -160,18 +161,20 @@ class Journal:
         # Read under the sequence's lock, in a statement of its own: a record another action
         # created while this one waited for the lock is seen (a subquery of the locking read
         # would still see the database as it was before the wait).
-        live = StepRecord.objects.filter(
-            sequence_id=record.sequence_id, step=record.step, undone_at__isnull=True
-        ).order_by()
-        live = next(iter(live.values_list("pk", "changes")[:1]), None)
-        if live is not None:  # the row as read: only the fields below are written
-            record.pk, record.changes = live
+        live = permissions.one(
+            StepRecord.objects.filter(
+                sequence_id=record.sequence_id, step=record.step, undone_at__isnull=True
+            ).values_list("pk", "changes")
+        )
+        if live is None:
+            record.changes, fields = len(self.ops), None  # created now
+        else:  # the row as read: only the fields below are written
+            record.pk, record.changes = live[0], live[1] + len(self.ops)
             record._state.adding = False
-        if record._state.adding or self.ops or done:
-            record.changes = len(self.ops) + (0 if record._state.adding else record.changes)
-            for name, value in done.items():
-                setattr(record, name, value)
-            fields = None if record._state.adding else ["changes", *done]
+            fields = ["changes", *done]
+        for name, value in done.items():
+            setattr(record, name, value)
+        if fields is None or self.ops or done:
             record.save(update_fields=fields)
         if self.ops or self.summary:
             StepAction.objects.create(record=record, journal=self.ops, summary=self.summary)

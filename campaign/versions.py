@@ -104,7 +104,7 @@ class VersionedQuerySet(models.QuerySet):
     change the campaigns of the rows they write too."""
 
     def update(self, **kwargs):
-        path = "pk" if self.model.CAMPAIGN_PATH == "pk" else self.model.CAMPAIGN_PATH
+        path = self.model.CAMPAIGN_PATH
         for campaign_id in self.order_by().values_list(path, flat=True).distinct():
             changed(campaign_id)
         return super().update(**kwargs)

@@ -495,10 +495,8 @@ class WarriorQuerySet(VersionedQuerySet):
         (``injury_list``), in a fixed number of queries whatever the roster holds. Lists
         (``Prefetch(to_attr=...)``) rather than related managers: Django builds no queryset
         per warrior for them."""
-        return self.select_related("warrior_type", "warrior_type__race").prefetch_related(
-            models.Prefetch(
-                "items", WarriorItem.objects.select_related("item"), to_attr="item_list"
-            ),
+        roster = self.select_related("warrior_type", "warrior_type__race").with_items()
+        return roster.prefetch_related(
             models.Prefetch(
                 "skills", WarriorSkill.objects.select_related("skill"), to_attr="skill_list"
             ),

@@ -208,7 +208,7 @@ def _record(container: StorageContainer, kind: str, amount: int, reason: str, co
 def _lock(*containers: StorageContainer) -> list[StorageContainer]:
     """Lock the containers' rows and read them afresh, in the order given. The locks are taken
     in primary-key order, so two changes of the same containers never wait on each other in
-    opposite orders (the lock order of every service: ``warbands.services``)."""
+    opposite orders (the lock order of every service: this module's docstring)."""
     pks = [c.pk for c in containers]
     locked = {
         c.pk: c

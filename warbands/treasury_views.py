@@ -102,10 +102,8 @@ class TreasuryBoard:
     (``campaign.versions``), so a page whose fragments are all kept reads none of this. Whoever
     may open the page sees the same contents (``permissions.get_treasury_for_user``)."""
 
-    def __init__(self, request: HttpRequest, warband: Warband, held=None) -> None:
+    def __init__(self, request: HttpRequest, warband: Warband) -> None:
         self.request, self.warband = request, warband
-        if held is not None:
-            self.held = held
 
     @cached_property
     def held(self) -> list[StorageContainer]:
@@ -210,11 +208,7 @@ class TreasuryBoard:
         """``read()``, kept with the page's fragments (``campaign.versions``)."""
         campaign = self.warband.campaign
         key = f"treasury-{name}:{self.warband.pk}:{campaign.fragment_version}"
-        found = caches["fragments"].get(key)
-        if found is None:
-            found = read()
-            caches["fragments"].set(key, found, campaign.fragment_seconds)
-        return found
+        return caches["fragments"].get_or_set(key, read, campaign.fragment_seconds)
 
     @cached_property
     def shape(self) -> dict:
@@ -284,9 +278,10 @@ def _moved(
     redraws the board."""
     if before is None or any(c.kind == StorageContainer.LOOSE for c in moved):
         return _board(request, warband)
+    earlier = {c.pk: c for c in before}
     for container in moved:
-        container.holder = next(c.holder for c in before if c.pk == container.pk)
-        container.parent = next(c.parent for c in before if c.pk == container.pk)
+        container.holder = earlier[container.pk].holder
+        container.parent = earlier[container.pk].parent
         container.warband = warband
     treasury.with_stored_items([c for c in moved if c.item_count])
     for container in moved:
