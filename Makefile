@@ -31,14 +31,14 @@ run: $(VENV)/.installed-run
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # pytest's own exit code is make's: 5 (no tests collected) fails like any other error.
-test: $(VENV)/.installed-dev
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# ruff, and import-linter's contract that the layers point down (pyproject.toml).
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
@@ -67,7 +67,7 @@ bench-clean:
 serve: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(BIN)/gunicorn campaign.wsgi --bind $(HOST):$(PORT) --workers 2
+	DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(BIN)/gunicorn core.wsgi --bind $(HOST):$(PORT) --workers 2
 
 # Stops nothing: the embedded server stops with the last process using it.
 clean-db:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from battles.models import Battle, DiceRoll
-from campaign.dice import DiceError, EnteredDice, Roll, ServerDice
-from campaign.noting import Noting
+from core.dice import DiceError, EnteredDice, Roll, ServerDice
+from core.noting import Noting
 
 _held = Noting("dice rolls")
 # with holding_rolls(rows): every roll made inside is appended to rows unsaved, and the caller

@@ -17,7 +17,7 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from battles.models import StepAction, StepRecord
-from campaign import permissions
+from core.queries import one
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer
 
@@ -161,7 +161,7 @@ class Journal:
         # Read under the sequence's lock, in a statement of its own: a record another action
         # created while this one waited for the lock is seen (a subquery of the locking read
         # would still see the database as it was before the wait).
-        live = permissions.one(
+        live = one(
             StepRecord.objects.filter(
                 sequence_id=record.sequence_id, step=record.step, undone_at__isnull=True
             ).values_list("pk", "changes")

@@ -39,9 +39,10 @@ from battles.rules import experience as xp_rules
 from battles.rules import injuries as injury_rules
 from battles.rules.tasks import NeedsAnswer, ask
 from campaign import permissions
-from campaign.dice import ReplayDice
 from campaign.models import CampaignEvent
 from campaign.services import record_event
+from core.dice import ReplayDice
+from core.queries import one
 from warbands import rules as roster_rules
 from warbands import services as warband_services
 from warbands import treasury
@@ -82,7 +83,7 @@ TREASURY_STEPS = range(3, 11)
 def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool:
     """The warband's owner plays its sequence. An organiser may act for him in the steps that
     reveal nothing secret (carried items, injuries, experience); the treasury steps (3 to 10)
-    are the owner's alone, since only he moves his treasure (``permissions.can_edit_warband``).
+    are the owner's alone, since only he moves his treasure (``can_edit_warband``).
     """
     warband = sequence.participant.warband
     campaign = sequence.participant.battle.campaign
@@ -338,7 +339,7 @@ def _task_warrior(ctx: Context, task: SequenceTask) -> Warrior:
 
 def _injury_context(ctx: Context, warrior: Warrior) -> injury_rules.InjuryContext:
     # Of the warrior who took this one out, what the injury chart names: not his profile.
-    outcome = permissions.one(
+    outcome = one(
         WarriorOutcome.objects.filter(participant=ctx.sequence.participant, warrior=warrior)
         .select_related("taken_out_by__warband__warband_type")
         .only(
@@ -351,9 +352,7 @@ def _injury_context(ctx: Context, warrior: Warrior) -> injury_rules.InjuryContex
     enemy = injury_rules.Enemy()
     if outcome and outcome.taken_out_by:
         by = outcome.taken_out_by
-        leader = permissions.one(
-            Warrior.objects.filter(warband=by.warband, is_leader=True).only("name")
-        )
+        leader = one(Warrior.objects.filter(warband=by.warband, is_leader=True).only("name"))
         enemy = injury_rules.Enemy(
             warrior=by.name, warrior_is_hero=by.is_hero, warband_id=by.warband_id,
             warband=by.warband.name, leader=leader.name if leader else "",

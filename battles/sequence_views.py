@@ -15,7 +15,9 @@ from battles import sequence as sequences
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
 from campaign import fragments, permissions
-from campaign.dice import DiceError
+from core.dice import DiceError
+from core.queries import one
+from warbands.permissions import can_see_treasury
 from warbands.rules import RuleViolation
 
 
@@ -25,7 +27,7 @@ def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
     gets a 404. A post's service locks the sequence's row and reads it again itself."""
     sequence = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        sequence = permissions.one(
+        sequence = one(
             PostBattleSequence.objects.select_related(
                 "participant__battle__campaign", "participant__warband__warband_type"
             ).filter(pk=pk)
@@ -73,7 +75,7 @@ def sequence_context(
     warband = sequence.participant.warband
     # The treasury steps are secret: an organiser who may not see the warband's treasury
     # follows them by name only (no form, no tasks, no summaries).
-    sees_treasury = permissions.can_see_treasury(request.user, warband)
+    sees_treasury = can_see_treasury(request.user, warband)
     secret_step = step in sequences.TREASURY_STEPS and not sees_treasury
     if not sees_treasury:
         records = {n: r for n, r in records.items() if n not in sequences.TREASURY_STEPS}

@@ -39,7 +39,7 @@ from battles.steps_treasury import (
     standing_heroes,
     treasury_page,
 )
-from campaign.options import Choices
+from core.options import Choices
 from warbands import rules as roster_rules
 from warbands import services as warband_services
 from warbands import treasury

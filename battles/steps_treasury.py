@@ -23,11 +23,10 @@ from django.db.models import Q
 
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.sequence import Context, Step
-from campaign import permissions
-from campaign.options import Choices
+from core.options import Choices
+from warbands import permissions, treasury
 from warbands import rules as roster_rules
 from warbands import services as warband_services
-from warbands import treasury
 from warbands.models import (
     LedgerEntry,
     StorageContainer,
@@ -205,7 +204,7 @@ def treasury_page(sequence: PostBattleSequence, user, *, warriors=None) -> dict:
     """The containers (through ``permissions.visible_containers``: the sequence page is the
     owner's), the warriors, and where money can go. Every list of containers in the steps
     names a pouch's hero with its contents ("Pouch 1 of Karl (5 gc)": the ``contents`` label of
-    ``campaign.options``), so that two pouches are told apart by who carries them.
+    ``core.options``), so that two pouches are told apart by who carries them.
     ``warriors``: the step's own read of the warband's warriors, when it needs more of them
     than the treasury's forms (``WarriorQuerySet.for_forms``)."""
     warband = sequence.participant.warband
@@ -227,7 +226,7 @@ def treasury_page(sequence: PostBattleSequence, user, *, warriors=None) -> dict:
         "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
         "pile": shown_pile,
         "pile_parts": pile_parts,
-        "real_containers": Choices(real),  # their options are built once (campaign.options)
+        "real_containers": Choices(real),  # their options are built once (core.options)
         "paying": Choices(c for c in real if c.gold_crowns),  # "Pay from" (steps 5 to 9)
         "warriors": warriors,
         "gold_held": sum(c.gold_crowns for c in containers),

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles import services
+from battles import permissions, services
 from battles.dice import dice_for
 from battles.forms import (
     BattleForm,
@@ -30,8 +30,10 @@ from battles.forms import (
     reported_results,
 )
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
-from campaign import fragments, permissions
-from campaign.dice import DiceError
+from campaign import fragments
+from campaign.permissions import can_run_campaign, get_campaign_for_user, is_member
+from core.dice import DiceError
+from core.queries import one
 from warbands.models import Warband, Warrior
 from warbands.rules import RuleViolation
 
@@ -40,10 +42,8 @@ def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
     """The battle, for the members of its campaign (404 for anyone else)."""
     battle = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        battle = permissions.one(
-            Battle.objects.select_related("campaign", "reported_by").filter(pk=pk)
-        )
-    if battle is None or not permissions.is_member(request.user, battle.campaign):
+        battle = one(Battle.objects.select_related("campaign", "reported_by").filter(pk=pk))
+    if battle is None or not is_member(request.user, battle.campaign):
         raise Http404("No such battle.")
     return battle
 
@@ -57,7 +57,7 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
         battle.participants.select_related("warband", "warband__owner", "confirmed_by", "sequence")
     )
     mine = [p for p in participants if p.warband.owner_id == request.user.pk]
-    organiser = permissions.can_run_campaign(request.user, battle.campaign)
+    organiser = can_run_campaign(request.user, battle.campaign)
     outcomes = list(
         WarriorOutcome.objects.filter(participant__battle=battle).select_related(
             "warrior", "participant__warband", "taken_out_by"
@@ -185,14 +185,14 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
 @require_http_methods(["GET", "POST"])
 def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     """An organiser records a battle for any two or more warbands of the campaign."""
-    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
+    campaign = get_campaign_for_user(request, pk, organiser=True)
     return _report_page(request, "battles/battle_record.html", campaign, record=True)
 
 
 @require_http_methods(["GET", "POST"])
 def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
     """A participant reports a battle; the other participants confirm or dispute it."""
-    campaign = permissions.get_campaign_for_user(request, pk, write=True)
+    campaign = get_campaign_for_user(request, pk, write=True)
     return _report_page(request, "battles/battle_report.html", campaign, record=False)
 
 
@@ -287,7 +287,7 @@ def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for_user(request, pk)
     confirmed = battle.status == Battle.Status.CONFIRMED
     if confirmed:
-        permissions.get_campaign_for_user(request, battle.campaign_id, organiser=True)
+        get_campaign_for_user(request, battle.campaign_id, organiser=True)
     elif not battle_context(request, battle)["may_edit"]:
         raise PermissionDenied("Only whoever reported the battle, or an organiser, changes it.")
     participants = list(battle.participants.select_related("warband"))
@@ -373,9 +373,7 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
         Participant.objects.select_related("warband"), battle=battle, warband_id=warband_pk
     )
     warband = participant.warband
-    if warband.owner_id != request.user.pk and not permissions.can_run_campaign(
-        request.user, battle.campaign
-    ):
+    if warband.owner_id != request.user.pk and not can_run_campaign(request.user, battle.campaign):
         raise PermissionDenied("Each warband declares its own carried items.")
     items = list(battle.carried_items.filter(owner=warband))
     enemies = [

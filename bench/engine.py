@@ -23,9 +23,17 @@ import itertools
 import statistics
 import time
 
+from django.db import connection, transaction
+
+from battles import sequence
+from battles.models import PostBattleSequence
 from battles.rules import experience, exploration, injuries
 from battles.rules.tasks import NeedsAnswer
-from campaign.dice import Roll
+from bench.generate import _play
+from campaign.models import Campaign
+from core.dice import Roll
+from league.management.commands.seed_demo import Command as Demo
+from warbands.models import Warband
 from warbands.rules import roster
 
 CYCLE = (3, 4, 2, 5, 6, 1, 4, 3, 5, 2, 6, 6, 1)
@@ -142,9 +150,6 @@ def _timed_services(spent: list[float], queries: list[int]):
     """Time the calls to the sequence's services (``battles.sequence``) and count their
     queries; what ``seed_demo`` does between them (the player's choices, its own reads) is
     not server time."""
-    from django.db import connection
-
-    from battles import sequence
 
     inside = [False]
 
@@ -178,13 +183,6 @@ def _timed_services(spent: list[float], queries: list[int]):
 
 def services_sequence(league, runs: int = 5) -> dict:
     """Server time of steps 1-10 of a 15-warrior warband's sequence through the services."""
-    from django.db import transaction
-
-    from battles.models import PostBattleSequence
-    from bench.generate import _play
-    from campaign.management.commands.seed_demo import Command as Demo
-    from campaign.models import Campaign
-    from warbands.models import Warband
 
     campaign = Campaign.objects.get(pk=league.campaign_id)
     organiser = campaign.memberships.filter(is_organiser=True).first().user

@@ -44,6 +44,7 @@ from battles.models import (
 )
 from battles.rules import ReportedResult
 from campaign.models import Membership
+from league.management.commands.seed_demo import Command as Demo
 from tests.factories import CampaignFactory, UserFactory, WarbandFactory, finish, hire
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer, Warband
@@ -194,7 +195,6 @@ def _record(campaign, organiser, first, second, rng, fought_on, notes="") -> Bat
 def _play(campaign, organiser, first, second, *, until: dict[int, int]) -> Battle:
     """A battle reported by the first player, confirmed by the second, step 0 settled and each
     warband's sequence played through the services with the demo's dice."""
-    from campaign.management.commands.seed_demo import Command as Demo
 
     battle = battle_services.report_battle(
         actor=first.owner,
@@ -227,7 +227,6 @@ def _left_at_step_one(campaign, organiser, first, second, rng, fought_on, *, out
     """A battle recorded by the organiser, ``out`` (indexes in each roster; None: everybody)
     taken out of action, step 0 settled through the services and each side's sequence left
     at step 1 with its injury rolls listed, as the page lists them."""
-    from campaign.management.commands.seed_demo import Command as Demo
 
     battle = _record(campaign, organiser, first, second, rng, fought_on, notes)
     outcomes = []

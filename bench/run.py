@@ -49,7 +49,7 @@ BUILD = {"writers": 8, "rolls": 80, "night": 4}
 def environment() -> dict[str, str]:
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="campaign.settings",
+        DJANGO_SETTINGS_MODULE="core.settings",
         DEBUG="0",
         SECURE_COOKIES="0",
         SECURE_HSTS_SECONDS="0",
@@ -69,7 +69,7 @@ def environment() -> dict[str, str]:
 
 def snapshot(env, what: str) -> bool:
     """``restore`` or ``keep`` the league (bench/snapshot.py), in a process of its own."""
-    code = f"import django; django.setup()\nfrom bench import snapshot\nprint(snapshot.{what}())"
+    code = f"import bench.boot\nfrom bench import snapshot\nprint(snapshot.{what}())"
     done = subprocess.run([PYTHON, "-c", code], cwd=ROOT, env=env, check=True,
                           stdout=subprocess.PIPE, text=True)  # fmt: skip
     return done.stdout.strip().splitlines()[-1] == "True"
@@ -79,7 +79,7 @@ def describe(env) -> dict:
     """The kept league's description, or the league built now (its progress shown as it
     comes; the last line describes it)."""
     code = (
-        "import django, json; django.setup()\n"
+        "import json\nimport bench.boot\n"
         "from dataclasses import asdict\n"
         "from campaign.models import Campaign\n"
         "from bench.generate import generate, league_of\n"
@@ -130,7 +130,7 @@ def prepare(env, *, again: bool = True) -> dict:
 
 def start_gunicorn(env) -> subprocess.Popen:
     server = subprocess.Popen(
-        [PYTHON, "-m", "gunicorn", "campaign.wsgi", "--bind", f"127.0.0.1:{PORT}",
+        [PYTHON, "-m", "gunicorn", "core.wsgi", "--bind", f"127.0.0.1:{PORT}",
          "--workers", "2", "--log-level", "warning"],
         cwd=ROOT, env=env, start_new_session=True,
     )  # fmt: skip
@@ -173,7 +173,7 @@ def load(rows: list[dict], password: str, concurrency: int) -> list[dict]:
 
 def engine(env, league: dict) -> dict:
     code = (
-        "import django, json, sys; django.setup()\n"
+        "import json, sys\nimport bench.boot\n"
         "from bench.engine import rules_rate, services_sequence\n"
         "from bench.generate import League\n"
         "league = League(**json.loads(sys.stdin.read()))\n"

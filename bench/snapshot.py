@@ -19,7 +19,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connections
 
-from campaign.database import database_exists, maintenance_connection
+from core.embedded import database_exists, maintenance_connection
 
 TEMPLATE = "mordheim_bench_league"
 

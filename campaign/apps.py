@@ -1,6 +1,8 @@
 from django.apps import AppConfig, apps
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from campaign import versions
+
 
 class CampaignConfig(AppConfig):
     name = "campaign"
@@ -9,7 +11,6 @@ class CampaignConfig(AppConfig):
     def ready(self) -> None:
         """Every model that names its campaign (``CAMPAIGN_PATH``) changes that campaign's
         version when it is saved or deleted (``campaign.versions``)."""
-        from campaign import versions
 
         for model in apps.get_models():
             if not hasattr(model, "CAMPAIGN_PATH"):

@@ -1,16 +1,8 @@
-"""Forms of accounts and campaigns. Each lists its fields explicitly."""
+"""Forms of campaigns. Each lists its fields explicitly."""
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 
 from campaign.models import Campaign
-
-
-class SignUpForm(UserCreationForm):
-    """A new account: a username and a password twice, checked by the password validators."""
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username",)
 
 
 class CampaignForm(forms.ModelForm):

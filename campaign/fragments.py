@@ -2,7 +2,7 @@
 
 A part drawn in Python (``kept``), where the template's ``{% cache %}`` tag cannot say what
 the key is or whether the part may be kept at all. A form in a kept part needs two things
-that are new in every answer: its one-time token (``campaign.once``), which ``kept`` replaces
+that are new in every answer: its one-time token (``core.once``), which ``kept`` replaces
 with a fresh one on the way out, and a CSRF token valid for the browser, which holds only
 when the part is kept per browser (its CSRF cookie in the key). A part with forms is kept
 only when the caller gives the request for that; otherwise it is drawn every time.
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.utils.safestring import SafeString, mark_safe
 
-from campaign.once import FIELD, new_token
+from core.once import FIELD, new_token
 
 CSRF_FIELD = "csrfmiddlewaretoken"
 _TOKEN = re.compile(rf'(name="{FIELD}" value=")[0-9a-f-]{{36}}(")')

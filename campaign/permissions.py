@@ -1,31 +1,19 @@
-"""The one place that answers "may this user see or do this?".
+"""Who may see or do what in a campaign.
 
-Views start with an accessor from here (``get_warband_for_user(request, pk, write=True)``) that
-returns the object or raises: 404 when the user is not in the object's campaign (so a stranger
-cannot even learn that it exists), 403 when they may see it but not change it.
-
-Roles in a campaign: its members (players and organisers) may read every roster of it; only a
-warband's owner changes it. Organisers run the campaign but do not edit other players'
-warbands: a roster page under edit shows the muster purse, which becomes the secret treasury.
+Views start with an accessor from their app's ``permissions`` module (here
+``get_campaign_for_user(request, pk, organiser=True)``) that returns the object or raises: 404
+when the user is not in the object's campaign (so a stranger cannot even learn that it
+exists), 403 when they may see it but not change it. Members (players and organisers) read
+everything in their campaign that is not a warband's secret; organisers run it.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
-from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from campaign.models import Campaign, Membership
-from warbands.models import StorageContainer, Warband, Warrior
-from warbands.rules import containers as container_rules
-
-
-def one(queryset):
-    """The row ``queryset`` finds (it filters on a primary key), or None: ``first()`` without
-    its ordering, which costs Django more to build than the key lookup costs PostgreSQL."""
-    return next(iter(queryset.order_by()[:1]), None)
+from core.queries import one
 
 
 def membership(user, campaign: Campaign) -> Membership | None:
@@ -52,184 +40,9 @@ def is_organiser(user, campaign: Campaign) -> bool:
     return found is not None and found.is_organiser
 
 
-def can_edit_warband(user, warband: Warband) -> bool:
-    """Only the owner changes a warband, and only while it plays in an open campaign."""
-    return (
-        user.is_authenticated
-        and warband.owner_id == user.pk
-        and warband.status in (Warband.Status.DRAFT, Warband.Status.ACTIVE)
-        and warband.campaign.is_open
-    )
-
-
 def can_run_campaign(user, campaign: Campaign) -> bool:
     """Organisers (the creator and co-organisers) run an open campaign."""
     return campaign.is_open and is_organiser(user, campaign)
-
-
-def can_see_treasury(user, warband: Warband) -> bool:
-    """The warband's gold, wyrdstone and stored items are the owner's secret (Mayhem in
-    Mordheim: "You need not reveal to your opponent what is inside any of your storage
-    containers"); an organiser sees them only when the campaign says so."""
-    if can_edit_warband(user, warband):
-        return True
-    return warband.campaign.organiser_sees_secrets and is_organiser(user, warband.campaign)
-
-
-def can_see_contents(user, container: StorageContainer) -> bool:
-    """Whoever holds the container now sees inside: its owner, and after a capture the captor
-    (the container then belongs to the captor's warband)."""
-    return can_see_treasury(user, container.warband)
-
-
-@dataclass(frozen=True)
-class StoredView:
-    pk: int
-    name: str
-
-
-@dataclass(frozen=True)
-class Contents:
-    gold: int
-    wyrdstone: int
-    items: tuple[StoredView, ...]
-    capacity: container_rules.Capacity
-
-    @property
-    def held(self) -> bool:
-        """It holds something (gold, wyrdstone or an item)."""
-        return bool(self.gold or self.wyrdstone or self.items)
-
-
-@dataclass(frozen=True)
-class ContainerView:
-    """What a user may know of a container. Everybody sees its kind, whether it is heavy (it
-    is on the table) and who carries it; ``label`` and ``contents`` are None unless
-    ``can_see_contents``. ``name``: what to call it, "Large Sack 2" or "Large Sack “Loot”"
-    for those who may see inside, only the kind for anybody else (the label is the owner's).
-    Templates get these, never the model, so they cannot leak."""
-
-    pk: int
-    kind: str
-    kind_label: str
-    heavy: bool
-    carried_by: str
-    label: str | None
-    contents: Contents | None
-    name: str
-
-
-def visible_containers(
-    user, containers: Iterable[StorageContainer], *, among: Iterable[StorageContainer] = ()
-) -> list[ContainerView]:
-    """``containers`` must come with ``warband__campaign``, ``holder`` and ``parent`` loaded
-    and, when the user may see inside, their ``stored_list`` (``treasury.held_containers``).
-    What a carrier carries (its open capacity shrinks by it) is read from the other containers
-    given: pass all the warband's held containers, or give them as ``among`` to see only some
-    of them."""
-    containers = list(containers)
-    carried: dict[int, list[str]] = {}
-    for container in list(among) or containers:
-        if container.parent_id and container.status == StorageContainer.Status.HELD:
-            carried.setdefault(container.parent_id, []).append(container.kind)
-    views = []
-    allowed: dict[int, bool] = {}
-    for container in containers:
-        if container.warband_id not in allowed:
-            allowed[container.warband_id] = can_see_contents(user, container)
-        carried_by = ""
-        if container.holder_id:
-            carried_by = container.holder.name
-        elif container.parent_id:
-            carried_by = container.parent.kind_label
-        contents = None
-        kind_label = container.kind_label
-        if allowed[container.warband_id]:
-            children = carried.get(container.pk, [])
-            contents = Contents(
-                gold=container.gold_crowns,
-                wyrdstone=container.wyrdstone,
-                items=tuple(StoredView(stored.pk, stored.name) for stored in container.stored_list),
-                capacity=container_rules.open_capacity(container.kind, children)
-                if container.kind != StorageContainer.LOOSE
-                else container_rules.Capacity(0, 0, 0),
-            )
-        views.append(
-            ContainerView(
-                pk=container.pk,
-                kind=container.kind,
-                kind_label=kind_label,
-                heavy=container.is_heavy,
-                carried_by=carried_by,
-                label=container.label if allowed[container.warband_id] else None,
-                contents=contents,
-                name=str(container) if allowed[container.warband_id] else kind_label,
-            )
-        )
-    return views
-
-
-def shown_pile(views: Iterable[ContainerView]) -> ContainerView | None:
-    """The unstored pile among ``views`` when this user may see inside it and it holds
-    something (a pile a step made stays, often empty, and is then not shown)."""
-    return next(
-        (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
-        None,
-    )
-
-
-def ledger_name(container: StorageContainer, warband_id: int) -> str:
-    """What warband ``warband_id``'s ledger calls ``container``: its name while the warband
-    holds it; once an enemy captured it, only its kind, "Treasure Chest (captured)" (the
-    captor's name or number for it is the captor's secret)."""
-    if container.warband_id == warband_id:
-        return str(container)
-    return f"{container.kind_label} (captured)"
-
-
-@dataclass(frozen=True)
-class DiceView:
-    """A line of a battle's dice log as this user may see it."""
-
-    created_at: object
-    warband: str
-    purpose: str
-    shown: str
-    result: str
-    rolled_by: str
-    source: str
-    hidden: bool
-
-
-def visible_dice(user, rolls) -> list[DiceView]:
-    """The rulebook wants every roll witnessed; Mayhem in Mordheim wants the treasury secret.
-    A roll made in a treasury step (``secret``) shows everybody that it was made (when, by
-    whom, how many dice) but its purpose, faces and result only to those who may see that
-    warband's treasury. ``rolls`` come with ``warband__campaign`` and ``rolled_by`` loaded."""
-    allowed: dict[int, bool] = {}
-    views = []
-    for roll in rolls:
-        hidden = False
-        if roll.secret and roll.warband_id is not None:
-            if roll.warband_id not in allowed:
-                allowed[roll.warband_id] = can_see_treasury(user, roll.warband)
-            hidden = not allowed[roll.warband_id]
-        count = len(roll.faces)
-        views.append(
-            DiceView(
-                created_at=roll.created_at,
-                warband=roll.warband.name if roll.warband_id else "",
-                purpose="A roll in a secret step of the post-battle sequence"
-                if hidden
-                else roll.purpose,
-                shown=f"{count} {'die' if count == 1 else 'dice'}" if hidden else roll.shown,
-                result="" if hidden else roll.result,
-                rolled_by=roll.rolled_by.username if roll.rolled_by_id else "",
-                source=roll.get_source_display().lower(),
-                hidden=hidden,
-            )
-        )
-    return views
 
 
 def get_campaign_for_user(
@@ -248,38 +61,3 @@ def get_campaign_for_user(
     if (organiser or write) and not campaign.is_open:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
     return campaign
-
-
-def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
-    warband = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        warband = one(
-            Warband.objects.select_related("campaign", "owner", "warband_type").filter(pk=pk)
-        )
-    if warband is None or not is_member(request.user, warband.campaign):
-        raise Http404("No such warband.")
-    if write and not can_edit_warband(request.user, warband):
-        if not warband.campaign.is_open:
-            raise PermissionDenied("The campaign is closed: nothing in it can change.")
-        raise PermissionDenied("Only the warband's owner may change it, while it plays.")
-    return warband
-
-
-def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
-    """The warband, if the user may open its treasury (404 for strangers, 403 for others)."""
-    warband = get_warband_for_user(request, pk, write=write)
-    if not can_see_treasury(request.user, warband):
-        raise PermissionDenied("A warband's treasury is its owner's secret.")
-    return warband
-
-
-def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
-    warrior = one(
-        Warrior.objects.select_related(
-            "warband", "warband__campaign", "warband__owner", "warband__warband_type"
-        ).filter(pk=pk)
-    )
-    if warrior is None:
-        raise Http404("No such warrior.")
-    get_warband_for_user(request, warrior.warband_id, write=write)
-    return warrior

@@ -19,8 +19,7 @@ from campaign.models import (
     RandomFortuneEntry,
     new_join_code,
 )
-from warbands.models import Warband
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
 
 CAMPAIGN_FIELDS = (
     "name",
@@ -40,7 +39,7 @@ def record_event(campaign: Campaign, kind: str, message: str, *, warband=None, b
     )
 
 
-def _require_organiser(actor, campaign: Campaign) -> None:
+def require_organiser(actor, campaign: Campaign) -> None:
     if not permissions.is_organiser(actor, campaign):
         raise PermissionDenied("Only the campaign's organisers may do this.")
     if not campaign.is_open:
@@ -63,7 +62,7 @@ def create_campaign(*, actor, **fields) -> Campaign:
 
 @transaction.atomic
 def update_campaign(campaign: Campaign, *, actor, **fields) -> Campaign:
-    _require_organiser(actor, campaign)
+    require_organiser(actor, campaign)
     unknown = set(fields) - set(CAMPAIGN_FIELDS)
     if unknown:
         raise ValueError(f"not campaign settings: {sorted(unknown)}")
@@ -96,7 +95,7 @@ def join_campaign(*, actor, code: str) -> Membership:
 @transaction.atomic
 def regenerate_join_code(campaign: Campaign, *, actor) -> str:
     """A new code; the old one stops working at once."""
-    _require_organiser(actor, campaign)
+    require_organiser(actor, campaign)
     campaign.join_code = new_join_code()
     campaign.save(update_fields=["join_code"])
     return campaign.join_code
@@ -104,7 +103,7 @@ def regenerate_join_code(campaign: Campaign, *, actor) -> str:
 
 @transaction.atomic
 def set_joining_open(campaign: Campaign, *, actor, is_open: bool) -> None:
-    _require_organiser(actor, campaign)
+    require_organiser(actor, campaign)
     campaign.joining_open = is_open
     campaign.save(update_fields=["joining_open"])
 
@@ -112,7 +111,7 @@ def set_joining_open(campaign: Campaign, *, actor, is_open: bool) -> None:
 @transaction.atomic
 def add_co_organiser(campaign: Campaign, *, actor, username: str) -> Membership:
     """Make a user an organiser too (joining them to the campaign if needed)."""
-    _require_organiser(actor, campaign)
+    require_organiser(actor, campaign)
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
         raise RuleViolation(f"There is no user called {username.strip()!r}.")
@@ -123,44 +122,6 @@ def add_co_organiser(campaign: Campaign, *, actor, username: str) -> Membership:
         campaign, CampaignEvent.Kind.CAMPAIGN, f"{user.username} now co-organises the campaign."
     )
     return membership
-
-
-@transaction.atomic
-def remove_member(membership: Membership, *, actor) -> None:
-    """Remove a player: the membership and their warbands are archived, not deleted, so the
-    battles they fought stay in the campaign's history."""
-    campaign = membership.campaign
-    _require_organiser(actor, campaign)
-    if membership.user_id == actor.pk:
-        raise RuleViolation("You cannot remove yourself.")
-    if membership.is_organiser and campaign.memberships.organisers().count() == 1:
-        raise RuleViolation("A campaign keeps at least one organiser.")
-    membership.is_active = False
-    membership.is_organiser = False
-    membership.save(update_fields=["is_active", "is_organiser"])
-    Warband.objects.filter(campaign=campaign, owner=membership.user).playing().update(
-        status=Warband.Status.ARCHIVED
-    )
-    record_event(
-        campaign, CampaignEvent.Kind.CAMPAIGN, f"{membership.user.username} left the campaign."
-    )
-
-
-@transaction.atomic
-def archive_warband(warband: Warband, *, actor) -> None:
-    """Remove a warband from play; its battles stay in the history."""
-    _require_organiser(actor, warband.campaign)
-    if warband.status not in (Warband.Status.DRAFT, Warband.Status.ACTIVE):
-        raise RuleViolation(f"{warband.name} no longer plays.")
-    warband.status = Warband.Status.ARCHIVED
-    warband.gold_crowns = 0
-    warband.save(update_fields=["status", "gold_crowns"])
-    record_event(
-        warband.campaign,
-        CampaignEvent.Kind.CAMPAIGN,
-        f"{warband.name} was removed from the campaign.",
-        warband=warband,
-    )
 
 
 @transaction.atomic
@@ -186,7 +147,7 @@ def set_campaign_status(campaign: Campaign, *, actor, status: str) -> Campaign:
 @transaction.atomic
 def set_fortune_table(campaign: Campaign, *, actor, table: str, rows) -> None:
     """Replace one of the campaign's random fortune tables (rows: low, high, result, kind)."""
-    _require_organiser(actor, campaign)
+    require_organiser(actor, campaign)
     RandomFortuneEntry.objects.filter(campaign=campaign, table=table).delete()
     RandomFortuneEntry.objects.bulk_create(
         RandomFortuneEntry(campaign=campaign, table=table, low=low, high=high, result=r, kind=k)

@@ -1,5 +1,10 @@
 import pytest
+from django.apps import apps
+from django.conf import settings
+from django.core.cache import caches
+from django.test import override_settings
 
+from core.embedded import start_embedded
 from tests.factories import (
     PASSWORD,
     CampaignFactory,
@@ -7,6 +12,15 @@ from tests.factories import (
     UserFactory,
     mustered_warband,
 )
+from warbands.models import WarbandType
+from warbands.reference import load_reference_data
+
+
+def pytest_configure(config):
+    """The test setup is an entry point: without DATABASE_URL it starts (or joins) the
+    embedded PostgreSQL before any test connects. Each xdist worker creates its own test
+    database on it (``test_mordheim_gw0``, ``test_mordheim_gw1``)."""
+    start_embedded(settings)
 
 
 @pytest.fixture(autouse=True)
@@ -30,8 +44,6 @@ def no_fragment_cache(settings):
 @pytest.fixture
 def fragment_cache(settings):
     """The fragment cache as it runs in production (each test starts with it empty)."""
-    from django.core.cache import caches
-
     settings.CACHES = {
         **settings.CACHES,
         "fragments": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -58,9 +70,6 @@ def _plain_static_names(django_test_environment):
     through Django's finders, which know nothing of the hashed names in the manifest that
     `collectstatic` (make serve, make bench) leaves in STATIC_ROOT: with those, a browser test
     would run without htmx."""
-    from django.conf import settings
-    from django.test import override_settings
-
     plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
         yield
@@ -70,10 +79,6 @@ def _plain_static_names(django_test_environment):
 def reference_data(transactional_db):
     """The warband lists, for tests on a transactional database: pytest-django empties every
     table after such a test, data migrations included, so they are loaded again here."""
-    from django.apps import apps
-
-    from warbands.models import WarbandType
-    from warbands.reference import load_reference_data
 
     if not WarbandType.objects.exists():
         load_reference_data(apps)

@@ -1,12 +1,17 @@
 """factory_boy factories shared by the whole suite."""
 
+import datetime
+
 import factory
 from django.contrib.auth import get_user_model
 
-from campaign.dice import ScriptedDice
+from battles import services as battle_services
+from battles.models import WarriorOutcome
+from battles.rules import ReportedResult
 from campaign.models import Campaign, Membership
+from core.dice import ScriptedDice
 from warbands import services, treasury
-from warbands.models import Warband, WarbandType
+from warbands.models import Item, LedgerEntry, StorageContainer, Warband, WarbandType
 
 PASSWORD = "correct-horse-battery"
 
@@ -115,7 +120,6 @@ def hide_secrets(warband) -> list[object]:
     """Give the warband's treasure chest a distinctive treasure (37 gc, 7 wyrdstone and an
     Elven cloak) and return every value an opponent must never see: those three and the
     warband's totals."""
-    from warbands.models import Item, LedgerEntry
 
     chest = warband.containers.get(kind="treasure_chest")
     treasury.add_treasure(
@@ -136,7 +140,6 @@ def change_secrets(warband) -> None:
     wyrdstone and the cloak become 41 gc, 3 wyrdstone, the cloak and a rope, and back again on
     the next call (see tests/secrets.py). Its name, as secret as its contents, is set to
     "Tithes" and cleared again."""
-    from warbands.models import Item, LedgerEntry, StorageContainer
 
     chest = warband.containers.get(kind="treasure_chest")
     label = "" if chest.label == "Tithes" else "Tithes"
@@ -154,11 +157,6 @@ def record(campaign, organiser, lines, *, scenario="Skirmish", fought_on=None, o
     """A confirmed battle through the real service. ``lines``: (warband, result, routed);
     ``outcomes``: {warband: [(warrior, out_of_action, enemies_ooa)]}; routers are numbered in
     the order given."""
-    import datetime
-
-    from battles import services as battle_services
-    from battles.models import WarriorOutcome
-    from battles.rules import ReportedResult
 
     order = iter(range(1, len(lines) + 1))
     battle = battle_services.record_battle(

@@ -9,6 +9,7 @@ Two complementary checks:
   ones (a profile's 7, an experience box) are caught this way too.
 """
 
+import difflib
 import re
 from collections.abc import Callable
 
@@ -40,8 +41,6 @@ def assert_unchanged_by_secrets(fetch: Callable[[], str], change_secrets: Callab
     change_secrets()
     after = normalised(fetch())
     if before != after:
-        import difflib
-
         diff = "\n".join(
             difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=1)
         )

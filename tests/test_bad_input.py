@@ -15,10 +15,17 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.battles.test_sequence import sequence_of
+from battles import sequence as sequences
+from battles import services
+from battles.models import SequenceTask
+from battles.rules import ReportedResult
+from core.dice import ScriptedDice
+from tests.battles.test_sequence import fought, sequence_of
 from tests.battles.test_trading_steps import battle_of, play_to
-from tests.factories import WarbandFactory
+from tests.factories import WarbandFactory, hire
 from tests.test_url_matrix import fingerprint
+from warbands import treasury
+from warbands.models import Item
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = 12
@@ -126,13 +133,6 @@ def fuzz(client, action: str, fields: dict[str, str]) -> list[str]:
 def pages(duel):
     """(user, page) pairs that between them draw every kind of form, each set up so that its
     conditional forms show (items to equip, treasure to store, rolls to buy with, questions)."""
-    from battles import sequence as sequences
-    from battles.models import SequenceTask
-    from campaign.dice import ScriptedDice
-    from tests.battles.test_sequence import fought
-    from tests.factories import hire
-    from warbands import treasury
-    from warbands.models import Item
 
     reavers, scourge, organiser = duel["reavers"], duel["scourge"], duel["organiser"]
     owner, campaign = reavers.owner, duel["campaign"]
@@ -177,9 +177,6 @@ def pages(duel):
 
 
 def battle_services_report(duel):
-    from battles import services
-    from battles.rules import ReportedResult
-
     return services.report_battle(
         actor=duel["reavers"].owner, campaign=duel["campaign"], scenario="Ambush",
         results=[ReportedResult(duel["reavers"].pk, "won"),

@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 SCRIPT = """
-import django; django.setup()
+import bench.boot
 from django.db import connection
 from bench import snapshot
 
@@ -33,7 +33,7 @@ print(rows())
 
 def test_a_run_starts_from_the_league_as_it_was_kept(tmp_path):
     env = {**os.environ, "MORDHEIM_PGDATA": str(tmp_path / "pg"),
-           "DJANGO_SETTINGS_MODULE": "campaign.settings", "PYTHONPATH": str(ROOT)}  # fmt: skip
+           "DJANGO_SETTINGS_MODULE": "core.settings", "PYTHONPATH": str(ROOT)}  # fmt: skip
     env.pop("DATABASE_URL", None)
     done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, text=True,
                           capture_output=True, timeout=120)  # fmt: skip

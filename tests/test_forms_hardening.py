@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.battles.test_sequence import fought, sequence_of
+from tests.battles.test_trading_steps import battle_of, play_to
 from tests.factories import UserFactory
 from tests.test_url_matrix import fingerprint
 from warbands.models import StorageContainer, Warband
@@ -84,7 +85,6 @@ def test_another_warbands_container_in_a_treasury_form_changes_nothing(client, d
 
 
 def test_another_warbands_container_in_a_sequence_form_changes_nothing(client, duel):
-    from tests.battles.test_trading_steps import battle_of, play_to
 
     reavers, scourge = duel["reavers"], duel["scourge"]
     sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)

@@ -11,11 +11,14 @@ most what ``WRITE_QUERIES`` says. Pages are drawn here without their cached frag
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from bench.generate import generate
+from campaign import versions
+from warbands.models import StorageContainer
 
 pytestmark = pytest.mark.django_db
 MAX_QUERIES = 15
@@ -56,7 +59,6 @@ def count(client, method, path, data=None) -> tuple[int, int]:
 
 
 def counts(client, league) -> dict[str, int]:
-    from django.contrib.auth import get_user_model
 
     client.force_login(get_user_model().objects.get(username=league.player))
     found = {}
@@ -85,9 +87,6 @@ def counts(client, league) -> dict[str, int]:
 
 def other_writes(client, league) -> dict[str, int]:
     """The bench's other writes, each by a player of its own (bench/plan.py)."""
-    from django.contrib.auth import get_user_model
-
-    from warbands.models import StorageContainer
 
     def as_player(username):
         client.force_login(get_user_model().objects.get(username=username))
@@ -138,7 +137,6 @@ def test_page_queries_do_not_grow_with_the_league_or_the_roster(client):
 def test_the_bench_counts_queries_only_when_asked(client, settings):
     league = generate(warbands=2, warriors=3, containers=3, ledger=4, battles=3, played=1,
                       progress=lambda m: None)  # fmt: skip
-    from django.contrib.auth import get_user_model
 
     client.force_login(get_user_model().objects.get(username=league.player))
     assert "X-Queries" not in client.get("/")
@@ -154,9 +152,6 @@ def test_the_bench_counts_queries_only_when_asked(client, settings):
 def test_pages_kept_in_fragments_cost_a_few_queries_whatever_the_league(client, fragment_cache):
     """Drawn again while nothing changed: the session, the user, the object the page is
     about and the user's membership (the dashboard: its memberships)."""
-    from django.contrib.auth import get_user_model
-
-    from campaign import versions
 
     quiet = {"progress": lambda message: None, "battles": 8, "played": 1}
     found = {}

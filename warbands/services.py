@@ -19,10 +19,11 @@ from django.db.models.functions import Coalesce
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
-from campaign import permissions
-from campaign.dice import Dice, d6
-from campaign.models import Campaign
-from warbands import rules, treasury
+from campaign.models import Campaign, CampaignEvent
+from campaign.permissions import is_member
+from campaign.services import record_event
+from core.dice import Dice, d6
+from warbands import permissions, rules, treasury
 from warbands.models import (
     EquipmentListEntry,
     Item,
@@ -167,7 +168,7 @@ def _require_draft(warband: Warband) -> None:
 @transaction.atomic
 def create_warband(*, actor, campaign: Campaign, warband_type: WarbandType, name: str) -> Warband:
     """A new warband in ``campaign``, being mustered with the list's starting gold."""
-    if not permissions.is_member(actor, campaign):
+    if not is_member(actor, campaign):
         raise PermissionDenied("Only members of the campaign may muster a warband in it.")
     name = name.strip()
     if not name:
@@ -403,8 +404,6 @@ def finish_muster(warband: Warband, *, actor) -> Warband:
 
 
 def _announce(warband: Warband, message: str) -> None:
-    from campaign.models import CampaignEvent
-    from campaign.services import record_event
 
     record_event(warband.campaign, CampaignEvent.Kind.MUSTERED, message, warband=warband)
 

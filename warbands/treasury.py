@@ -29,8 +29,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Case, Count, Prefetch, Q, Sum, When, prefetch_related_objects
 
-from campaign import permissions
-from campaign.noting import Noting
+from core.noting import Noting
+from warbands import permissions
 from warbands.models import (
     EquipmentListEntry,
     Item,

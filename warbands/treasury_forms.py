@@ -3,9 +3,7 @@ containers and warriors, so a posted id of somebody else's container is simply i
 
 from django import forms
 
-from battles.models import Battle
-from campaign import permissions
-from warbands import treasury
+from warbands import permissions, treasury
 from warbands.models import StorageContainer, StoredItem, Warrior, WarriorItem
 from warbands.rules import containers as container_rules
 
@@ -183,7 +181,11 @@ class LedgerFilterForm(_WarbandForm):
     reason = forms.ChoiceField(
         choices=[("", "Any reason"), *treasury.LedgerEntry.Reason.choices], required=False
     )
-    battle = forms.ModelChoiceField(queryset=Battle.objects.none(), required=False)
+    # Battles sit a layer above warbands: the model is the ledger's foreign key's, not imported.
+    battle = forms.ModelChoiceField(
+        queryset=treasury.LedgerEntry._meta.get_field("battle").related_model.objects.none(),
+        required=False,
+    )
 
     def __init__(self, *args, warband, **kwargs):
         super().__init__(*args, warband=warband, **kwargs)
@@ -193,7 +195,8 @@ class LedgerFilterForm(_WarbandForm):
         )
         # The battles whose post-battle sequences changed this treasury.
         self.fields["battle"].queryset = (
-            Battle.objects.filter(participants__warband=warband)
+            self.fields["battle"]
+            .queryset.model.objects.filter(participants__warband=warband)
             .distinct()
             .order_by("-fought_on", "-pk")
         )

@@ -19,9 +19,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import permissions
-from campaign.options import Choices
-from warbands import treasury
+from core.options import Choices
+from warbands import permissions, treasury
 from warbands.models import (
     LedgerEntry,
     StorageContainer,

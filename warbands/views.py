@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import permissions
-from campaign.dice import DiceError, EnteredDice, ServerDice
-from warbands import services, treasury
+from campaign.permissions import get_campaign_for_user
+from core.dice import DiceError, EnteredDice, ServerDice
+from warbands import permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
     BuyItemForm,
@@ -49,7 +49,7 @@ def _first_error(form) -> str:
 
 @require_http_methods(["GET", "POST"])
 def warband_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = permissions.get_campaign_for_user(request, campaign_id)
+    campaign = get_campaign_for_user(request, campaign_id)
     form = WarbandCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -2,7 +2,7 @@
 
 A rule function takes the player's ``answers`` (a dict); when it needs one it does not have, it
 raises ``NeedsAnswer`` with the ``Question``. The service keeps the dice rolled so far and
-replays them (``campaign.dice.ReplayDice``) once the player answers.
+replays them (``core.dice.ReplayDice``) once the player answers.
 """
 
 from __future__ import annotations

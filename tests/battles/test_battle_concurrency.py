@@ -5,8 +5,8 @@ import pytest
 from battles import services
 from battles.models import Battle, CarriedItemAtEnd
 from battles.rules import ReportedResult
-from campaign.dice import ScriptedDice
 from campaign.models import CampaignEvent
+from core.dice import ScriptedDice
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from tests.warbands.test_treasury_concurrency import run_together
 from warbands import treasury

@@ -5,8 +5,8 @@ import pytest
 from battles import rules, services
 from battles.forms import FortuneTableForm
 from battles.rules import ReportedResult
-from campaign.dice import ScriptedDice
 from campaign.models import RandomFortuneEntry
+from core.dice import ScriptedDice
 from warbands.models import VesselItem
 from warbands.rules import RuleViolation
 

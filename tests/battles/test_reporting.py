@@ -7,6 +7,7 @@ from battles import services
 from battles.models import Battle, CarriedItemAtEnd, Participant, WarriorOutcome
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
+from tests.factories import WarbandFactory
 from warbands.models import RatingSnapshot
 from warbands.rules import RuleViolation
 
@@ -192,7 +193,6 @@ def test_a_confirmed_report_can_only_be_corrected_by_an_organiser(duel):
 
 
 def test_a_warband_still_mustering_cannot_be_reported(duel):
-    from tests.factories import WarbandFactory
 
     draft = WarbandFactory(campaign=duel["campaign"])
 

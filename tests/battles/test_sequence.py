@@ -7,7 +7,7 @@ from battles import sequence as sequences
 from battles import services
 from battles.models import Captive, PostBattleSequence, SequenceTask, WarriorOutcome
 from battles.rules import ReportedResult
-from campaign.dice import ScriptedDice
+from core.dice import ScriptedDice
 from warbands import treasury
 from warbands.models import Injury, StorageContainer, StoredItem, Warrior, WarriorItem, WarriorSkill
 from warbands.rules import RuleViolation

@@ -3,8 +3,9 @@
 import pytest
 
 from battles import sequence as sequences
+from battles.journal import Journal
 from battles.models import PostBattleSequence, StepRecord
-from campaign.dice import ScriptedDice
+from core.dice import ScriptedDice
 from tests.battles.test_trading_steps import battle_of, play_to
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from tests.warbands.test_treasury_concurrency import run_together
@@ -80,7 +81,6 @@ def test_two_tabs_rolling_the_exploration_roll_once(duel):
 def test_a_steps_journal_holds_only_the_ledger_entries_the_step_wrote(duel):
     """Undo reverses exactly the step's own entries, though another warband's request writes
     to the ledger between two of the step's actions (no "every entry since" guess)."""
-    from battles.journal import Journal
 
     sequence, reavers = at(duel, 4)
     record = StepRecord(sequence=sequence, step=4)

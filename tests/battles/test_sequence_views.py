@@ -9,13 +9,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles import sequence as sequences
-from battles.models import PostBattleSequence
+from battles.models import DiceRoll, PostBattleSequence
 from tests.battles.test_sequence import fought, sequence_of
 from tests.battles.test_trading_steps import battle_of, play_to, roll, warriors
 from tests.factories import SECRET_ITEM, change_secrets, hide_secrets, hire
 from tests.secrets import assert_unchanged_by_secrets
 from warbands import treasury
-from warbands.models import LedgerEntry
+from warbands.models import LedgerEntry, Skill, Warband, WarriorSkill
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -261,7 +261,6 @@ def test_the_page_does_not_query_more_for_a_bigger_roster(client, duel, step):
 
 def _draft_hire(warband, name):
     """Add a warrior with equipment straight to the roster (the purse is topped up)."""
-    from warbands.models import Warband
 
     Warband.objects.filter(pk=warband.pk).update(status="draft", gold_crowns=200)
     warband.refresh_from_db()
@@ -271,8 +270,6 @@ def _draft_hire(warband, name):
 
 
 def test_rolls_made_before_a_question_say_what_they_decided_once_it_is_answered(client, duel):
-    from battles.models import DiceRoll
-    from warbands.models import Skill, WarriorSkill
 
     reavers = duel["reavers"]
     champion = reavers.warriors.get(name="Brandt")

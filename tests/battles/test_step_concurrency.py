@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from battles import sequence as sequences
 from battles.models import PostBattleSequence
-from campaign.dice import ScriptedDice
+from core.dice import ScriptedDice
 from tests.battles.test_trading_steps import battle_of, play_to
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from tests.warbands.test_treasury_concurrency import run_together

@@ -6,8 +6,8 @@ from django.core.exceptions import PermissionDenied
 from battles import services
 from battles.models import CarriedItemAtEnd
 from battles.rules import ReportedResult
-from campaign.dice import ScriptedDice
 from campaign.models import CampaignEvent
+from core.dice import ScriptedDice
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, VesselItem
 from warbands.rules import RuleViolation

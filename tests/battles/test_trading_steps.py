@@ -10,7 +10,10 @@ from django.core.exceptions import PermissionDenied
 
 from battles import sequence as sequences
 from battles.models import PostBattleSequence
-from campaign.dice import ScriptedDice
+from battles.rules import exploration as rules
+from battles.sequence import _context
+from battles.steps_exploration import apply_find
+from core.dice import ScriptedDice
 from tests.battles.test_sequence import fought, roster_state, sequence_of
 from warbands import services as warband_services
 from warbands import treasury
@@ -19,7 +22,9 @@ from warbands.models import (
     Item,
     LedgerEntry,
     RatingSnapshot,
+    Skill,
     StoredItem,
+    WarbandType,
     Warrior,
     WarriorItem,
     WarriorSkill,
@@ -230,7 +235,6 @@ def test_a_wyrdstone_hunter_may_re_roll_one_die(duel):
 
 
 def _skill(key):
-    from warbands.models import Skill
 
     return Skill.objects.get(key=key).pk
 
@@ -261,9 +265,6 @@ def test_location_effects_on_the_roster(duel):
     reavers = duel["reavers"]
     captain, champion, guards = warriors(reavers)
     sequence, owner = at_step(duel, 3)
-    from battles.rules import exploration as rules
-    from battles.sequence import _context
-    from battles.steps_exploration import apply_find
 
     locked = PostBattleSequence.objects.get(pk=sequence.pk)
     ctx = _context(locked, owner)
@@ -298,9 +299,6 @@ def test_location_effects_on_the_roster(duel):
 def test_the_pit_can_kill_a_hero(duel):
     reavers = duel["reavers"]
     _, champion, _ = warriors(reavers)
-    from battles.rules import exploration as rules
-    from battles.sequence import _context
-    from battles.steps_exploration import apply_find
 
     sequence, owner = at_step(duel, 3)
     ctx = _context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
@@ -310,10 +308,6 @@ def test_the_pit_can_kill_a_hero(duel):
 
 
 def test_undead_find_free_zombies_up_to_the_warband_size(duel):
-    from battles.rules import exploration as rules
-    from battles.sequence import _context
-    from battles.steps_exploration import apply_find
-    from warbands.models import WarbandType
 
     reavers = duel["reavers"]
     sequence, owner = at_step(duel, 3)

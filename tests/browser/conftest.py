@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -44,7 +45,6 @@ def chromium():
         if os.environ.get("REQUIRE_BROWSER") == "1":
             pytest.fail(reason + "; REQUIRE_BROWSER=1 makes this an error")
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
 
     # Playwright's sync API keeps an event loop in this thread; Django then believes it is in
     # async code and refuses the ORM calls of the tests themselves (factories, assertions).

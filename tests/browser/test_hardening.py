@@ -6,6 +6,7 @@ import contextlib
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
@@ -145,7 +146,6 @@ def test_a_double_click_and_two_tabs_each_apply_once(live_server, chromium, leag
 
 
 def axe_violations(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}})
     return [

@@ -2,7 +2,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from campaign.auth import DEMO_PASSWORD
+from core.auth import DEMO_PASSWORD
 
 
 @pytest.mark.django_db(transaction=True)

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.urls import reverse
 
-from campaign.auth import DEMO_PASSWORD
+from core.auth import DEMO_PASSWORD
 from tests.factories import UserFactory
 from tests.urlwalk import iter_routes
 

@@ -1,4 +1,6 @@
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import CampaignFactory, MembershipFactory, WarbandFactory
@@ -42,8 +44,6 @@ def test_dashboard_query_count_does_not_grow_with_campaigns(
     client.force_login(user)
 
     def queries_for_dashboard() -> int:
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
 
         with CaptureQueriesContext(connection) as captured:
             assert client.get(reverse("dashboard")).status_code == 200

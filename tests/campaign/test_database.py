@@ -1,20 +1,27 @@
-"""The function that decides where the database lives (campaign/database.py)."""
+"""The function that decides where the database lives (core/database.py)."""
 
+import json
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
+import pgserver
 import psycopg
 import pytest
+from django.db import connection
+from pgserver.utils import PostmasterInfo
 
-from campaign.database import (
+from campaign.models import Campaign
+from core.database import (
     EMBEDDED_DATABASE_NAME,
     PREPARE_THRESHOLD,
     database_settings,
-    start_embedded_postgres,
+    embedded_data_dir,
 )
+from core.embedded import forget_dead_processes, start_embedded, start_embedded_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,7 +78,7 @@ def test_the_settings_read_db_prepared_statements(switch, options):
         "import django; from django.conf import settings; o = settings.DATABASES['default']"
         ".get('OPTIONS', {}); print(o.get('server_side_binding'), o.get('prepare_threshold'))"
     )
-    environ["DJANGO_SETTINGS_MODULE"] = "campaign.settings"
+    environ["DJANGO_SETTINGS_MODULE"] = "core.settings"
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=environ, capture_output=True, text=True
     )
@@ -86,9 +93,6 @@ def test_the_settings_read_db_prepared_statements(switch, options):
 def test_a_statement_run_again_is_prepared_on_the_server():
     """The settings reach the live connection: after ``PREPARE_THRESHOLD`` runs PostgreSQL
     holds the statement prepared (and plans it no more)."""
-    from django.db import connection
-
-    from campaign.models import Campaign
 
     # a shape of statement no other test runs on this connection: seven ids
     ids = range(-424249, -424242)
@@ -117,15 +121,16 @@ def test_database_url_must_be_postgresql(tmp_path):
 
 
 def test_embedded_server_starts_when_database_url_is_unset_or_empty(tmp_path):
-    """A real PostgreSQL starts in the folder named by MORDHEIM_PGDATA, and answers."""
-    import pgserver
-
+    """Without DATABASE_URL the settings name the embedded server's folder (MORDHEIM_PGDATA)
+    and start nothing; ``start_embedded`` starts a real PostgreSQL there, which answers."""
     default_dir = tmp_path / "default"
     chosen_dir = tmp_path / "chosen"
+    environ = {"DATABASE_URL": "  ", "MORDHEIM_PGDATA": str(chosen_dir)}
 
-    config = database_settings(
-        {"DATABASE_URL": "  ", "MORDHEIM_PGDATA": str(chosen_dir)}, default_data_dir=default_dir
-    )
+    config = database_settings(environ, default_data_dir=default_dir)
+    data_dir = embedded_data_dir(environ, default_data_dir=default_dir)
+    assert data_dir == chosen_dir and not chosen_dir.exists(), "settings must start nothing"
+    start_embedded(SimpleNamespace(EMBEDDED_DATABASE_DIR=data_dir, DATABASES={"default": config}))
     try:
         assert config["ENGINE"] == "django.db.backends.postgresql"
         assert config["NAME"] == EMBEDDED_DATABASE_NAME
@@ -150,11 +155,27 @@ def test_embedded_server_starts_when_database_url_is_unset_or_empty(tmp_path):
         pgserver.get_server(chosen_dir).cleanup()
 
 
+def test_importing_the_settings_starts_nothing(tmp_path):
+    """No server, no folder, no signal handler: only the entry points start the database."""
+    code = (
+        "import signal, sys; from django.conf import settings; settings.DATABASES;"
+        "print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL, 'pgserver' in sys.modules,"
+        " settings.EMBEDDED_DATABASE_DIR)"
+    )
+    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "core.settings",
+               "MORDHEIM_PGDATA": str(tmp_path / "pg")}  # fmt: skip
+    environ.pop("DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environ, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False", str(tmp_path / "pg")]
+    assert not (tmp_path / "pg").exists()
+
+
 def test_a_killed_process_does_not_keep_the_embedded_server_alive_forever(tmp_path):
     """pgserver stops the server with the last process that uses it; a process killed by
     SIGKILL never leaves that list, so the next process must forget it."""
-    import pgserver
-    from pgserver.utils import PostmasterInfo
 
     data_dir = tmp_path / "pg"
     starter = subprocess.Popen(
@@ -162,7 +183,7 @@ def test_a_killed_process_does_not_keep_the_embedded_server_alive_forever(tmp_pa
             sys.executable,
             "-c",
             "import sys, time, pathlib;"
-            "from campaign.database import start_embedded_postgres;"
+            "from core.embedded import start_embedded_postgres;"
             "start_embedded_postgres(pathlib.Path(sys.argv[1]));"
             "print('up', flush=True); time.sleep(60)",
             str(data_dir),
@@ -191,13 +212,10 @@ def test_sigterm_stops_the_embedded_server_with_a_parent_and_its_child(tmp_path,
     parent lets the child leave pgserver's list before it leaves itself, and the last one out
     stops the server. Python's ``subprocess.run`` SIGKILLs the child on any other exception
     than Ctrl-C, which kept it on the list (or cut the list's file short) and the server ran on."""
-    import json
-
-    from pgserver.utils import PostmasterInfo
 
     data_dir = tmp_path / "pg"
     start = (
-        "import pathlib, sys, time; from campaign.database import start_embedded_postgres;"
+        "import pathlib, sys, time; from core.embedded import start_embedded_postgres;"
         "start_embedded_postgres(pathlib.Path(sys.argv[1]));"
     )
     child = start + "print('up', flush=True); time.sleep(60)"
@@ -232,13 +250,10 @@ def test_sigterm_stops_the_embedded_server_with_a_parent_and_its_child(tmp_path,
 def test_a_child_gone_without_its_exit_does_not_keep_the_server_alive(tmp_path):
     """The dev server's child leaves with ``os._exit`` when its port is taken (no atexit, so it
     stays on pgserver's list): the parent, exiting after it, forgets it and stops the server."""
-    import json
-
-    from pgserver.utils import PostmasterInfo
 
     data_dir = tmp_path / "pg"
     start = (
-        "import os, pathlib, sys; from campaign.database import start_embedded_postgres;"
+        "import os, pathlib, sys; from core.embedded import start_embedded_postgres;"
         "start_embedded_postgres(pathlib.Path(sys.argv[1]));"
     )
     child = start + "os._exit(1)"
@@ -268,10 +283,7 @@ def test_a_child_gone_without_its_exit_does_not_keep_the_server_alive(tmp_path):
 def test_a_process_list_cut_short_by_a_kill_is_repaired(tmp_path, left):
     """Ctrl-C during `make run` can leave pgserver's list of processes empty or half
     written; pgserver cannot read that, so the next start would fail."""
-    import json
-
-    from campaign.database import _forget_dead_processes
 
     (tmp_path / ".handle_pids.json").write_text(left)
-    _forget_dead_processes(tmp_path)
+    forget_dead_processes(tmp_path)
     assert json.loads((tmp_path / ".handle_pids.json").read_text()) == []

@@ -5,15 +5,25 @@ import uuid
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.http import HttpResponse
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from campaign.models import FormToken
+from core import once
+from core.models import FormToken
 from tests.battles.test_sequence import sequence_of
 from tests.battles.test_trading_steps import battle_of, play_to
-from tests.factories import WarbandFactory, hire
+from tests.factories import (
+    CampaignFactory,
+    MembershipFactory,
+    WarbandFactory,
+    hire,
+    mustered_warband,
+)
 from tests.warbands.test_treasury_concurrency import run_together
+from warbands import services
 from warbands.models import LedgerEntry, Warrior
 
 HTMX = {"HX-Request": "true"}
@@ -124,7 +134,6 @@ def test_forms_without_a_token_still_work_and_log_in_is_left_alone(client, duel,
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_token_posted_twice_at_once_applies_once(reference_data):
-    from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 
     campaign = CampaignFactory()
     MembershipFactory(campaign=campaign, is_organiser=True)
@@ -156,10 +165,6 @@ def test_the_same_token_posted_twice_at_once_applies_once(reference_data):
 
 @pytest.mark.django_db
 def test_about_one_token_in_200_deletes_the_tokens_older_than_a_week(duel):
-    from django.http import HttpResponse
-    from django.utils import timezone
-
-    from campaign import once
 
     user = duel["reavers"].owner
     old = FormToken.objects.create(token=uuid.uuid4(), user=user, path="/x/")
@@ -202,7 +207,7 @@ def test_every_post_with_a_token_costs_one_statement_for_it(client, duel):
     def statements(captured):  # the test's own transaction makes savepoints of atomic blocks
         return [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
 
-    tokens = [sql for sql in statements(once) if "campaign_formtoken" in sql]
+    tokens = [sql for sql in statements(once) if "core_formtoken" in sql]
     assert len(statements(once)) == len(statements(plain)) + 1
     assert len(tokens) == 1 and tokens[0].startswith("INSERT")
 
@@ -211,7 +216,6 @@ def test_every_post_with_a_token_costs_one_statement_for_it(client, duel):
 def test_a_post_that_fails_keeps_nothing_and_may_be_sent_again(duel, monkeypatch):
     """A server error (500) rolls back what the view wrote and does not keep the token, so the
     same form sent again goes ahead rather than replaying the error."""
-    from warbands import services
 
     reavers = duel["reavers"]
     client = Client(raise_request_exception=False)
@@ -258,7 +262,6 @@ def test_a_double_click_says_what_it_did_once(client, duel):
 def test_a_form_sent_twice_at_once_says_what_it_did_once(reference_data):
     """Both posts read the session before either saves it: the one undone must not save it,
     or it would overwrite the first's message with what it read (no message)."""
-    from tests.factories import mustered_warband
 
     warband = mustered_warband()
     owner = Client()

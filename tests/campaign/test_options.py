@@ -11,7 +11,7 @@ from django.template import Context, Template
 from django.utils import timezone
 
 from battles.models import Battle
-from campaign.options import Choices, render_options
+from core.options import Choices, render_options
 from warbands.models import LedgerEntry, StorageContainer
 
 

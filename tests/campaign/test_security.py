@@ -86,7 +86,7 @@ def test_session_cookie_is_http_only_and_same_site(client):
 def _settings_with(env: dict[str, str]) -> str:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DEBUG", "SECURE_"))}
     code = (
-        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='campaign.settings'; "
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='core.settings'; "
         "from django.conf import settings as s; "
         "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS)"
     )

@@ -2,17 +2,17 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from campaign.auth import DEMO_PASSWORD
-from campaign.models import Campaign, Membership
-from warbands.models import Warband
+from battles.models import Battle, Participant
+from campaign.models import Campaign, CampaignEvent, Membership
+from core.auth import DEMO_PASSWORD
+from league.standings import league_table
+from warbands import services
+from warbands.models import LedgerEntry, RatingSnapshot, StorageContainer, Warband, Warrior
 
 pytestmark = pytest.mark.django_db
 
 
 def row_counts() -> dict[str, int]:
-    from battles.models import Battle, Participant
-    from campaign.models import CampaignEvent
-    from warbands.models import LedgerEntry, RatingSnapshot, StorageContainer, Warrior
 
     return {
         "users": get_user_model().objects.count(),
@@ -85,7 +85,6 @@ def test_seed_demo_refuses_to_run_with_debug_off(settings):
 
 
 def test_seed_demo_gives_each_player_a_full_legal_warband_of_a_different_list(settings):
-    from warbands import services
 
     settings.DEBUG = True
     call_command("seed_demo")
@@ -102,8 +101,6 @@ def test_seed_demo_gives_each_player_a_full_legal_warband_of_a_different_list(se
 
 
 def test_seed_demo_gives_the_league_table_feed_and_chart_something_to_show(settings):
-    from campaign.standings import league_table
-    from warbands.models import RatingSnapshot
 
     settings.DEBUG = True
     call_command("seed_demo")

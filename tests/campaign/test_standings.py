@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.models import Battle, Participant
-from campaign.standings import COLUMNS, league_table
+from league.standings import COLUMNS, league_table
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband, record
 from warbands import rules, services
 from warbands.models import Warband

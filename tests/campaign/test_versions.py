@@ -6,19 +6,23 @@ import re
 import pytest
 from django.apps import apps
 from django.db import transaction
+from django.test import Client
 from django.urls import reverse
 
+from battles.models import DiceRoll
 from bench.generate import generate
 from campaign import versions
 from campaign.models import Campaign
-from tests.factories import mustered_warband
+from tests.battles.test_sequence import sequence_of
+from tests.battles.test_trading_steps import battle_of, play_to
+from tests.factories import mustered_warband, record
 from warbands import services, treasury
 from warbands.models import LedgerEntry, StorageContainer, Warrior
 
 # Rows of these models belong to no one campaign: the rulebook's reference data, the one-time
 # form tokens and the hired swords' catalogue entries that organisers share.
 NOT_IN_A_CAMPAIGN = {
-    "campaign.FormToken",
+    "core.FormToken",
     "warbands.RacialMaximum",
     "warbands.SkillList",
     "warbands.Skill",
@@ -38,7 +42,9 @@ def version(campaign) -> int:
 
 def our_models():
     return [
-        m for m in apps.get_models() if m._meta.app_label in ("campaign", "warbands", "battles")
+        m
+        for m in apps.get_models()
+        if m._meta.app_label in ("core", "campaign", "warbands", "battles", "league")
     ]
 
 
@@ -191,8 +197,6 @@ def test_a_battle_board_is_kept_per_user_and_only_without_forms(
 ):
     """The board shows each user their own secret rolls and forms: kept per user, and never
     while it holds a form (whose tokens must be new each time)."""
-    from battles.models import DiceRoll
-    from tests.factories import record
 
     reavers, scourge = duel["reavers"], duel["scourge"]
     battle = record(duel["campaign"], duel["organiser"],
@@ -268,10 +272,6 @@ def test_a_sequence_page_is_kept_per_browser_with_fresh_one_time_tokens(
 ):
     """The step's forms are kept with the page: each answer gets new one-time tokens, and the
     page is kept for this browser only (its CSRF token is valid for this browser's cookie)."""
-    from django.test import Client
-
-    from tests.battles.test_sequence import sequence_of
-    from tests.battles.test_trading_steps import battle_of, play_to
 
     reavers = duel["reavers"]
     sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)

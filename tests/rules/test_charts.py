@@ -1,7 +1,7 @@
 import datetime
 import itertools
 
-from campaign.charts import HEIGHT, PALETTE, Series, rating_chart
+from league.charts import HEIGHT, PALETTE, Series, rating_chart
 
 DAY = datetime.datetime(2026, 11, 1, 12, tzinfo=datetime.UTC)
 

@@ -1,6 +1,6 @@
 import pytest
 
-from campaign.dice import (
+from core.dice import (
     DiceError,
     EnteredDice,
     ScriptedDice,

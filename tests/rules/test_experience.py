@@ -10,7 +10,7 @@ from battles.rules.experience import (
     underdog_bonus,
 )
 from battles.rules.tasks import NeedsAnswer
-from campaign.dice import ScriptedDice
+from core.dice import ScriptedDice
 from warbands.rules.roster import Profile
 
 HUMAN_MAX = Profile(M=4, WS=6, BS=6, S=4, T=4, W=3, I=6, A=4, Ld=9)

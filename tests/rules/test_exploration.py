@@ -5,7 +5,7 @@ import pytest
 
 from battles.rules import exploration as rules
 from battles.rules.tasks import NeedsAnswer
-from campaign.dice import DiceError, ScriptedDice
+from core.dice import DiceError, ScriptedDice
 
 
 def dice(*faces):

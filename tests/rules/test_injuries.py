@@ -11,7 +11,7 @@ from battles.rules.injuries import (
     new_leader,
 )
 from battles.rules.tasks import NeedsAnswer
-from campaign.dice import ScriptedDice
+from core.dice import ScriptedDice
 
 ENEMY = Enemy(
     warrior="Snikch", warrior_is_hero=True, warband_id=7, warband="Grey Scourge",

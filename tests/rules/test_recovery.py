@@ -11,7 +11,7 @@ from battles.rules import (
     choosing_order,
     resolve_uncontrolled,
 )
-from campaign.dice import ScriptedDice
+from core.dice import ScriptedDice
 
 STAYED, FLED = 1, 2
 

@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from campaign.dice import ScriptedDice
+from core.dice import ScriptedDice
 from tests.factories import (
     CampaignFactory,
     MembershipFactory,
@@ -358,7 +358,6 @@ def test_a_warband_needs_three_warriors():
 
 
 def test_after_mustering_the_roster_only_changes_after_battles():
-    from tests.factories import mustered_warband
 
     warband = mustered_warband()
     captain = warband.warriors.get(is_leader=True)
@@ -373,7 +372,6 @@ def test_after_mustering_the_roster_only_changes_after_battles():
 
 
 def test_dismissing_after_mustering_keeps_the_warrior_in_history():
-    from tests.factories import mustered_warband
 
     warband = mustered_warband()
     champion = warband.warriors.get(warrior_type__key="champion")
@@ -388,7 +386,6 @@ def test_dismissing_after_mustering_keeps_the_warrior_in_history():
 
 
 def test_disbanding_keeps_the_warband_but_empties_the_roster():
-    from tests.factories import mustered_warband
 
     warband = mustered_warband()
 

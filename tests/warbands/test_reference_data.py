@@ -6,7 +6,7 @@ import shutil
 import pytest
 from django.apps import apps
 
-from campaign.dice import ScriptedDice
+from core.dice import ScriptedDice
 from tests.factories import WarbandFactory, finish
 from warbands import services, treasury
 from warbands.models import (

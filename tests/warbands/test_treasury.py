@@ -1,9 +1,14 @@
 """The treasury services: every move is a balance change plus its ledger entries."""
 
+import importlib
+
 import pytest
+from django.apps import apps
+from django.contrib.admin.sites import site
 from django.core.exceptions import PermissionDenied
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import (
     MembershipFactory,
@@ -368,7 +373,6 @@ def test_moving_a_stored_item_between_containers(warband):
 def test_held_containers_bring_their_stored_items_in_one_more_query(warband):
     """The pages read the containers and then all their stored items in one query, whatever
     the number of containers: the same rows a query per container would read, by name."""
-    from django.test.utils import CaptureQueriesContext
 
     chest, sack = container(warband, "treasure_chest"), container(warband, "large_sack")
     for key, into in (("sword", chest), ("elven_cloak", chest), ("dagger", sack)):
@@ -688,7 +692,6 @@ def test_the_database_refuses_to_change_ledger_rows(warband, sql):
 
 
 def test_the_admin_cannot_add_change_or_delete_ledger_entries(rf, admin_user):
-    from django.contrib.admin.sites import site
 
     model_admin = site._registry[LedgerEntry]
     request = rf.get("/")
@@ -805,9 +808,6 @@ def test_a_captured_container_keeps_its_name_unless_the_captor_has_one_like_it(w
 
 def test_the_migrations_number_the_containers_already_there(warband):
     """0018 wrote the numbers into the label; 0019 moves them into their own column."""
-    import importlib
-
-    from django.apps import apps
 
     numbering = importlib.import_module("warbands.migrations.0018_number_alike_containers")
     splitting = importlib.import_module("warbands.migrations.0019_container_number")

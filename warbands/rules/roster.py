@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from core.errors import RuleViolation
+
 __all__ = [
     "CHARACTERISTICS",
     "CHARACTERISTIC_NAMES",
@@ -52,10 +54,6 @@ CHARACTERISTIC_NAMES = {
     "A": "Attacks",
     "Ld": "Leadership",
 }
-
-
-class RuleViolation(ValueError):
-    """A choice the rules do not allow. The message is shown to the player as it is."""
 
 
 # --- Profiles and racial maximums ----------------------------------------------------------

@@ -35,7 +35,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 
-from campaign.models import FormToken
+from core.models import FormToken
 
 FIELD = "form_token"
 KEPT_HEADERS = (

@@ -17,9 +17,9 @@ from battles import services as battle_services
 from battles.dice import dice_for, recorder
 from battles.models import Battle, PostBattleSequence
 from battles.rules import ReportedResult
-from campaign.auth import DEMO_PASSWORD
-from campaign.dice import Roll, ScriptedDice
 from campaign.models import Campaign, Membership
+from core.auth import DEMO_PASSWORD
+from core.dice import Roll, ScriptedDice
 from warbands import services, treasury
 from warbands.models import RatingSnapshot, Warband, WarbandType
 from warbands.rules import containers as container_rules

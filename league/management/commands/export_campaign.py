@@ -1,10 +1,10 @@
 """`manage.py export_campaign ID [--output FILE]`: one campaign as a JSON backup (see
-``campaign.backup``); to standard output without ``--output``."""
+``league.backup``); to standard output without ``--output``."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.backup import dumps, export_campaign
 from campaign.models import Campaign
+from league.backup import dumps, export_campaign
 
 
 class Command(BaseCommand):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 
 from battles.models import Battle, Participant
+from battles.sequence import waiting_for
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,6 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
                 reverse("battle_detail", args=[participant.battle_id]),
             )
         )
-    from battles.sequence import waiting_for
 
     for sequence in waiting_for(user):
         battle = sequence.participant.battle

@@ -1,4 +1,5 @@
-"""WSGI entry point: `gunicorn campaign.wsgi`.
+"""WSGI entry point: `gunicorn core.wsgi`. Without ``DATABASE_URL`` it starts (or joins) the
+embedded PostgreSQL first.
 
 Once the application and its URLconf are loaded, everything they made is moved out of the
 garbage collector's sight (``gc.freeze()``): the long-lived objects (models, forms, views,
@@ -11,11 +12,14 @@ anyway.
 import gc
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 from django.urls import get_resolver
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
+from core.embedded import start_embedded
 
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "core.settings")
+start_embedded(settings)  # without DATABASE_URL: start or join the embedded PostgreSQL
 application = get_wsgi_application()
 get_resolver().url_patterns  # noqa: B018 - imports every view, form and template tag now
 gc.collect()

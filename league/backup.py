@@ -39,6 +39,7 @@ from battles.models import (
     WarriorOutcome,
 )
 from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
+from core.errors import RuleViolation
 from warbands.models import (
     HiredSword,
     Injury,
@@ -53,7 +54,6 @@ from warbands.models import (
     WarriorSkill,
     WarriorSpell,
 )
-from warbands.rules import RuleViolation
 
 FORMAT = "mordheim-campaign/2"
 # Format 1 kept each step's journal and summary on its record; they are now its actions'

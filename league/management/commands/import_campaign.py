@@ -1,12 +1,12 @@
 """`manage.py import_campaign FILE`: restore a campaign written by ``export_campaign`` into a
-database that does not hold it (see ``campaign.backup``)."""
+database that does not hold it (see ``league.backup``)."""
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.backup import import_campaign
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
+from league.backup import import_campaign
 
 
 class Command(BaseCommand):

@@ -16,7 +16,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
-from campaign.database import database_settings, default_data_dir
+from core.database import database_settings, default_data_dir, embedded_data_dir
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -63,9 +63,11 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    "core",
     "campaign",
     "warbands",
     "battles",
+    "league",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -87,9 +89,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every view needs a login unless it is marked @login_not_required.
-    "campaign.middleware.LoginRequiredMiddleware",
+    "core.middleware.LoginRequiredMiddleware",
     # A form posted twice (double click, re-sent request) applies once.
-    "campaign.once.OnceMiddleware",
+    "core.once.OnceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -118,8 +120,8 @@ CACHES = {
     },
 }
 
-ROOT_URLCONF = "campaign.urls"
-WSGI_APPLICATION = "campaign.wsgi.application"
+ROOT_URLCONF = "core.urls"
+WSGI_APPLICATION = "core.wsgi.application"
 
 TEMPLATES = [
     {
@@ -132,12 +134,15 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            # {% form_token %} in every form (see campaign.once) without a {% load %}.
-            "builtins": ["campaign.templatetags.campaign_tags"],
+            # {% form_token %} in every form (see core.once) without a {% load %}.
+            "builtins": ["core.templatetags.core_tags", "warbands.templatetags.warband_tags"],
         },
     },
 ]
 
+# Without DATABASE_URL, the embedded server in this folder: manage.py, core.wsgi and the tests
+# start it (core.database.start_embedded); importing these settings starts nothing.
+EMBEDDED_DATABASE_DIR = embedded_data_dir(os.environ, default_data_dir=default_data_dir(BASE_DIR))
 DATABASES = {
     "default": database_settings(
         os.environ,
@@ -156,7 +161,7 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     # First, so that a locked-out username and address is refused before any password check.
     "axes.backends.AxesStandaloneBackend",
-    "campaign.auth.DemoPasswordRefusingBackend",
+    "core.auth.DemoPasswordRefusingBackend",
 ]
 # Log-in throttling (django-axes): five failures for one username from one address lock that
 # pair out for fifteen minutes; a success resets the count.
@@ -164,7 +169,7 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "campaign.auth.locked_out"
+AXES_LOCKOUT_CALLABLE = "core.auth.locked_out"
 AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
@@ -180,12 +185,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing one
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")  # made by core.apps
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed names after `collectstatic`; plain names before it (see the class).
-    "staticfiles": {"BACKEND": "campaign.storage.StaticFilesStorage"},
+    "staticfiles": {"BACKEND": "core.storage.StaticFilesStorage"},
 }
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"

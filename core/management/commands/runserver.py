@@ -4,7 +4,7 @@ Django's reloader (``autoreload.run_with_reloader``) sets SIGTERM to ``sys.exit(
 its processes. In the parent that exits inside ``subprocess.run``, which then SIGKILLs the child
 serving the pages: killed before its own exit, the child stays on pgserver's list of processes
 (or is cut off while writing it) and the server runs on after ``make run`` is stopped. This
-command does what ``run_with_reloader`` does, with ``campaign.database``'s handler instead:
+command does what ``run_with_reloader`` does, with ``core.database``'s handler instead:
 children exit first, and a second SIGTERM cannot cut pgserver's stop short. Everything else,
 including whitenoise's ``--nostatic`` default, is the command this one extends.
 """
@@ -20,7 +20,7 @@ from whitenoise.runserver_nostatic.management.commands.runserver import (
     Command as RunserverCommand,
 )
 
-from campaign.database import exit_cleanly_on_sigterm
+from core.embedded import exit_cleanly_on_sigterm
 
 logger = logging.getLogger("django.utils.autoreload")
 

@@ -1,0 +1,53 @@
+"""What a user may see of a battle's dice log: every roll is witnessed, a secret step's
+rolls only by those who may see that warband's treasury (``warbands.permissions``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warbands.permissions import can_see_treasury
+
+
+@dataclass(frozen=True)
+class DiceView:
+    """A line of a battle's dice log as this user may see it."""
+
+    created_at: object
+    warband: str
+    purpose: str
+    shown: str
+    result: str
+    rolled_by: str
+    source: str
+    hidden: bool
+
+
+def visible_dice(user, rolls) -> list[DiceView]:
+    """The rulebook wants every roll witnessed; Mayhem in Mordheim wants the treasury secret.
+    A roll made in a treasury step (``secret``) shows everybody that it was made (when, by
+    whom, how many dice) but its purpose, faces and result only to those who may see that
+    warband's treasury. ``rolls`` come with ``warband__campaign`` and ``rolled_by`` loaded."""
+    allowed: dict[int, bool] = {}
+    views = []
+    for roll in rolls:
+        hidden = False
+        if roll.secret and roll.warband_id is not None:
+            if roll.warband_id not in allowed:
+                allowed[roll.warband_id] = can_see_treasury(user, roll.warband)
+            hidden = not allowed[roll.warband_id]
+        count = len(roll.faces)
+        views.append(
+            DiceView(
+                created_at=roll.created_at,
+                warband=roll.warband.name if roll.warband_id else "",
+                purpose="A roll in a secret step of the post-battle sequence"
+                if hidden
+                else roll.purpose,
+                shown=f"{count} {'die' if count == 1 else 'dice'}" if hidden else roll.shown,
+                result="" if hidden else roll.result,
+                rolled_by=roll.rolled_by.username if roll.rolled_by_id else "",
+                source=roll.get_source_display().lower(),
+                hidden=hidden,
+            )
+        )
+    return views

@@ -1,0 +1,44 @@
+"""Template tags every page may use without a ``{% load %}`` (settings: ``builtins``)."""
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from core.once import FIELD, new_token
+from core.options import render_groups, render_options
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping, key):
+    """``{{ mapping|get_item:key }}``: a dict lookup with a variable key."""
+    return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.simple_tag
+def form_token(element_id="", oob=False):
+    """A one-time token for a form that changes something (see ``core.once``).
+    ``element_id``: the input's id, so that an answer can replace it with a fresh token out of
+    band (``oob``) instead of drawing the whole form again."""
+    if not element_id:
+        return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token())
+    return format_html(
+        '<input type="hidden" name="{}" value="{}" id="{}"{}>',
+        FIELD,
+        new_token(),
+        element_id,
+        mark_safe(' hx-swap-oob="true"') if oob else "",
+    )
+
+
+@register.simple_tag
+def options(choices, label="", exclude=None, selected=None):
+    """``<option>`` elements for ``choices``; see ``core.options``."""
+    return render_options(choices, label, exclude=exclude, selected=selected)
+
+
+@register.simple_tag
+def option_groups(groups):
+    """``<optgroup>`` elements for ``groups``; see ``core.options.render_groups``."""
+    return render_groups(groups)

@@ -1,0 +1,48 @@
+"""The URLconf: accounts and the health check here, every app's pages from its own ``urls``."""
+
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
+from django.urls import include, path
+from django.views.generic import RedirectView
+
+from core import views
+
+# Django's auth views at their conventional URLs, with our own templates in
+# templates/registration/. Password reset is left out: the app sends no e-mail.
+account_patterns = [
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password_change/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("accounts/signup/", views.signup, name="signup"),
+]
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    *account_patterns,
+    path("", include("campaign.urls")),
+    path("", include("league.urls")),
+    path("", include("warbands.urls")),
+    path("", include("battles.urls")),
+    # Staff log in through the same page as everybody else.
+    path(
+        "admin/login/",
+        login_not_required(RedirectView.as_view(pattern_name="login", query_string=True)),
+        name="admin_login_redirect",
+    ),
+    path("admin/", admin.site.urls),
+]
+
+# The benchmark's own pages (bench/urls.py) exist only in a benchmark run (MORDHEIM_BENCH=1).
+if settings.MORDHEIM_BENCH:
+    urlpatterns.insert(0, path("bench/", include("bench.urls")))

@@ -1,0 +1,22 @@
+from django.urls import path
+
+from league import views
+
+urlpatterns = [
+    path("", views.dashboard, name="dashboard"),
+    path("campaigns/<int:pk>/", views.campaign_detail, name="campaign_detail"),
+    path("campaigns/<int:pk>/feed/", views.campaign_feed, name="campaign_feed"),
+    path("campaigns/<int:pk>/settings/", views.campaign_settings, name="campaign_settings"),
+    path("campaigns/<int:pk>/organisers/", views.co_organiser_add, name="co_organiser_add"),
+    path(
+        "campaigns/<int:pk>/members/<int:membership_pk>/remove/",
+        views.member_remove,
+        name="member_remove",
+    ),
+    path(
+        "campaigns/<int:pk>/warbands/<int:warband_pk>/archive/",
+        views.warband_archive,
+        name="warband_archive",
+    ),
+    path("campaigns/<int:pk>/random-fortune/", views.fortune_table, name="fortune_table"),
+]

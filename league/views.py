@@ -1,0 +1,271 @@
+"""The pages that span the apps: the dashboard, a campaign's page, feed and settings, and
+the organiser's powers over players and warbands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, partial
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from battles.forms import FortuneTableForm
+from battles.models import Battle
+from campaign import services as campaign_services
+from campaign.forms import CampaignForm, CoOrganiserForm, JoinForm
+from campaign.models import (
+    FRAGMENT_SECONDS,
+    Campaign,
+    CampaignEvent,
+    Membership,
+    RandomFortuneEntry,
+)
+from campaign.permissions import get_campaign_for_user, is_organiser
+from core.errors import RuleViolation
+from league import charts, services
+from league.dashboard import next_steps
+from league.standings import COLUMNS, league_table
+from warbands.models import RatingSnapshot, Warband
+from warbands.services import rating_expression
+
+FEED_PAGE = 20
+
+
+class Dashboard:
+    """What the dashboard shows of the user's campaigns, read when drawn: its fragments are
+    kept under the user and the versions of every campaign the user is in
+    (``campaign.versions``), so that a change in any of them draws it afresh."""
+
+    def __init__(self, user, memberships: list[Membership]) -> None:
+        self.user, self.memberships = user, memberships
+        campaigns = sorted((m.campaign for m in memberships), key=lambda c: c.pk)
+        self.key = ",".join(f"{c.pk}.{c.fragment_version}" for c in campaigns)
+        self.seconds = min((c.fragment_seconds for c in campaigns), default=FRAGMENT_SECONDS)
+
+    @cached_property
+    def warbands(self) -> list[Warband]:
+        return list(
+            Warband.objects.owned_by(self.user)
+            .playing()
+            .select_related("campaign", "warband_type")
+            .annotate(rating=rating_expression())  # the rulebook's rating, in the same statement
+        )
+
+    @cached_property
+    def campaigns(self) -> list:
+        """Each membership with the next things to do in its campaign."""
+        steps = next_steps(self.user, self.memberships, self.warbands)
+        return [(m, steps.get(m.campaign_id, [])) for m in self.memberships]
+
+
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """Every campaign of the user (running ones first) with the next thing to do in each."""
+    memberships = list(
+        Membership.objects.active()
+        .filter(user=request.user)
+        .exclude(campaign__status=Campaign.Status.ARCHIVED)
+        .select_related("campaign")
+        .order_by("campaign__status", "-campaign__start_date")
+    )
+    return render(
+        request,
+        "league/dashboard.html",
+        {
+            "memberships": memberships,
+            "dashboard": Dashboard(request.user, memberships),
+            "join_form": JoinForm(),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class RatingHistory:
+    chart: charts.Chart | None
+    series: list[charts.Series]
+
+
+def _rating_history(campaign: Campaign) -> RatingHistory:
+    snapshots = RatingSnapshot.objects.filter(
+        warband__campaign=campaign, warband__status__in=["draft", "active"]
+    ).order_by("taken_at", "pk")
+    series: dict[int, charts.Series] = {}
+    # Tuples, not model instances: a long league has hundreds of snapshots.
+    for warband_id, name, taken_at, value in snapshots.values_list(
+        "warband_id", "warband__name", "taken_at", "rating"
+    ):
+        entry = series.setdefault(warband_id, charts.Series(name, []))
+        entry.points.append((taken_at, value))
+    return RatingHistory(charts.rating_chart(list(series.values())), list(series.values()))
+
+
+@require_GET
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The league table, rating history, recent battles, feed and members: what every member
+    sees alike, cached in fragments under the campaign's version (``campaign.versions``). The
+    reads are handed over unevaluated (querysets and ``partial``), so a cached fragment
+    costs none of them."""
+    campaign = get_campaign_for_user(request, pk)
+    sort, direction = request.GET.get("sort", ""), request.GET.get("dir", "")
+    sort = sort if sort in COLUMNS else "won"
+    direction = direction if direction in ("asc", "desc") else COLUMNS[sort][1]
+    context = {
+        "campaign": campaign,
+        "table": partial(league_table, campaign, sort=sort, direction=direction),
+        "columns": COLUMNS,
+        "sort": sort,
+        "direction": direction,
+    }
+    if request.htmx and request.htmx.target == "league-table":
+        return render(request, "league/campaign_detail.html#league-table", context)
+    context.update(
+        {
+            "is_organiser": is_organiser(request.user, campaign),
+            "battles": Battle.objects.in_campaign(campaign)
+            .prefetch_related("participants__warband")
+            .order_by("-fought_on", "-pk")[:10],
+            "events": CampaignEvent.objects.filter(campaign=campaign)[:10],
+            "members": campaign.memberships.active().select_related("user"),
+            "rating_history": partial(_rating_history, campaign),
+            "can_muster": campaign.is_open,
+        }
+    )
+    return render(request, "league/campaign_detail.html", context)
+
+
+@require_GET
+def campaign_feed(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = get_campaign_for_user(request, pk)
+    paginator = Paginator(CampaignEvent.objects.filter(campaign=campaign), FEED_PAGE)
+    try:
+        number = min(max(1, int(request.GET.get("page", 1))), 100_000)
+    except (TypeError, ValueError):
+        number = 1
+    # Read only when the page's fragment is drawn (cached under the campaign's version).
+    context = {"campaign": campaign, "number": number,
+               "feed_page": partial(paginator.get_page, number)}  # fmt: skip
+    if request.htmx:
+        return render(request, "league/campaign_feed.html#feed-page", context)
+    return render(request, "league/campaign_feed.html", context)
+
+
+def _settings_context(campaign: Campaign, form=None, co_form=None) -> dict:
+    return {
+        "campaign": campaign,
+        "form": form or CampaignForm(instance=campaign),
+        "co_form": co_form or CoOrganiserForm(),
+        "members": campaign.memberships.select_related("user").order_by("-is_active", "joined_at"),
+        "warbands": Warband.objects.in_campaign(campaign).select_related("owner", "warband_type"),
+        "statuses": Campaign.Status.choices,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Organisers only. A closed campaign's settings can be read but not changed."""
+    campaign = get_campaign_for_user(request, pk)
+    if not is_organiser(request.user, campaign):
+        raise PermissionDenied("Only the campaign's organisers may change it.")
+    form = CampaignForm(request.POST or None, instance=campaign)
+    if request.method == "POST":
+        get_campaign_for_user(request, pk, organiser=True)
+        if form.is_valid():
+            campaign_services.update_campaign(campaign, actor=request.user, **form.cleaned_data)
+            messages.success(request, "Campaign settings saved.")
+            return redirect("campaign_settings", campaign.pk)
+        campaign.refresh_from_db()
+    return render(
+        request,
+        "league/campaign_settings.html",
+        _settings_context(campaign, form=form),
+        status=422 if form.errors else 200,
+    )
+
+
+@require_POST
+def co_organiser_add(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = get_campaign_for_user(request, pk, organiser=True)
+    form = CoOrganiserForm(request.POST)
+    if form.is_valid():
+        try:
+            campaign_services.add_co_organiser(
+                campaign, actor=request.user, username=form.cleaned_data["username"]
+            )
+        except RuleViolation as refusal:
+            form.add_error("username", str(refusal))
+        else:
+            messages.success(request, f"{form.cleaned_data['username']} now co-organises.")
+            return redirect("campaign_settings", campaign.pk)
+    return render(
+        request,
+        "league/campaign_settings.html",
+        _settings_context(campaign, co_form=form),
+        status=422,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def member_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+    campaign = get_campaign_for_user(request, pk, organiser=True)
+    membership = get_object_or_404(
+        Membership.objects.select_related("user"), pk=membership_pk, campaign=campaign
+    )
+    if request.method == "GET":
+        return render(
+            request, "league/member_remove.html", {"campaign": campaign, "membership": membership}
+        )
+    try:
+        services.remove_member(membership, actor=request.user)
+    except RuleViolation as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"{membership.user.username} was removed from the campaign.")
+    return redirect("campaign_settings", campaign.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def warband_archive(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
+    campaign = get_campaign_for_user(request, pk, organiser=True)
+    warband = get_object_or_404(Warband, pk=warband_pk, campaign=campaign)
+    if request.method == "GET":
+        return render(
+            request, "league/warband_archive.html", {"campaign": campaign, "warband": warband}
+        )
+    try:
+        services.archive_warband(warband, actor=request.user)
+    except RuleViolation as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"{warband.name} was removed from the campaign.")
+    return redirect("campaign_settings", campaign.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def fortune_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's random fortune table (D66 or D100), as organisers enter it."""
+    campaign = get_campaign_for_user(request, pk)
+    if not is_organiser(request.user, campaign):
+        raise PermissionDenied("Only the campaign's organisers change the table.")
+    table = request.POST.get("table") or request.GET.get("table") or "d66"
+    entries = RandomFortuneEntry.objects.filter(campaign=campaign, table=table)
+    lines = "\n".join(f"{e.low}-{e.high} | {e.result} | {e.kind}" for e in entries)
+    form = FortuneTableForm(request.POST or None, initial={"table": table, "lines": lines})
+    if request.method == "POST":
+        get_campaign_for_user(request, pk, organiser=True)
+        if form.is_valid():
+            campaign_services.set_fortune_table(
+                campaign, actor=request.user, table=table, rows=form.cleaned_data["rows"]
+            )
+            messages.success(request, f"The {table.upper()} random fortune table is saved.")
+            return redirect(f"{reverse('fortune_table', args=[campaign.pk])}?table={table}")
+    return render(
+        request,
+        "league/fortune_table.html",
+        {"campaign": campaign, "form": form, "entries": entries, "table": table},
+        status=422 if form.errors else 200,
+    )

@@ -1,0 +1,185 @@
+"""Who may change a warband, and the one place that decides who sees inside its treasury.
+
+Only a warband's owner changes it. Organisers run the campaign but do not edit other players'
+warbands: a roster page under edit shows the muster purse, which becomes the secret treasury.
+Every view, partial, export and admin page that shows a container's contents goes through
+``can_see_contents`` / ``visible_containers``, which hand templates views that cannot leak.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+
+from campaign.permissions import is_member, is_organiser
+from core.queries import one
+from warbands.models import StorageContainer, Warband, Warrior
+from warbands.rules import containers as container_rules
+
+
+def can_edit_warband(user, warband: Warband) -> bool:
+    """Only the owner changes a warband, and only while it plays in an open campaign."""
+    return (
+        user.is_authenticated
+        and warband.owner_id == user.pk
+        and warband.status in (Warband.Status.DRAFT, Warband.Status.ACTIVE)
+        and warband.campaign.is_open
+    )
+
+
+def can_see_treasury(user, warband: Warband) -> bool:
+    """The warband's gold, wyrdstone and stored items are the owner's secret (Mayhem in
+    Mordheim: "You need not reveal to your opponent what is inside any of your storage
+    containers"); an organiser sees them only when the campaign says so."""
+    if can_edit_warband(user, warband):
+        return True
+    return warband.campaign.organiser_sees_secrets and is_organiser(user, warband.campaign)
+
+
+def can_see_contents(user, container: StorageContainer) -> bool:
+    """Whoever holds the container now sees inside: its owner, and after a capture the captor
+    (the container then belongs to the captor's warband)."""
+    return can_see_treasury(user, container.warband)
+
+
+@dataclass(frozen=True)
+class StoredView:
+    pk: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Contents:
+    gold: int
+    wyrdstone: int
+    items: tuple[StoredView, ...]
+    capacity: container_rules.Capacity
+
+    @property
+    def held(self) -> bool:
+        """It holds something (gold, wyrdstone or an item)."""
+        return bool(self.gold or self.wyrdstone or self.items)
+
+
+@dataclass(frozen=True)
+class ContainerView:
+    """What a user may know of a container. Everybody sees its kind, whether it is heavy (it
+    is on the table) and who carries it; ``label`` and ``contents`` are None unless
+    ``can_see_contents``. ``name``: what to call it, "Large Sack 2" or "Large Sack “Loot”"
+    for those who may see inside, only the kind for anybody else (the label is the owner's).
+    Templates get these, never the model, so they cannot leak."""
+
+    pk: int
+    kind: str
+    kind_label: str
+    heavy: bool
+    carried_by: str
+    label: str | None
+    contents: Contents | None
+    name: str
+
+
+def visible_containers(
+    user, containers: Iterable[StorageContainer], *, among: Iterable[StorageContainer] = ()
+) -> list[ContainerView]:
+    """``containers`` must come with ``warband__campaign``, ``holder`` and ``parent`` loaded
+    and, when the user may see inside, their ``stored_list`` (``treasury.held_containers``).
+    What a carrier carries (its open capacity shrinks by it) is read from the other containers
+    given: pass all the warband's held containers, or give them as ``among`` to see only some
+    of them."""
+    containers = list(containers)
+    carried: dict[int, list[str]] = {}
+    for container in list(among) or containers:
+        if container.parent_id and container.status == StorageContainer.Status.HELD:
+            carried.setdefault(container.parent_id, []).append(container.kind)
+    views = []
+    allowed: dict[int, bool] = {}
+    for container in containers:
+        if container.warband_id not in allowed:
+            allowed[container.warband_id] = can_see_contents(user, container)
+        carried_by = ""
+        if container.holder_id:
+            carried_by = container.holder.name
+        elif container.parent_id:
+            carried_by = container.parent.kind_label
+        contents = None
+        kind_label = container.kind_label
+        if allowed[container.warband_id]:
+            children = carried.get(container.pk, [])
+            contents = Contents(
+                gold=container.gold_crowns,
+                wyrdstone=container.wyrdstone,
+                items=tuple(StoredView(stored.pk, stored.name) for stored in container.stored_list),
+                capacity=container_rules.open_capacity(container.kind, children)
+                if container.kind != StorageContainer.LOOSE
+                else container_rules.Capacity(0, 0, 0),
+            )
+        views.append(
+            ContainerView(
+                pk=container.pk,
+                kind=container.kind,
+                kind_label=kind_label,
+                heavy=container.is_heavy,
+                carried_by=carried_by,
+                label=container.label if allowed[container.warband_id] else None,
+                contents=contents,
+                name=str(container) if allowed[container.warband_id] else kind_label,
+            )
+        )
+    return views
+
+
+def shown_pile(views: Iterable[ContainerView]) -> ContainerView | None:
+    """The unstored pile among ``views`` when this user may see inside it and it holds
+    something (a pile a step made stays, often empty, and is then not shown)."""
+    return next(
+        (v for v in views if v.kind == StorageContainer.LOOSE and v.contents and v.contents.held),
+        None,
+    )
+
+
+def ledger_name(container: StorageContainer, warband_id: int) -> str:
+    """What warband ``warband_id``'s ledger calls ``container``: its name while the warband
+    holds it; once an enemy captured it, only its kind, "Treasure Chest (captured)" (the
+    captor's name or number for it is the captor's secret)."""
+    if container.warband_id == warband_id:
+        return str(container)
+    return f"{container.kind_label} (captured)"
+
+
+def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
+    warband = None
+    if request.user.is_authenticated:  # else no membership, and so a 404 below
+        warband = one(
+            Warband.objects.select_related("campaign", "owner", "warband_type").filter(pk=pk)
+        )
+    if warband is None or not is_member(request.user, warband.campaign):
+        raise Http404("No such warband.")
+    if write and not can_edit_warband(request.user, warband):
+        if not warband.campaign.is_open:
+            raise PermissionDenied("The campaign is closed: nothing in it can change.")
+        raise PermissionDenied("Only the warband's owner may change it, while it plays.")
+    return warband
+
+
+def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
+    """The warband, if the user may open its treasury (404 for strangers, 403 for others)."""
+    warband = get_warband_for_user(request, pk, write=write)
+    if not can_see_treasury(request.user, warband):
+        raise PermissionDenied("A warband's treasury is its owner's secret.")
+    return warband
+
+
+def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
+    warrior = one(
+        Warrior.objects.select_related(
+            "warband", "warband__campaign", "warband__owner", "warband__warband_type"
+        ).filter(pk=pk)
+    )
+    if warrior is None:
+        raise Http404("No such warrior.")
+    get_warband_for_user(request, warrior.warband_id, write=write)
+    return warrior
