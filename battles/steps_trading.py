@@ -272,7 +272,7 @@ class RareItems(TreasuryStep):
                     raise RuleViolation(
                         "A henchman group needs one for each model: store it instead."
                     )
-                treasury._may_use(warrior, item)
+                treasury.check_may_use(warrior, item)
             else:
                 container = own_container(ctx, int(pk) if pk.isdigit() else None, what=item.name)
             # The price is rolled once; it stands even if the treasury cannot pay it now.
@@ -478,7 +478,7 @@ class Recruits(TreasuryStep):
         if dagger.exists():
             ctx.journal.create(WarriorItem, warrior=warrior, item=dagger.first().item, price_paid=0)
         if warrior_type.spell_list_id and warrior_type.starting_spells:
-            warband_services._roll_starting_spells(warrior, warrior_type, dice)
+            warband_services.roll_starting_spells(warrior, warrior_type, dice)
         recruits = sorted(_recruits(ctx.sequence) | {warrior.pk})
         ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "recruits": recruits})
         size = f" ×{models}" if models > 1 else ""
@@ -508,7 +508,7 @@ class Recruits(TreasuryStep):
             raise RuleViolation(
                 f"{entry.item.name} can only be bought when the warrior is recruited."
             )
-        buyer = replace(warband_services._buyer(warrior), being_recruited=recruit)
+        buyer = replace(warband_services.buyer_of(warrior), being_recruited=recruit)
         _, cost = roster_rules.check_purchase(
             [entry.as_rule()], key, buyer, models=warrior.group_size, gold=10**9
         )

@@ -238,13 +238,13 @@ def hire_warrior(
     free_dagger = list_entries_for(warrior_type).filter(item__key="dagger", first_free=True)
     if free_dagger.exists():
         WarriorItem.objects.create(warrior=warrior, item=free_dagger.first().item, price_paid=0)
-    _roll_starting_spells(warrior, warrior_type, dice)
+    roll_starting_spells(warrior, warrior_type, dice)
     warband.gold_crowns -= cost
     warband.save(update_fields=["gold_crowns"])
     return warrior
 
 
-def _roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dice | None) -> None:
+def roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dice | None) -> None:
     if not warrior_type.spell_list_id or not warrior_type.starting_spells:
         return
     if dice is None:
@@ -260,7 +260,7 @@ def _roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dic
         WarriorSpell.objects.create(warrior=warrior, spell=spells[roll], roll=roll)
 
 
-def _buyer(warrior: Warrior, *, models: int | None = None) -> rules.Buyer:
+def buyer_of(warrior: Warrior, *, models: int | None = None) -> rules.Buyer:
     owned = [owned.item for owned in warrior.carried()]
     return rules.Buyer(
         name=warrior.name,
@@ -286,7 +286,7 @@ def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = Non
     warrior.warband = warband
     offered = list_entries_by_type([warrior.warrior_type_id]).get(warrior.warrior_type_id, [])
     entries = [entry.as_rule() for entry in offered]
-    buyer = _buyer(warrior)
+    buyer = buyer_of(warrior)
     entry, cost = rules.check_purchase(
         entries,
         item_key,
@@ -476,7 +476,7 @@ def hireable_types(warband: Warband, warriors) -> list[tuple[WarriorType, str | 
 def equipment_choices(warrior: Warrior, entries) -> list[tuple[EquipmentListEntry, int]]:
     """The items this warrior may buy now (from his type's ``entries``), with the price for
     the whole group. Uses the warrior's prefetched items."""
-    buyer = _buyer(warrior)
+    buyer = buyer_of(warrior)
     choices = []
     for entry in entries:
         rule = entry.as_rule()

@@ -440,7 +440,7 @@ def move_stored_item(
     return stored
 
 
-def _may_use(warrior: Warrior, item: Item) -> None:
+def check_may_use(warrior: Warrior, item: Item) -> None:
     """Campaigns text: equipment "taken from storage for your warband must be of an
     appropriate type for the warrior, as indicated by the warband lists". Miscellaneous
     equipment off the list may be carried by heroes."""
@@ -499,7 +499,7 @@ def equip_stored_item(
         raise RuleViolation(f"{warrior.name} is no longer on the roster.")
     if stored.item is None:
         raise RuleViolation(f"{stored.name} is not equipment: sell it or keep it stored.")
-    _may_use(warrior, stored.item)
+    check_may_use(warrior, stored.item)
     preference = Case(
         When(pk=stored.pk, then=0), When(container=stored.container_id, then=1), default=2
     )
