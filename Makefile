@@ -31,8 +31,13 @@ run: $(VENV)/.installed-run
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # pytest's own exit code is make's: 5 (no tests collected) fails like any other error.
+# Two workers (pytest-xdist; CI has two cores), each on a test database of its own on the one
+# embedded server, handed the tests in runs of neighbours in collection order (--dist load).
+# PYTEST_ARGS comes last and wins: PYTEST_ARGS="-n 0 tests/rules" runs in this process alone,
+# PYTEST_ARGS="-n logical" uses every core of a bigger machine.
+PYTEST_XDIST ?= -n 2 --dist load
 test: lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 # ruff, and import-linter's contract that the layers point down (pyproject.toml).
 lint: $(VENV)/.installed-dev

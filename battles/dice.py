@@ -1,11 +1,15 @@
 """Dice for battles: every roll is written to the battle's dice log (``DiceRoll``), whether the
-server rolled it or a player typed in what the physical dice showed."""
+server rolled it or a player typed in what the physical dice showed, with what it decided;
+the rolls for what happens on the table are the participants' and the organisers'."""
 
 from __future__ import annotations
 
 import re
 
+from django.core.exceptions import PermissionDenied
+
 from battles.models import Battle, DiceRoll
+from campaign import permissions
 from core.dice import DiceError, EnteredDice, Roll, ServerDice
 from core.noting import Noting
 
@@ -56,3 +60,26 @@ def dice_for(battle: Battle, *, entered: str = "", warband=None, user=None, secr
     callback = recorder(battle, warband=warband, user=user, secret=secret)
     faces = parse_faces(entered)
     return EnteredDice(faces, recorder=callback) if faces else ServerDice(recorder=callback)
+
+
+def last_roll_id(battle: Battle) -> int:
+    """The id of the battle's latest roll in the dice log (0: none yet): the rolls a service
+    makes after it are the ones ``note_decided`` labels."""
+    return battle.dice_rolls.order_by("-pk").values_list("pk", flat=True).first() or 0
+
+
+def note_decided(battle: Battle, since: int, text: str) -> None:
+    """Write what they decided on the rolls made since ``since`` (the dice log shows it):
+    campaigns text, "any dice rolls must be seen by both players or a neutral third party"."""
+    battle.dice_rolls.filter(pk__gt=since).update(result=text[:300])
+
+
+def check_may_roll(battle: Battle, actor) -> None:
+    """The battle's participants and the campaign's organisers roll for what happens on the
+    table (random fortune markers, discoveries, the recovery of carried items), while the
+    campaign is open; anyone else is refused."""
+    if not battle.campaign.is_open:
+        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    participant = battle.participants.filter(warband__owner=actor).first()
+    if participant is None and not permissions.is_organiser(actor, battle.campaign):
+        raise PermissionDenied("Only the battle's participants and organisers do this.")

@@ -6,6 +6,8 @@ from django import forms
 
 from battles.models import Participant
 from battles.rules import ReportedResult
+from battles.sequence.carried_items import Declaration
+from battles.services import Outcome
 
 
 class BattleForm(forms.Form):
@@ -60,6 +62,94 @@ def reported_results(rows) -> tuple[list[ReportedResult], list[str]]:
             )
         )
     return results, errors
+
+
+class WarriorOutcomeForm(forms.Form):
+    """What one warrior did in the battle, one row of the warriors' table (prefix ``o<pk>``).
+    The bounds are the table's: a skirmish puts no more than 50 enemies out of action and a
+    scenario gives no more than 20 experience."""
+
+    ooa = forms.BooleanField(required=False)
+    by = forms.IntegerField(required=False, min_value=1)
+    enemies = forms.IntegerField(required=False, min_value=0, max_value=50)
+    experience = forms.IntegerField(required=False, min_value=0, max_value=20)
+
+    def outcome(self, warrior_id: int) -> Outcome:
+        data = self.cleaned_data
+        return Outcome(
+            warrior_id=warrior_id,
+            out_of_action=data["ooa"],
+            enemies_out_of_action=data["enemies"] or 0,
+            scenario_experience=data["experience"] or 0,
+            taken_out_by_id=data["by"],
+        )
+
+
+def warrior_outcomes(data, warriors) -> tuple[list[Outcome], list[str]]:
+    """Each warrior's outcome from the posted table, or a message per row that does not
+    read."""
+    outcomes, errors = [], []
+    for warrior in warriors:
+        form = WarriorOutcomeForm(data, prefix=f"o{warrior.pk}")
+        if form.is_valid():
+            outcomes.append(form.outcome(warrior.pk))
+        else:
+            field, messages = next(iter(form.errors.items()))
+            label = {"enemies": "enemies put out of action", "experience": "experience"}
+            errors.append(f"{warrior.name}, {label.get(field, 'taken out by')}: {messages[0]}")
+    return outcomes, errors
+
+
+class CarriedItemForm(forms.Form):
+    """Where one carried item ended the game (MiM, carried items; prefix ``i<pk>``): with the
+    warband's own warriors, with one of the enemy warbands, or uncontrolled."""
+
+    state = forms.ChoiceField(error_messages={"required": "say where it ended the game."})
+    exposed = forms.BooleanField(required=False)
+
+    def __init__(self, *args, enemies, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["state"].choices = [
+            ("own", "Controlled by our warriors"),
+            *((f"enemy-{enemy.pk}", f"Controlled by {enemy.name}") for enemy in enemies),
+            ("uncontrolled", "Uncontrolled"),
+        ]
+
+    def declaration(self, item_id: int) -> Declaration:
+        state = self.cleaned_data["state"]
+        enemy = state.removeprefix("enemy-") if state.startswith("enemy-") else ""
+        return Declaration(
+            item_id=item_id,
+            state="enemy" if enemy else state,
+            controlled_by_id=int(enemy) if enemy else None,
+            exposed=self.cleaned_data["exposed"],
+        )
+
+
+class CarriedItemsForm(forms.Form):
+    """Who can still secure items at the end of the game (MiM): warriors on the table, a Band
+    of Pitters' modifier, standing Quartermasters (when the campaign uses that skill)."""
+
+    securers = forms.IntegerField(required=False, min_value=0, max_value=50)
+    pitters = forms.IntegerField(required=False, min_value=0, max_value=2)
+    quartermasters = forms.IntegerField(required=False, min_value=0, max_value=10)
+
+    def clean(self):
+        data = super().clean()
+        return {key: data.get(key) or 0 for key in self.fields} if not self.errors else data
+
+
+def carried_item_declarations(data, items, enemies) -> tuple[list[Declaration], list[str]]:
+    """A declaration per carried item from the posted form, or a message per item that does
+    not read."""
+    declarations, errors = [], []
+    for item in items:
+        form = CarriedItemForm(data, prefix=f"i{item.pk}", enemies=enemies)
+        if form.is_valid():
+            declarations.append(form.declaration(item.pk))
+        else:
+            errors.append(f"{item.label}: {next(iter(form.errors.values()))[0]}")
+    return declarations, errors
 
 
 class ReportForm(BattleForm):

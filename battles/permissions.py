@@ -1,11 +1,27 @@
-"""What a user may see of a battle's dice log: every roll is witnessed, a secret step's
-rolls only by those who may see that warband's treasury (``warbands.permissions``)."""
+"""Who may open a battle, and what they may see of its dice log: every roll is witnessed, a
+secret step's rolls only by those who may see that warband's treasury
+(``warbands.permissions``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.http import Http404, HttpRequest
+
+from battles.models import Battle
+from campaign.permissions import is_member
+from core.queries import one
 from warbands.permissions import can_see_treasury
+
+
+def get_battle_for_user(request: HttpRequest, pk: int) -> Battle:
+    """The battle, for the members of its campaign (404 for anyone else)."""
+    battle = None
+    if request.user.is_authenticated:  # else no membership, and so a 404 below
+        battle = one(Battle.objects.select_related("campaign", "reported_by").filter(pk=pk))
+    if battle is None or not is_member(request.user, battle.campaign):
+        raise Http404("No such battle.")
+    return battle
 
 
 @dataclass(frozen=True)

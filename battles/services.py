@@ -1,9 +1,13 @@
 """Use cases of battles: report, confirm or dispute, record (organisers), correct; random
-fortune; and step 0 of the post-battle sequence, the carried items at the end of the game.
+fortune.
 
 Each takes the acting user, checks permissions through ``campaign.permissions``, validates
 with ``battles.rules`` and writes in one transaction. Ratings at the time are taken from the
 warbands as they are when the battle is recorded.
+
+A confirmed battle starts the post-battle sequences (``battles.sequence.start``), whose step 0
+(``battles.sequence.carried_items``) settles the carried items; the sequence never imports
+this module, so the dependency points one way.
 """
 
 from __future__ import annotations
@@ -14,20 +18,20 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from battles import rules
-from battles.models import Battle, CarriedItemAtEnd, Discovery, Participant, WarriorOutcome
+from battles.dice import check_may_roll, last_roll_id, note_decided
+from battles.models import Battle, Discovery, Participant, WarriorOutcome
 from battles.rules import ReportedResult, check_results
+from battles.sequence.carried_items import add_discovery_item
+from battles.sequence.start import start_sequences
 from campaign import permissions
 from campaign.models import Campaign, CampaignEvent, RandomFortuneEntry
 from campaign.services import record_event
 from warbands import services as warband_services
-from warbands import treasury
-from warbands.models import RatingSnapshot, StorageContainer, VesselItem, Warband, Warrior
+from warbands.models import RatingSnapshot, VesselItem, Warband, Warrior
 from warbands.rules import RuleViolation
-from warbands.rules import containers as container_rules
 
 
 def _warbands_for(campaign: Campaign, results: Sequence[ReportedResult]) -> dict[int, Warband]:
@@ -57,7 +61,8 @@ def _describe(battle: Battle, participants: Sequence[Participant]) -> str:
 
 
 def confirm(battle: Battle, participants: Sequence[Participant]) -> None:
-    """The battle counts from now on: the feed says so and each warband's rating is charted."""
+    """The battle counts from now on: the feed says so, each warband's rating is charted and
+    its post-battle sequence starts, step 0's carried items listed."""
     battle.status = Battle.Status.CONFIRMED
     battle.confirmed_at = timezone.now()
     battle.save(update_fields=["status", "confirmed_at"])
@@ -82,9 +87,7 @@ def confirm(battle: Battle, participants: Sequence[Participant]) -> None:
         for warrior in Warrior.objects.filter(warband=participant.warband, games_to_miss__gt=0):
             warrior.games_to_miss -= 1
             warrior.save(update_fields=["games_to_miss"])
-    from battles.sequence import sequences_for  # the sequence module builds on this one
-
-    sequences_for(battle)
+    start_sequences(battle)
 
 
 @transaction.atomic
@@ -130,7 +133,6 @@ def record_battle(
         for r in results
     ]
     confirm(battle, participants)
-    prepare_carried_items(battle)
     return battle
 
 
@@ -354,7 +356,6 @@ def _confirm_if_everybody_agrees(battle: Battle) -> Battle:
     participants = list(battle.participants.select_related("warband"))
     if all(p.confirmation == Participant.Confirmation.CONFIRMED for p in participants):
         confirm(battle, participants)
-        prepare_carried_items(battle)
     elif battle.status == Battle.Status.DISPUTED and not any(
         p.confirmation == Participant.Confirmation.DISPUTED for p in participants
     ):
@@ -366,40 +367,27 @@ def _confirm_if_everybody_agrees(battle: Battle) -> Battle:
 # --- Random fortune ------------------------------------------------------------------------
 
 
-def _participant_of(battle: Battle, actor) -> Participant | None:
-    return battle.participants.filter(warband__owner=actor).first()
-
-
-def _may_play(battle: Battle, actor) -> None:
-    if not battle.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
-    if _participant_of(battle, actor) is None and not permissions.is_organiser(
-        actor, battle.campaign
-    ):
-        raise PermissionDenied("Only the battle's participants and organisers do this.")
-
-
 @transaction.atomic
 def roll_fortune_markers(battle: Battle, *, actor, dice) -> tuple[int, list]:
     """The number of random fortune markers and who places them first."""
     battle = (
         Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
     )
-    _may_play(battle, actor)
+    check_may_roll(battle, actor)
     if not battle.random_fortune:
         raise RuleViolation("Random fortune was not in play in this battle.")
     if battle.fortune_markers is not None:
         raise RuleViolation("The markers have been rolled already.")
     participants = list(battle.participants.select_related("warband"))
-    since = _last_roll(battle)
+    since = last_roll_id(battle)
     battle.fortune_markers = rules.random_fortune_markers(dice, len(participants))
     battle.save(update_fields=["fortune_markers"])
-    _decided(battle, since, f"{battle.fortune_markers} random fortune markers")
-    since = _last_roll(battle)
+    note_decided(battle, since, f"{battle.fortune_markers} random fortune markers")
+    since = last_roll_id(battle)
     order = rules.placement_order(
         [rules.Placer(p.warband_id, p.warband.name, p.rating_before) for p in participants], dice
     )
-    _decided(battle, since, "placement: " + ", ".join(p.name for p in order))
+    note_decided(battle, since, "placement: " + ", ".join(p.name for p in order))
     return battle.fortune_markers, order
 
 
@@ -415,7 +403,7 @@ def test_discovery(battle: Battle, warband: Warband, *, actor, dice, result: str
     battle = (
         Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
     )
-    _may_play(battle, actor)
+    check_may_roll(battle, actor)
     if not battle.random_fortune:
         raise RuleViolation("Random fortune was not in play in this battle.")
     if not battle.participants.filter(warband=warband).exists():
@@ -425,7 +413,7 @@ def test_discovery(battle: Battle, warband: Warband, *, actor, dice, result: str
     artefact = VesselItem.objects.filter(
         warband=warband, kind=VesselItem.Kind.DARK_ARTEFACT, is_lost=False
     ).exists()
-    since = _last_roll(battle)
+    since = last_roll_id(battle)
     test = rules.discovery_test(dice, warband=warband.name, holds_dark_artefact=artefact)
     discovery = Discovery(
         battle=battle, warband=warband, test_roll=test.roll, discovered=test.discovered,
@@ -446,7 +434,7 @@ def test_discovery(battle: Battle, warband: Warband, *, actor, dice, result: str
         else:
             discovery.result = result.strip()[:200] or "An unidentified discovery"
     discovery.save()
-    _decided(
+    note_decided(
         battle,
         since,
         (f"found {discovery.result}" if test.discovered else "nothing found")
@@ -458,329 +446,5 @@ def test_discovery(battle: Battle, warband: Warband, *, actor, dice, result: str
             f"The cult attacked {warband.name} for the Dark Artefact it carries!", battle=battle,
         )  # fmt: skip
     if battle.is_confirmed and test.discovered:
-        _add_discovery_item(battle, discovery)
+        add_discovery_item(battle, discovery)
     return discovery
-
-
-# --- Step 0: carried items at the end of the game ------------------------------------------
-
-CARRIER_KINDS = {"pack_mule", "pack_horse", "cart_mule", "cart_horse", "opulent_coach", "warmount"}
-
-
-def _heavy(container: StorageContainer) -> bool:
-    """Heavy when its contents make it heavy (computed, never typed). A pack animal, cart or
-    coach counts as heavy when something it carries is heavy, or a cart's open load is."""
-    if container.is_heavy:
-        return True
-    if container.kind in CARRIER_KINDS:
-        if container_rules.is_heavy("treasure_chest", container.contents) and container.kind in (
-            "cart_mule",
-            "cart_horse",
-        ):
-            return True
-        return any(_heavy(child) for child in container.children.filter(status="held"))
-    return False
-
-
-def _add_discovery_item(battle: Battle, discovery: Discovery) -> CarriedItemAtEnd:
-    return CarriedItemAtEnd.objects.create(
-        battle=battle,
-        owner=discovery.warband,
-        label=f"Random fortune: {discovery.result}",
-        discovery=discovery,
-    )
-
-
-def prepare_carried_items(battle: Battle) -> None:
-    """List every carried item each warband had on the table: its containers (the top ones:
-    a chest on a mule travels with the mule), Dark Artefacts and Loyalty Symbols not inside a
-    coach, and what it discovered. Pouches are hero equipment, not carried items.
-
-    A campaign without Mayhem in Mordheim's carried items skips step 0 altogether."""
-    if not battle.campaign.mim_carried_items:
-        battle.carried_items_done_at = timezone.now()
-        battle.save(update_fields=["carried_items_done_at"])
-        return
-    for participant in battle.participants.select_related("warband"):
-        warband = participant.warband
-        containers = (
-            StorageContainer.objects.real()
-            .filter(warband=warband, parent__isnull=True)
-            .exclude(kind="pouch")
-        )
-        for container in containers:
-            CarriedItemAtEnd.objects.create(
-                battle=battle,
-                owner=warband,
-                label=container.get_kind_display(),
-                container=container,
-                heavy=_heavy(container),
-                is_warmount=container.kind == "warmount",
-                is_mule=container.kind == "pack_mule",
-            )
-        for vessel in VesselItem.objects.filter(warband=warband, is_lost=False, coach__isnull=True):
-            CarriedItemAtEnd.objects.create(
-                battle=battle, owner=warband, label=vessel.get_kind_display(), vessel=vessel
-            )
-        for discovery in battle.discoveries.filter(warband=warband, discovered=True):
-            _add_discovery_item(battle, discovery)
-
-
-@dataclass(frozen=True)
-class Declaration:
-    item_id: int
-    state: str  # "own", "enemy" or "uncontrolled"
-    controlled_by_id: int | None = None
-    exposed: bool = False
-
-
-@transaction.atomic
-def declare_carried_items(
-    battle: Battle,
-    warband: Warband,
-    *,
-    actor,
-    declarations: Sequence[Declaration],
-    securers: int,
-    pitters: int = 0,
-    quartermasters: int = 0,
-) -> None:
-    """The owner of ``warband`` (or an organiser) says where each of its carried items ended:
-    controlled by its own warriors, by an enemy's, or uncontrolled; and how many of its
-    warriors are still on the table to secure items."""
-    battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
-    )
-    if not battle.is_confirmed:
-        raise RuleViolation("The battle is not confirmed yet.")
-    if battle.carried_items_done_at:
-        raise RuleViolation("The carried items of this battle are settled.")
-    if not battle.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
-    if warband.owner_id != actor.pk and not permissions.is_organiser(actor, battle.campaign):
-        raise PermissionDenied("Each warband declares its own carried items.")
-    participant = battle.participants.select_for_update().filter(warband=warband).first()
-    if participant is None:
-        raise RuleViolation(f"{warband.name} did not fight in this battle.")
-    if battle.choosing_order:
-        raise RuleViolation("Recovery has started: the declarations can no longer change.")
-    if not 0 <= pitters <= 2 or not 0 <= securers <= 50 or not 0 <= quartermasters <= 10:
-        raise RuleViolation("Check the numbers: Band of Pitters 0-2, warriors 0-50.")
-    items = {i.pk: i for i in battle.carried_items.filter(owner=warband)}
-    enemies = set(battle.participants.exclude(warband=warband).values_list("warband", flat=True))
-    declared = {d.item_id: d for d in declarations}
-    if set(declared) != set(items):
-        raise RuleViolation("Say where each of the warband's carried items ended the game.")
-    for item_id, declaration in declared.items():
-        item = items[item_id]
-        if declaration.state not in ("own", "enemy", "uncontrolled"):
-            raise RuleViolation(f"Say who controlled the {item.label}.")
-        if declaration.state == "enemy" and declaration.controlled_by_id not in enemies:
-            raise RuleViolation(f"Say which enemy warband controlled the {item.label}.")
-        if declaration.exposed and not (
-            participant.routed and item.heavy and declaration.state == "own"
-        ):
-            raise RuleViolation(
-                f"Only a heavy item held by a routing warband can be caught in the open "
-                f"({item.label})."
-            )
-        item.state = declaration.state
-        item.controlled_by_id = (
-            declaration.controlled_by_id if declaration.state == "enemy" else None
-        )
-        item.exposed = declaration.exposed
-        item.save(update_fields=["state", "controlled_by", "exposed"])
-    participant.securers, participant.pitters = securers, pitters
-    participant.quartermasters = quartermasters if battle.campaign.quartermaster_skill else 0
-    participant.carried_items_declared = True
-    participant.save(
-        update_fields=["securers", "pitters", "quartermasters", "carried_items_declared"]
-    )
-    if not battle.participants.filter(carried_items_declared=False).exists():
-        _settle_controlled(battle, actor)
-
-
-def _give(item: CarriedItemAtEnd, winner: Warband | None, *, actor, battle: Battle) -> None:
-    """Hand a carried item to ``winner`` (or lose it), through the treasury's services."""
-    owner = item.owner
-    if winner is None:
-        item.outcome = CarriedItemAtEnd.Outcome.LOST
-        if item.container_id:
-            treasury.lose_container(item.container, actor=actor, battle=battle, step=0)
-        elif item.vessel_id:
-            VesselItem.objects.filter(pk=item.vessel_id).update(is_lost=True)
-        record_event(
-            battle.campaign, CampaignEvent.Kind.CONTAINER,
-            f"{owner.name}'s {item.label.lower()} was left behind in the ruins.", battle=battle,
-        )  # fmt: skip
-    elif item.discovery_id:
-        item.outcome = CarriedItemAtEnd.Outcome.RECOVERED
-        _bank_discovery(item.discovery, winner, actor=actor, battle=battle)
-    elif winner.pk == owner.pk:
-        item.outcome = (
-            CarriedItemAtEnd.Outcome.RECOVERED
-            if item.is_uncontrolled
-            else CarriedItemAtEnd.Outcome.SECURED
-        )
-    else:
-        item.outcome = CarriedItemAtEnd.Outcome.CAPTURED
-        if item.container_id:
-            treasury.capture_container(
-                StorageContainer.objects.get(pk=item.container_id), winner, battle=battle,
-                actor=actor, step=0,
-            )  # fmt: skip
-        elif item.vessel_id:
-            VesselItem.objects.filter(pk=item.vessel_id).update(warband=winner, coach=None)
-        record_event(
-            battle.campaign, CampaignEvent.Kind.CONTAINER,
-            f"{winner.name} took a {item.label.lower()} from {owner.name}.", battle=battle,
-        )  # fmt: skip
-    item.secured_by = winner
-    item.resolved_at = timezone.now()
-    item.save(update_fields=["outcome", "secured_by", "resolved_at"])
-
-
-def _bank_discovery(discovery: Discovery, warband: Warband, *, actor, battle: Battle) -> None:
-    """Random fortune "becomes a part of their treasury": a carried item waits, unstored, for a
-    container in the post-battle sequence; a cart or coach becomes the warband's. An animal is
-    left for the player to add to the roster."""
-    context = treasury.Context(actor=actor, step=0, battle=battle, note="random fortune")
-    if discovery.kind == Discovery.Kind.CARRIED_ITEM:
-        treasury.add_item(
-            treasury.loose_pile(warband), item=None, name=discovery.result[:100],
-            reason=treasury.Reason.INCOME, context=context,
-        )  # fmt: skip
-    elif discovery.kind in (Discovery.Kind.CART, Discovery.Kind.COACH):
-        kind = "cart_mule" if discovery.kind == Discovery.Kind.CART else "opulent_coach"
-        StorageContainer.objects.create(warband=warband, kind=kind, label=discovery.result[:60])
-
-
-def _settle_controlled(battle: Battle, actor) -> None:
-    """Everybody declared: controlled items are secured by whoever controls them (an enemy
-    captures), an uncontrolled warmount goes home; the rest waits for recovery rolls."""
-    for item in battle.carried_items.select_related("owner", "controlled_by"):
-        if item.is_uncontrolled:
-            if item.is_warmount:
-                _give(item, item.owner, actor=actor, battle=battle)
-                item.outcome = CarriedItemAtEnd.Outcome.HOME
-                item.save(update_fields=["outcome"])
-            continue
-        winner = item.controlled_by if item.state == "enemy" else item.owner
-        _give(item, winner, actor=actor, battle=battle)
-    _finish_step_zero_if_done(battle)
-
-
-def sides(battle: Battle) -> list[rules.Side]:
-    return [
-        rules.Side(
-            warband_id=p.warband_id,
-            name=p.warband.name,
-            routed=p.routed,
-            rout_order=p.rout_order,
-            securers=p.securers,
-            pitters=p.pitters,
-            quartermasters=p.quartermasters,
-        )
-        for p in battle.participants.select_related("warband").order_by("pk")
-    ]
-
-
-def chooser(battle: Battle) -> Warband | None:
-    """Whose turn it is to choose the next uncontrolled item."""
-    if not battle.choosing_order:
-        return None
-    warband_id = battle.choosing_order[battle.choosing_turn % len(battle.choosing_order)]
-    return Warband.objects.get(pk=warband_id)
-
-
-@transaction.atomic
-def start_recovery(battle: Battle, *, actor, dice) -> list[int]:
-    """Fix the order in which warbands choose items (rolling off among non-routers)."""
-    battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
-    )
-    _may_play(battle, actor)
-    if battle.participants.filter(carried_items_declared=False).exists():
-        raise RuleViolation("Every warband must declare its carried items first.")
-    if battle.choosing_order or battle.carried_items_done_at:
-        raise RuleViolation("Recovery has already started.")
-    since = _last_roll(battle)
-    order = rules.choosing_order(sides(battle), dice)
-    _decided(battle, since, "choosing order: " + ", ".join(side.name for side in order))
-    battle.choosing_order = [side.warband_id for side in order]
-    battle.save(update_fields=["choosing_order"])
-    return battle.choosing_order
-
-
-@transaction.atomic
-def resolve_item(
-    battle: Battle,
-    item: CarriedItemAtEnd,
-    *,
-    actor,
-    dice,
-    majority_id: int | None = None,
-) -> rules.Recovery:
-    """The warband whose turn it is chooses ``item``; the recovery table decides who secures
-    it. ``majority_id``: the warband whose warriors are the majority within sight and charge
-    range of the item, if any."""
-    battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
-    )
-    _may_play(battle, actor)
-    item = (
-        CarriedItemAtEnd.objects.select_for_update(of=("self",))
-        .select_related("owner")
-        .get(pk=item.pk)
-    )
-    if item.battle_id != battle.pk or item.outcome != CarriedItemAtEnd.Outcome.PENDING:
-        raise RuleViolation("That item is not waiting to be resolved.")
-    if not battle.choosing_order:
-        raise RuleViolation("Roll for the choosing order first.")
-    turn = chooser(battle)
-    if turn.owner_id != actor.pk and not permissions.is_organiser(actor, battle.campaign):
-        raise PermissionDenied(f"It is {turn.name}'s turn to choose.")
-    participants = {p.warband_id for p in battle.participants.all()}
-    if majority_id is not None and majority_id not in participants:
-        raise RuleViolation("The majority must be one of the battle's warbands.")
-    loose = rules.LooseItem(
-        label=item.label,
-        heavy=item.heavy,
-        majority=majority_id,
-        mule_of=item.owner_id if item.is_mule else None,
-    )
-    since = _last_roll(battle)
-    recovery = rules.resolve_uncontrolled(
-        loose, sides(battle), dice, quartermaster_option=battle.campaign.quartermaster_skill
-    )
-    winner = Warband.objects.get(pk=recovery.winner) if recovery.winner else None
-    item.recovery = "; ".join(roll.description for roll in recovery.rolls) + (
-        f" ({recovery.note})" if recovery.note else ""
-    )
-    item.save(update_fields=["recovery"])
-    _give(item, winner, actor=actor, battle=battle)
-    if winner is not None:
-        Participant.objects.filter(battle=battle, warband=winner, securers__gt=0).update(
-            securers=F("securers") - 1
-        )
-    _decided(battle, since, f"{winner.name} secures it" if winner else "nobody secures it")
-    battle.choosing_turn += 1
-    battle.save(update_fields=["choosing_turn"])
-    _finish_step_zero_if_done(battle)
-    return recovery
-
-
-def _last_roll(battle: Battle) -> int:
-    return battle.dice_rolls.order_by("-pk").values_list("pk", flat=True).first() or 0
-
-
-def _decided(battle: Battle, since: int, text: str) -> None:
-    """Write what they decided on the rolls made since ``since`` (the dice log shows it)."""
-    battle.dice_rolls.filter(pk__gt=since).update(result=text[:300])
-
-
-def _finish_step_zero_if_done(battle: Battle) -> None:
-    if battle.carried_items.filter(outcome=CarriedItemAtEnd.Outcome.PENDING).exists():
-        return
-    battle.carried_items_done_at = timezone.now()
-    battle.save(update_fields=["carried_items_done_at"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -21,31 +21,25 @@ from battles import permissions, services
 from battles.dice import dice_for
 from battles.forms import (
     BattleForm,
+    CarriedItemsForm,
     DiceForm,
     DiscoveryForm,
     RecoverForm,
     ReportForm,
     RespondForm,
+    carried_item_declarations,
     participant_rows,
     reported_results,
+    warrior_outcomes,
 )
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
+from battles.permissions import get_battle_for_user
+from battles.sequence import carried_items
 from campaign import fragments
-from campaign.permissions import can_run_campaign, get_campaign_for_user, is_member
+from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError
-from core.queries import one
 from warbands.models import Warband, Warrior
 from warbands.rules import RuleViolation
-
-
-def _battle_for_user(request: HttpRequest, pk: int) -> Battle:
-    """The battle, for the members of its campaign (404 for anyone else)."""
-    battle = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        battle = one(Battle.objects.select_related("campaign", "reported_by").filter(pk=pk))
-    if battle is None or not is_member(request.user, battle.campaign):
-        raise Http404("No such battle.")
-    return battle
 
 
 def _redirect(request: HttpRequest, url: str) -> HttpResponse:
@@ -68,7 +62,7 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
             "owner__name", "pk"
         )
     )
-    turn = services.chooser(battle)
+    turn = carried_items.chooser(battle)
     may_edit = (
         battle.campaign.is_open
         and battle.status != Battle.Status.CONFIRMED
@@ -125,7 +119,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The battle's board as this user sees it (their warbands' secret rolls, their forms),
     kept under the campaign's version and the user while it holds no form
     (``campaign.fragments``): a battle whose report and step 0 are settled."""
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     board = fragments.kept(
         battle.campaign,
         "battle-board",
@@ -199,7 +193,7 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def battle_outcomes(request: HttpRequest, pk: int) -> HttpResponse:
     """What each warrior did: out of action, enemies put out of action, scenario experience."""
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     context = battle_context(request, battle)
     if not context["may_edit"]:
         raise PermissionDenied("Only whoever reported the battle, or an organiser, changes it.")
@@ -213,29 +207,7 @@ def battle_outcomes(request: HttpRequest, pk: int) -> HttpResponse:
     existing = {o.warrior_id: o for o in context["outcomes"]}
     errors: list[str] = []
     if request.method == "POST":
-        outcomes = []
-        for warrior in warriors:
-            prefix = f"o{warrior.pk}-"
-            try:
-                enemies = int(request.POST.get(prefix + "enemies") or 0)
-                experience = int(request.POST.get(prefix + "experience") or 0)
-                by = request.POST.get(prefix + "by") or None
-                by = int(by) if by else None
-            except ValueError:
-                errors.append(f"{warrior.name}: numbers only.")
-                continue
-            if enemies < 0 or experience < 0:
-                errors.append(f"{warrior.name}: no negative numbers.")
-                continue
-            outcomes.append(
-                services.Outcome(
-                    warrior_id=warrior.pk,
-                    out_of_action=bool(request.POST.get(prefix + "ooa")),
-                    enemies_out_of_action=enemies,
-                    scenario_experience=experience,
-                    taken_out_by_id=by,
-                )
-            )
+        outcomes, errors = warrior_outcomes(request.POST, warriors)
         if not errors:
             try:
                 services.set_outcomes(battle, actor=request.user, outcomes=outcomes)
@@ -254,7 +226,7 @@ def battle_outcomes(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def battle_respond(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     form = RespondForm(request.POST)
     if not form.is_valid():
         return _board(request, battle, error="Confirm or dispute.")
@@ -272,7 +244,7 @@ def battle_respond(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def battle_confirm_all(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     try:
         services.confirm_for_everybody(battle, actor=request.user)
     except RuleViolation as refusal:
@@ -284,7 +256,7 @@ def battle_confirm_all(request: HttpRequest, pk: int) -> HttpResponse:
 def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct who won, drew, lost and routed: the reporter or an organiser while the report
     waits or is disputed (everybody confirms again), an organiser after confirmation."""
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     confirmed = battle.status == Battle.Status.CONFIRMED
     if confirmed:
         get_campaign_for_user(request, battle.campaign_id, organiser=True)
@@ -327,7 +299,7 @@ def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def battle_fortune_markers(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     form = DiceForm(request.POST)
     if not form.is_valid():
         return _board(request, battle, error="Check the dice.")
@@ -341,7 +313,7 @@ def battle_fortune_markers(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def battle_discovery(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     form = DiscoveryForm(request.POST)
     if not form.is_valid():
         return _board(request, battle, error="Choose the warband and check the dice.")
@@ -368,7 +340,7 @@ def battle_discovery(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
     """A warband's owner says where each of its carried items ended the game."""
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     participant = get_object_or_404(
         Participant.objects.select_related("warband"), battle=battle, warband_id=warband_pk
     )
@@ -383,29 +355,15 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
     ]
     error = ""
     if request.method == "POST":
-        declarations = []
-        for item in items:
-            state = request.POST.get(f"i{item.pk}-state", "")
-            controlled_by = None
-            if state.startswith("enemy-"):
-                state, controlled_by = "enemy", int(state.removeprefix("enemy-") or 0) or None
-            declarations.append(
-                services.Declaration(
-                    item_id=item.pk,
-                    state=state,
-                    controlled_by_id=controlled_by,
-                    exposed=bool(request.POST.get(f"i{item.pk}-exposed")),
-                )
-            )
+        declarations, errors = carried_item_declarations(request.POST, items, enemies)
+        form = CarriedItemsForm(request.POST)
+        if not form.is_valid():
+            errors += [f"{form[name].label}: {e[0]}" for name, e in form.errors.items()]
         try:
-            services.declare_carried_items(
-                battle,
-                warband,
-                actor=request.user,
-                declarations=declarations,
-                securers=_number(request.POST.get("securers")),
-                pitters=_number(request.POST.get("pitters")),
-                quartermasters=_number(request.POST.get("quartermasters")),
+            if errors:
+                raise RuleViolation(" ".join(errors))
+            carried_items.declare_carried_items(
+                battle, warband, actor=request.user, declarations=declarations, **form.cleaned_data
             )
         except RuleViolation as refusal:
             error = str(refusal)
@@ -426,22 +384,15 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
     )
 
 
-def _number(value) -> int:
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        raise RuleViolation("Numbers only, please.") from None
-
-
 @require_POST
 def battle_recovery_start(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     form = DiceForm(request.POST)
     if not form.is_valid():
         return _board(request, battle, error="Check the dice.")
     try:
         dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
-        services.start_recovery(battle, actor=request.user, dice=dice)
+        carried_items.start_recovery(battle, actor=request.user, dice=dice)
     except (RuleViolation, DiceError) as refusal:
         return _board(request, battle, error=str(refusal))
     return _board(request, battle)
@@ -449,7 +400,7 @@ def battle_recovery_start(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def battle_recover(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _battle_for_user(request, pk)
+    battle = get_battle_for_user(request, pk)
     form = RecoverForm(request.POST)
     if not form.is_valid():
         return _board(request, battle, error="Choose an item and check the dice.")
@@ -458,7 +409,7 @@ def battle_recover(request: HttpRequest, pk: int) -> HttpResponse:
         return _board(request, battle, error="That item is not on this battlefield.")
     try:
         dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
-        services.resolve_item(
+        carried_items.resolve_item(
             battle, item, actor=request.user, dice=dice, majority_id=form.cleaned_data["majority"]
         )
     except (RuleViolation, DiceError) as refusal:

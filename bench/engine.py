@@ -29,7 +29,7 @@ from battles import sequence
 from battles.models import PostBattleSequence
 from battles.rules import experience, exploration, injuries
 from battles.rules.tasks import NeedsAnswer
-from bench.generate import _play
+from bench.generate import play_battle
 from campaign.models import Campaign
 from core.dice import Roll
 from league.management.commands.seed_demo import Command as Demo
@@ -194,7 +194,7 @@ def services_sequence(league, runs: int = 5) -> dict:
         first, second = bands[2 + 2 * run], bands[3 + 2 * run]
         try:
             with transaction.atomic():
-                battle = _play(campaign, organiser, first, second, until={first.pk: 1})
+                battle = play_battle(campaign, organiser, first, second, until={first.pk: 1})
                 # loaded as the sequence page loads it (battles.sequence_views._sequence_for)
                 sequence = PostBattleSequence.objects.select_related(
                     "participant__battle__campaign",

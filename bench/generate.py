@@ -192,7 +192,7 @@ def _record(campaign, organiser, first, second, rng, fought_on, notes="") -> Bat
     )
 
 
-def _play(campaign, organiser, first, second, *, until: dict[int, int]) -> Battle:
+def play_battle(campaign, organiser, first, second, *, until: dict[int, int]) -> Battle:
     """A battle reported by the first player, confirmed by the second, step 0 settled and each
     warband's sequence played through the services with the demo's dice."""
 
@@ -316,13 +316,13 @@ def generate(
         player = order[0]
         for n in range(played):
             opponent = order[1 + n % (len(order) - 1)]
-            _play(campaign, organiser, player, opponent, until={})
-        _play(campaign, organiser, player, order[1], until={player.pk: 9})
+            play_battle(campaign, organiser, player, opponent, until={})
+        play_battle(campaign, organiser, player, order[1], until={player.pk: 9})
         # Writers: players 1 to 2 * writers, in pairs, sequences at step 9 then at step 8.
         for n in range(1, 2 * writers, 2):
             first, second = order[n], order[n + 1]
             step = 9 if n < writers else 8
-            _play(campaign, organiser, first, second, until={first.pk: step, second.pk: step})
+            play_battle(campaign, organiser, first, second, until={first.pk: step, second.pk: step})
         if writers:
             progress(f"  {2 * writers} sequences left at steps 8 and 9")
         today = timezone.localdate()

@@ -85,6 +85,13 @@ def campaign_of(instance) -> int | None:
     return _parent_campaign(field.related_model._meta.label, parent_id, rest)
 
 
+def forget_parents() -> None:
+    """Forget the campaigns of the parent rows ``campaign_of`` has looked up in this process,
+    so that its next answers are read from the database (the tests that check where each
+    model's path leads)."""
+    _parent_campaign.cache_clear()
+
+
 @functools.lru_cache(maxsize=4096)
 def _parent_campaign(label: str, pk: int, path: str) -> int | None:
     rows = apps.get_model(label)._default_manager.filter(pk=pk).order_by()

@@ -74,14 +74,17 @@ class _Taken(Exception):
     """The token was stored by an earlier post of the same form: this one is undone."""
 
 
-def _store(token: uuid.UUID, user, path: str, response) -> None:
+def store_token(token: uuid.UUID, user, path: str, response) -> None:
     """Insert the token with ``response``'s status, content and kept headers, as the last
     write of the post's transaction. A token stored already makes the insert fail
     (``IntegrityError``: the unique constraint; a concurrent insert of the same token waits
     for the first to commit or roll back), and the caller then rolls the whole transaction
     back, so no savepoint is needed. A streamed answer is not kept (status NULL: a replay
     answers 200, empty). About one insert in 200 (chosen by the random token itself) also
-    deletes the tokens older than ``KEEP``."""
+    deletes the tokens older than ``KEEP``.
+
+    Called by ``OnceMiddleware``; public so that a test can store a token of its choosing
+    (one that prunes, one that does not)."""
     if getattr(response, "streaming", False):
         status, content, headers = None, "", {}
     else:
@@ -126,7 +129,7 @@ class OnceMiddleware:
                     transaction.set_rollback(True)  # nothing half-done stays; send it again
                     return response
                 try:
-                    _store(token, request.user, path, response)
+                    store_token(token, request.user, path, response)
                 except IntegrityError:
                     raise _Taken from None  # leaves the block: everything is rolled back
                 return response

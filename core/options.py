@@ -1,10 +1,9 @@
 """``<option>`` elements built in Python (the ``{% options %}`` tag).
 
-The treasury page lists the warband's containers and warriors in the forms of every container
-card: some 600 options for 20 containers, which a template loop renders many times slower
-than Python joins strings. Step 9 of the post-battle sequence lists the containers with their
-contents in six forms. ``Choices`` (a list) keeps each option's escaped HTML, built on the
-first use, so the twenty cards of a page share it.
+The treasury page's forms and step 9 of the post-battle sequence list a warband's containers
+and warriors many times over (hundreds of options for a large treasury): joining strings in
+Python keeps that out of the template loop. ``Choices`` (a list) keeps each option's escaped
+HTML, built on first use, so the forms of one page share it.
 """
 
 from __future__ import annotations

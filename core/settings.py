@@ -177,9 +177,9 @@ LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
-# The app is in English only and has no translations. With USE_I18N on, every number and date
-# a template prints asked the active language (a context-local lookup) first: about a fifth of
-# the time of drawing the treasury page. Dates and numbers keep en-gb's formats either way.
+# The app is in English only and has no translations; with USE_I18N on, every number and date
+# a template prints would first look up the active language. Dates and numbers keep en-gb's
+# formats either way.
 USE_I18N = False
 USE_TZ = True
 

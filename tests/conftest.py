@@ -12,6 +12,7 @@ from tests.factories import (
     UserFactory,
     mustered_warband,
 )
+from tests.helpers import FAST_PASSWORD_HASHERS
 from warbands.models import WarbandType
 from warbands.reference import load_reference_data
 
@@ -25,8 +26,8 @@ def pytest_configure(config):
 
 @pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
-    """Django's real hasher takes about half a second per password; tests need no strength."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    """Every test hashes passwords with the fast hasher (``FAST_PASSWORD_HASHERS``)."""
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 
 
 @pytest.fixture(autouse=True)

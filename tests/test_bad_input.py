@@ -6,6 +6,7 @@ values by hypothesis, the entered-dice fields included. The answer is always a s
 
 from __future__ import annotations
 
+import functools
 import uuid
 from html.parser import HTMLParser
 
@@ -20,10 +21,8 @@ from battles import services
 from battles.models import SequenceTask
 from battles.rules import ReportedResult
 from core.dice import ScriptedDice
-from tests.battles.test_sequence import fought, sequence_of
-from tests.battles.test_trading_steps import battle_of, play_to
 from tests.factories import WarbandFactory, hire
-from tests.test_url_matrix import fingerprint
+from tests.helpers import battle_of, fingerprint, fought, play_to, sequence_of
 from warbands import treasury
 from warbands.models import Item
 
@@ -94,12 +93,12 @@ class _Undo(Exception):
     pass
 
 
-def post_once(client, action: str, data: dict[str, str]) -> str | None:
-    """Post in a savepoint rolled back afterwards; return what went wrong, if anything."""
+def post_and_undo(client, action: str, data: dict[str, str], before: str) -> str | None:
+    """Post in a savepoint rolled back afterwards; return what went wrong, if anything.
+    ``before``: the database's fingerprint before the post."""
     problem = None
     try:
         with transaction.atomic():
-            before = fingerprint()
             response = client.post(action, {**data, "form_token": str(uuid.uuid4())}, headers=HTMX)
             if response.status_code >= 500:
                 problem = f"{response.status_code} for {action} {data!r}"
@@ -117,6 +116,9 @@ def post_once(client, action: str, data: dict[str, str]) -> str | None:
 def fuzz(client, action: str, fields: dict[str, str]) -> list[str]:
     problems: list[str] = []
     strategy = st.fixed_dictionaries({name: values_for(value) for name, value in fields.items()})
+    # Every post is rolled back, so each starts from the database as it is now. (``run`` keeps
+    # its source: hypothesis derives the derandomized examples from it.)
+    post_once = functools.partial(post_and_undo, before=fingerprint())
 
     @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))  # fmt: skip

@@ -2,6 +2,7 @@
 bench/plan.py, and a league night's pass of bench/night.py, posted through Django's test
 client on a small league of bench/generate.py."""
 
+import copy
 from dataclasses import asdict
 
 import pytest
@@ -12,16 +13,30 @@ from battles.models import DiceRoll, PostBattleSequence, SequenceTask
 from bench import night, plan
 from bench.generate import generate
 from bench.load import capture, fill
+from tests.helpers import built_once
 from warbands.models import LedgerEntry, StorageContainer
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def league():
+def small_league() -> dict:
     built = generate(warbands=6, warriors=15, containers=20, ledger=20, battles=4, played=1,
                      writers=2, rolls=1, night=1, progress=lambda m: None)  # fmt: skip
     return asdict(built)
+
+
+@pytest.fixture(scope="module")
+def built_league(django_db_setup, django_db_blocker):
+    """The league is built once for the module (``tests.helpers.built_once``); each test
+    starts from it as built, what the test before it wrote rolled back."""
+    yield from built_once(django_db_blocker, small_league)
+
+
+@pytest.fixture
+def league(db, built_league) -> dict:
+    """The league's description (primary keys, user names, scripts), a copy of its own for
+    the test."""
+    return copy.deepcopy(built_league)
 
 
 class Answer:

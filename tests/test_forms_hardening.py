@@ -6,10 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.battles.test_sequence import fought, sequence_of
-from tests.battles.test_trading_steps import battle_of, play_to
 from tests.factories import UserFactory
-from tests.test_url_matrix import fingerprint
+from tests.helpers import battle_of, fingerprint, fought, play_to, sequence_of
 from warbands.models import StorageContainer, Warband
 
 pytestmark = pytest.mark.django_db

@@ -6,6 +6,7 @@ capture, the captor sees the captured container's contents and nobody else does.
 
 from __future__ import annotations
 
+import io
 import re
 from collections import deque
 from html.parser import HTMLParser
@@ -15,7 +16,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import transaction
+from django.test import override_settings
 
+from tests.helpers import built_once
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer, Warband
 
@@ -139,14 +142,29 @@ def give_secrets(warband: Warband, index: int) -> list[str]:
     return [token, label, str(target)]
 
 
+def seed_with_secrets() -> dict[int, list[str]]:
+    """The demo league, each warband given its secrets: {warband pk: its secret values}."""
+    with override_settings(DEBUG=True):  # seed_demo refuses to run without it
+        call_command("seed_demo", stdout=io.StringIO())
+    warbands = Warband.objects.order_by("pk")
+    return {w.pk: give_secrets(w, i) for i, w in enumerate(warbands, start=1)}
+
+
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker):
+    """The league is seeded once for the module (``tests.helpers.built_once``): each test
+    starts from it as seeded, what the test before it wrote (a capture) rolled back."""
+    yield from built_once(django_db_blocker, seed_with_secrets)
+
+
 @pytest.fixture
-def league(settings):
+def league(settings, seeded):
+    """The seeded league's warbands, their secrets and its members, read afresh for the test;
+    pages are drawn as the demo serves them (DEBUG on)."""
     settings.DEBUG = True
-    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     warbands = list(Warband.objects.order_by("pk"))
-    secrets = {w.pk: give_secrets(w, i) for i, w in enumerate(warbands, start=1)}
     users = {u.username: u for u in get_user_model().objects.exclude(username="admin")}
-    return warbands, secrets, users
+    return warbands, seeded, users
 
 
 def test_no_member_ever_sees_another_warbands_treasury(client, league):

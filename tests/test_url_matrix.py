@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.db import connection, transaction
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.urls import reverse
 
 from battles import services as battle_services
@@ -24,6 +25,7 @@ from battles.models import PostBattleSequence, SequenceTask
 from battles.rules import ReportedResult
 from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
+from tests.helpers import built_once, fingerprint
 from tests.urlwalk import iter_routes
 from warbands.models import VesselItem
 
@@ -112,11 +114,11 @@ ADMIN = ("LLLLL", "LLLLL")
 ADMIN_OPEN = {"admin:logout": ("LOOOO", "LOOOO")}
 
 
-@pytest.fixture
-def scenario(db):
+def build_scenario() -> dict:
     """A campaign with its organiser, the owner's and the opponent's warbands, a confirmed
     battle between them with the owner's post-battle sequence, a battle the owner reported
-    that waits for the opponent, and a stranger playing in another campaign."""
+    that waits for the opponent, and a stranger playing in another campaign: the primary
+    keys (of each role's user too) and the arguments of the URLs that need more than one."""
     campaign = CampaignFactory(name="Siege")
     organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
     mine = mustered_warband(campaign=campaign, name="Reavers")
@@ -137,10 +139,10 @@ def scenario(db):
     vessel = VesselItem.objects.create(warband=mine, kind="loyalty_symbol", name="Banner")
     users = {
         "anonymous": None,
-        "stranger": elsewhere.owner,
-        "opponent": theirs.owner,
-        "owner": mine.owner,
-        "organiser": organiser,
+        "stranger": elsewhere.owner_id,
+        "opponent": theirs.owner_id,
+        "owner": mine.owner_id,
+        "organiser": organiser.pk,
     }
     pk = {
         "campaign": campaign.pk,
@@ -170,6 +172,21 @@ def scenario(db):
     return {"users": users, "pk": pk, "kwargs": kwargs}
 
 
+@pytest.fixture(scope="module")
+def built_scenario(django_db_setup, django_db_blocker):
+    """The scenario is built once for the module (``tests.helpers.built_once``); each test
+    starts from it as built."""
+    yield from built_once(django_db_blocker, build_scenario)
+
+
+@pytest.fixture
+def scenario(db, built_scenario):
+    """The scenario, each role's user read afresh for the test."""
+    pks = built_scenario["users"]
+    users = get_user_model().objects.in_bulk([pk for pk in pks.values() if pk is not None])
+    return {**built_scenario, "users": {role: users.get(pk) for role, pk in pks.items()}}
+
+
 PK_OF_PREFIX = {
     "campaign": "campaign", "fortune": "campaign", "join": "campaign", "joining": "campaign",
     "co": "campaign",
@@ -192,28 +209,6 @@ def path_for(route, scenario) -> str:
     return reverse(route.name, kwargs={"pk": scenario["pk"][kind]})
 
 
-_FINGERPRINT_SQL: str | None = None
-
-
-def fingerprint() -> str:
-    """Every row of every table the app writes, in one query: sessions, log-in attempts and
-    the one-time form tokens (bookkeeping of requests, not of the league) aside."""
-    global _FINGERPRINT_SQL
-    if _FINGERPRINT_SQL is None:
-        skip = ("django_session", "axes_", "django_admin_log", "campaign_formtoken")
-        tables = [
-            t for t in sorted(connection.introspection.table_names()) if not t.startswith(skip)
-        ]
-        rows = "coalesce(string_agg(t::text, '|' ORDER BY t::text), '')"
-        parts = [f"SELECT '{t}' AS n, md5({rows}) AS h FROM \"{t}\" t" for t in tables]
-        _FINGERPRINT_SQL = (
-            f"SELECT md5(string_agg(n || h, '' ORDER BY n)) FROM ({' UNION ALL '.join(parts)}) x"
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(_FINGERPRINT_SQL)
-        return cursor.fetchone()[0]
-
-
 def code_of(response) -> str:
     status = response.status_code
     location = response.get("Location", "") or response.get("HX-Redirect", "")
@@ -234,13 +229,13 @@ class _Undo(Exception):
     pass
 
 
-def ask(client, method, path, headers, *, check: bool) -> tuple[str, int, bool]:
+def ask(client, method, path, headers, *, before: str | None) -> tuple[str, int, bool]:
     """One request, rolled back afterwards (a savepoint), so that each starts from the same
-    scenario: (code, status, whether a refused request changed the database)."""
+    scenario: (code, status, whether the database then differs from ``before``, its
+    fingerprint before the request, when given)."""
     result = None
     try:
         with transaction.atomic():
-            before = fingerprint() if check and method == "post" else None
             response = getattr(client, method)(path, headers=headers)
             changed = before is not None and fingerprint() != before
             result = (code_of(response), response.status_code, changed)
@@ -264,6 +259,8 @@ def test_every_url_answers_each_role_as_the_matrix_says(client, scenario, role):
     if user is not None:
         client.force_login(user)
         session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    # Every request is rolled back (``ask``): each starts from the database as it is now.
+    start = fingerprint()
     wrong = []
     checked = 0
     for route in iter_routes():
@@ -278,7 +275,10 @@ def test_every_url_answers_each_role_as_the_matrix_says(client, scenario, role):
             # row in place but drops the cookie; put it back).
             if session is not None:
                 client.cookies[settings.SESSION_COOKIE_NAME] = session
-            got, status, changed = ask(client, method, path, headers, check=expected != "O")
+            refused = method == "post" and expected != "O"
+            got, status, changed = ask(
+                client, method, path, headers, before=start if refused else None
+            )
             checked += 1
             if got != expected:
                 wrong.append(f"{method.upper()}{' htmx' if headers else ''} {path} ({route.name}): "

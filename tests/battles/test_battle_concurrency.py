@@ -5,10 +5,11 @@ import pytest
 from battles import services
 from battles.models import Battle, CarriedItemAtEnd
 from battles.rules import ReportedResult
+from battles.sequence import carried_items
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.warbands.test_treasury_concurrency import run_together
+from tests.helpers import run_together
 from warbands import treasury
 from warbands.models import LedgerEntry, RatingSnapshot
 
@@ -50,21 +51,25 @@ def test_one_uncontrolled_item_resolved_twice_at_once_is_resolved_once(battle):
     services.respond(battle, actor=scourge.owner, agree=True)
     for warband in (reavers, scourge):
         declarations = [
-            services.Declaration(
+            carried_items.Declaration(
                 i.pk,
                 "uncontrolled" if i.label == "Treasure Chest" and warband == scourge else "own",
             )
             for i in battle.carried_items.filter(owner=warband)
         ]
-        services.declare_carried_items(
+        carried_items.declare_carried_items(
             battle, warband, actor=warband.owner, declarations=declarations, securers=3
         )
-    services.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
+    carried_items.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
     chest = battle.carried_items.get(owner=scourge, label="Treasure Chest")
 
     outcomes = run_together(
-        lambda: services.resolve_item(battle, chest, actor=reavers.owner, dice=ScriptedDice([5])),
-        lambda: services.resolve_item(battle, chest, actor=reavers.owner, dice=ScriptedDice([5])),
+        lambda: carried_items.resolve_item(
+            battle, chest, actor=reavers.owner, dice=ScriptedDice([5])
+        ),
+        lambda: carried_items.resolve_item(
+            battle, chest, actor=reavers.owner, dice=ScriptedDice([5])
+        ),
     )
 
     assert sorted(o.split(":")[0] for o in outcomes) == ["done", "refused"]

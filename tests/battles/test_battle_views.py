@@ -6,6 +6,7 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle, CarriedItemAtEnd
 from battles.rules import ReportedResult
+from battles.sequence import carried_items
 from tests.factories import SECRET_ITEM, UserFactory, change_secrets, hide_secrets, mustered_warband
 from tests.secrets import assert_unchanged_by_secrets
 
@@ -182,14 +183,14 @@ def test_after_a_capture_only_the_captor_sees_the_contents(client, duel):
     chest = scourge.containers.get(kind="treasure_chest")
     for warband in (reavers, scourge):
         declarations = [
-            services.Declaration(
+            carried_items.Declaration(
                 i.pk,
                 "enemy" if i.container_id == chest.pk else "own",
                 reavers.pk if i.container_id == chest.pk else None,
             )
             for i in battle.carried_items.filter(owner=warband)
         ]
-        services.declare_carried_items(
+        carried_items.declare_carried_items(
             battle, warband, actor=warband.owner, declarations=declarations, securers=2
         )
 

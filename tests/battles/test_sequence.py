@@ -4,67 +4,14 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from battles import sequence as sequences
-from battles import services
-from battles.models import Captive, PostBattleSequence, SequenceTask, WarriorOutcome
-from battles.rules import ReportedResult
+from battles.models import Captive, SequenceTask
 from core.dice import ScriptedDice
+from tests.helpers import fought, roll, roster_state, sequence_of
 from warbands import treasury
-from warbands.models import Injury, StorageContainer, StoredItem, Warrior, WarriorItem, WarriorSkill
+from warbands.models import Warrior
 from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
-
-
-def fought(duel, outcomes=(), *, reavers_won=True, carried=True):
-    """A confirmed battle between the Reavers and the Scourge, with its step 0 done (every
-    carried item controlled). ``outcomes``: (warrior, out_of_action, models, scenario xp, by)."""
-    reavers, scourge = duel["reavers"], duel["scourge"]
-    battle = services.report_battle(
-        actor=reavers.owner,
-        campaign=duel["campaign"],
-        scenario="Skirmish",
-        results=[
-            ReportedResult(
-                reavers.pk,
-                "won" if reavers_won else "lost",
-                not reavers_won,
-                None if reavers_won else 1,
-            ),
-            ReportedResult(
-                scourge.pk,
-                "lost" if reavers_won else "won",
-                reavers_won,
-                1 if reavers_won else None,
-            ),
-        ],
-    )
-    rows = [
-        services.Outcome(
-            w.pk, out_of_action=ooa, scenario_experience=xp, taken_out_by_id=by.pk if by else None
-        )
-        for w, ooa, _, xp, by in outcomes
-    ]
-    if rows:
-        services.set_outcomes(battle, actor=reavers.owner, outcomes=rows)
-        for warrior, _, models, _, _ in outcomes:
-            if models:
-                WarriorOutcome.objects.filter(warrior=warrior).update(models_out_of_action=models)
-    services.respond(battle, actor=scourge.owner, agree=True)
-    if carried:
-        for warband in (reavers, scourge):
-            services.declare_carried_items(
-                battle, warband, actor=warband.owner, securers=2,
-                declarations=[
-                    services.Declaration(i.pk, "own")
-                    for i in battle.carried_items.filter(owner=warband)
-                ],
-            )  # fmt: skip
-    battle.refresh_from_db()
-    return battle
-
-
-def sequence_of(battle, warband) -> PostBattleSequence:
-    return PostBattleSequence.objects.get(participant__battle=battle, participant__warband=warband)
 
 
 def advance_to(sequence, step, actor):
@@ -80,45 +27,6 @@ def advance_to(sequence, step, actor):
         sequences.complete_step(sequence, actor=actor, step=sequence.current_step)
         sequence.refresh_from_db()
     return sequence
-
-
-def roll(sequence, task, faces, actor, answers=None):
-    return sequences.run_task(
-        sequence, task, actor=actor, step=task.step, dice=ScriptedDice(faces), answers=answers
-    )
-
-
-def roster_state(warband) -> dict:
-    """Everything about the roster and treasury an undo must restore."""
-    return {
-        "warriors": sorted(
-            Warrior.objects.filter(warband=warband).values_list(
-                "pk", "name", "status", "is_leader", "is_hero", "group_size", "experience",
-                "games_to_miss", "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld",
-                "learns_magic_next",
-            )
-        ),
-        "items": sorted(
-            WarriorItem.objects.filter(warrior__warband=warband).values_list(
-                "pk", "warrior", "item"
-            )
-        ),
-        "skills": sorted(
-            WarriorSkill.objects.filter(warrior__warband=warband).values_list("warrior", "skill")
-        ),
-        "injuries": sorted(
-            Injury.objects.filter(warrior__warband=warband).values_list("warrior", "name")
-        ),
-        "containers": sorted(
-            StorageContainer.objects.filter(warband=warband).values_list(
-                "pk", "status", "holder", "gold_crowns", "wyrdstone", "item_count"
-            )
-        ),
-        "stored": sorted(
-            StoredItem.objects.filter(container__warband=warband).values_list("container", "name")
-        ),
-        "captives": Captive.objects.count(),
-    }  # fmt: skip
 
 
 def test_confirmation_gives_each_warband_a_sequence_waiting_on_step_zero(duel):

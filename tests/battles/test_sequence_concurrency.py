@@ -3,40 +3,18 @@
 import pytest
 
 from battles import sequence as sequences
-from battles.journal import Journal
 from battles.models import PostBattleSequence, StepRecord
+from battles.sequence.journal import Journal
 from core.dice import ScriptedDice
-from tests.battles.test_trading_steps import battle_of, play_to
-from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.warbands.test_treasury_concurrency import run_together
+from tests.helpers import at, run_together
 from warbands import treasury
 from warbands.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def duel(reference_data):
-    campaign = CampaignFactory()
-    organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
-    return {
-        "campaign": campaign,
-        "organiser": organiser,
-        "reavers": mustered_warband(campaign=campaign, name="Reavers"),
-        "scourge": mustered_warband(campaign=campaign, name="Scourge"),
-    }
-
-
-def at(duel, step):
-    reavers = duel["reavers"]
-    sequence = PostBattleSequence.objects.get(
-        participant__battle=battle_of(duel), participant__warband=reavers
-    )
-    return play_to(sequence, step, reavers.owner), reavers
-
-
-def test_two_tabs_finishing_the_same_step_apply_it_once(duel):
-    sequence, reavers = at(duel, 5)
+def test_two_tabs_finishing_the_same_step_apply_it_once(committed_duel):
+    sequence, reavers = at(committed_duel, 5)
 
     outcomes = run_together(
         lambda: sequences.complete_step(sequence, actor=reavers.owner, step=5),
@@ -48,8 +26,8 @@ def test_two_tabs_finishing_the_same_step_apply_it_once(duel):
     assert StepRecord.objects.filter(sequence=sequence, step=5).count() == 1
 
 
-def test_two_tabs_selling_wyrdstone_sell_once(duel):
-    sequence, reavers = at(duel, 4)  # exploring stored 2 shards in the chest
+def test_two_tabs_selling_wyrdstone_sell_once(committed_duel):
+    sequence, reavers = at(committed_duel, 4)  # exploring stored 2 shards in the chest
 
     def sell():
         sequences.act(sequence, actor=reavers.owner, step=4, action="sell",
@@ -63,8 +41,8 @@ def test_two_tabs_selling_wyrdstone_sell_once(duel):
     assert not treasury.ledger_mismatches()
 
 
-def test_two_tabs_rolling_the_exploration_roll_once(duel):
-    sequence, reavers = at(duel, 3)
+def test_two_tabs_rolling_the_exploration_roll_once(committed_duel):
+    sequence, reavers = at(committed_duel, 3)
     sequences.prepare(sequence)
     task = sequence.tasks.get(step=3, kind="exploration")
 
@@ -78,15 +56,15 @@ def test_two_tabs_rolling_the_exploration_roll_once(duel):
     assert treasury.loose_pile(reavers).wyrdstone == 2
 
 
-def test_a_steps_journal_holds_only_the_ledger_entries_the_step_wrote(duel):
+def test_a_steps_journal_holds_only_the_ledger_entries_the_step_wrote(committed_duel):
     """Undo reverses exactly the step's own entries, though another warband's request writes
     to the ledger between two of the step's actions (no "every entry since" guess)."""
 
-    sequence, reavers = at(duel, 4)
+    sequence, reavers = at(committed_duel, 4)
     record = StepRecord(sequence=sequence, step=4)
     journal = Journal(record)
     own = reavers.containers.get(kind="treasure_chest")
-    theirs = duel["scourge"].containers.get(kind="treasure_chest")
+    theirs = committed_duel["scourge"].containers.get(kind="treasure_chest")
     with treasury.noting_entries(journal.written):
         treasury.add_treasure(own, gold=-1, reason=LedgerEntry.Reason.PURCHASE)
     treasury.add_treasure(theirs, gold=-1, reason=LedgerEntry.Reason.PURCHASE)  # meanwhile

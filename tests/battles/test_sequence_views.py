@@ -10,9 +10,8 @@ from django.urls import reverse
 
 from battles import sequence as sequences
 from battles.models import DiceRoll, PostBattleSequence
-from tests.battles.test_sequence import fought, sequence_of
-from tests.battles.test_trading_steps import battle_of, play_to, roll, warriors
 from tests.factories import SECRET_ITEM, change_secrets, hide_secrets, hire
+from tests.helpers import battle_of, fought, play_to, roll, sequence_of, warriors
 from tests.secrets import assert_unchanged_by_secrets
 from warbands import treasury
 from warbands.models import LedgerEntry, Skill, Warband, WarriorSkill

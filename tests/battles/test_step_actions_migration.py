@@ -12,7 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from battles import sequence as sequences
 from battles.models import StepRecord
-from tests.battles.test_sequence_concurrency import at, duel  # noqa: F401 (a fixture)
+from tests.helpers import at
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,8 +36,8 @@ def played(sequence) -> dict:
     }
 
 
-def test_the_migration_keeps_every_steps_journal_and_summary_in_order(duel):  # noqa: F811
-    sequence, _ = at(duel, 5)  # steps 0 to 4 played through the services
+def test_the_migration_keeps_every_steps_journal_and_summary_in_order(committed_duel):
+    sequence, _ = at(committed_duel, 5)  # steps 0 to 4 played through the services
     before = played(sequence)
     assert sum(1 for changes, _, _ in before.values() if changes) >= 2
     several = [pk for pk in before if StepRecord.objects.get(pk=pk).actions.count() > 1]

@@ -8,9 +8,8 @@ from django.core.management import call_command
 from battles import sequence as sequences
 from battles.models import PostBattleSequence
 from core.dice import ScriptedDice
-from tests.battles.test_trading_steps import battle_of, play_to
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.warbands.test_treasury_concurrency import run_together
+from tests.helpers import battle_of, play_to, run_together
 from warbands import treasury
 from warbands.models import HiredSword, Item, LedgerEntry, StoredItem, WarriorItem
 

@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from battles import services
 from battles.models import CarriedItemAtEnd
 from battles.rules import ReportedResult
+from battles.sequence import carried_items
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
 from warbands import treasury
@@ -44,9 +45,11 @@ def declare(battle, warband, states: dict[str, str] | None = None, *, securers=3
         if state.startswith("enemy:"):
             state, enemy = "enemy", int(state.split(":")[1])
         declarations.append(
-            services.Declaration(item.pk, state, enemy, exposed=extra.get("exposed") == item.label)
+            carried_items.Declaration(
+                item.pk, state, enemy, exposed=extra.get("exposed") == item.label
+            )
         )
-    services.declare_carried_items(
+    carried_items.declare_carried_items(
         battle, warband, actor=warband.owner, declarations=declarations, securers=securers,
         pitters=extra.get("pitters", 0),
     )  # fmt: skip
@@ -114,16 +117,16 @@ def test_uncontrolled_items_are_recovered_in_turn_with_the_recovery_table(duel):
     declare(battle, reavers, {"Treasure Chest": "uncontrolled"})
     declare(battle, scourge, {"Treasure Chest": "uncontrolled"}, securers=1)
 
-    order = services.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
+    order = carried_items.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
     assert order == [reavers.pk, scourge.pk]  # the warband that did not rout chooses first
 
     rat_chest, our_chest = item_of(battle, scourge), item_of(battle, reavers)
     with pytest.raises(PermissionDenied, match="Reavers's turn"):
-        services.resolve_item(battle, rat_chest, actor=scourge.owner, dice=ScriptedDice([3]))
+        carried_items.resolve_item(battle, rat_chest, actor=scourge.owner, dice=ScriptedDice([3]))
     # Reavers choose the rats' chest: 2 +1 heavy = 3: the remaining Reavers take it.
-    services.resolve_item(battle, rat_chest, actor=reavers.owner, dice=ScriptedDice([2]))
+    carried_items.resolve_item(battle, rat_chest, actor=reavers.owner, dice=ScriptedDice([2]))
     # Scourge choose: a natural 1 gives the routing rats the Reavers' own chest.
-    services.resolve_item(battle, our_chest, actor=scourge.owner, dice=ScriptedDice([1]))
+    carried_items.resolve_item(battle, our_chest, actor=scourge.owner, dice=ScriptedDice([1]))
 
     rat_chest.refresh_from_db()
     our_chest.refresh_from_db()
@@ -135,7 +138,7 @@ def test_uncontrolled_items_are_recovered_in_turn_with_the_recovery_table(duel):
     assert battle.carried_items_done_at is not None
     assert treasury.ledger_mismatches() == []
     with pytest.raises(RuleViolation, match="not waiting"):
-        services.resolve_item(battle, rat_chest, actor=reavers.owner, dice=ScriptedDice([6]))
+        carried_items.resolve_item(battle, rat_chest, actor=reavers.owner, dice=ScriptedDice([6]))
 
 
 def test_an_item_nobody_can_secure_is_lost_with_its_contents(duel):
@@ -143,11 +146,11 @@ def test_an_item_nobody_can_secure_is_lost_with_its_contents(duel):
     reavers, scourge = duel["reavers"], duel["scourge"]
     declare(battle, reavers, securers=0)
     declare(battle, scourge, {"Treasure Chest": "uncontrolled"}, securers=0)
-    services.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
+    carried_items.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
     chest = item_of(battle, scourge)
     gold = chest.container.gold_crowns
 
-    services.resolve_item(battle, chest, actor=reavers.owner, dice=ScriptedDice([4]))
+    carried_items.resolve_item(battle, chest, actor=reavers.owner, dice=ScriptedDice([4]))
 
     chest.refresh_from_db()
     assert chest.outcome == "lost"
@@ -164,10 +167,10 @@ def test_a_heavy_item_of_routers_caught_in_the_open_becomes_uncontrolled(duel):
     sack = battle.carried_items.filter(owner=scourge, heavy=True, label="Large Sack").first()
     assert sack is not None
     declarations = [
-        services.Declaration(i.pk, "own", exposed=i.pk == sack.pk)
+        carried_items.Declaration(i.pk, "own", exposed=i.pk == sack.pk)
         for i in battle.carried_items.filter(owner=scourge)
     ]
-    services.declare_carried_items(
+    carried_items.declare_carried_items(
         battle, scourge, actor=scourge.owner, declarations=declarations, securers=2
     )
 
@@ -181,9 +184,9 @@ def test_only_routers_heavy_items_can_be_caught_in_the_open(duel):
     chest = item_of(battle, reavers)
 
     with pytest.raises(RuleViolation, match="Only a heavy item held by a routing warband"):
-        services.declare_carried_items(
+        carried_items.declare_carried_items(
             battle, reavers, actor=reavers.owner,
-            declarations=[services.Declaration(i.pk, "own", exposed=i.pk == chest.pk)
+            declarations=[carried_items.Declaration(i.pk, "own", exposed=i.pk == chest.pk)
                           for i in battle.carried_items.filter(owner=reavers)],
             securers=3,
         )  # fmt: skip
@@ -195,11 +198,11 @@ def test_each_warband_declares_only_its_own_items(duel):
     reavers, scourge = duel["reavers"], duel["scourge"]
 
     with pytest.raises(PermissionDenied):
-        services.declare_carried_items(
+        carried_items.declare_carried_items(
             battle, reavers, actor=scourge.owner, declarations=[], securers=1
         )
     with pytest.raises(RuleViolation, match="each of the warband's carried items"):
-        services.declare_carried_items(
+        carried_items.declare_carried_items(
             battle, reavers, actor=reavers.owner, declarations=[], securers=1
         )
 

@@ -11,10 +11,10 @@ from django.core.exceptions import PermissionDenied
 from battles import sequence as sequences
 from battles.models import PostBattleSequence
 from battles.rules import exploration as rules
-from battles.sequence import _context
-from battles.steps_exploration import apply_find
+from battles.sequence.engine import step_context
+from battles.sequence.exploration import apply_find
 from core.dice import ScriptedDice
-from tests.battles.test_sequence import fought, roster_state, sequence_of
+from tests.helpers import battle_of, fought, play_to, roll, roster_state, sequence_of, warriors
 from warbands import services as warband_services
 from warbands import treasury
 from warbands.models import (
@@ -33,60 +33,6 @@ from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 
-NO_DOUBLES = [1, 2, 4, 5, 6, 3]
-
-
-def warriors(warband):
-    return (
-        warband.warriors.get(warrior_type__key="mercenary_captain"),
-        warband.warriors.get(warrior_type__key="champion"),
-        warband.warriors.get(warrior_type__key="warrior"),
-    )
-
-
-def battle_of(duel, *, champion_out=False, won=True):
-    captain, champion, guards = warriors(duel["reavers"])
-    return fought(
-        duel,
-        [(captain, False, 0, 0, None), (champion, champion_out, 0, 0, None),
-         (guards, False, 0, 0, None)],
-        reavers_won=won,
-    )  # fmt: skip
-
-
-def play_to(sequence, step, actor):
-    """Finish the steps before ``step`` with dull dice: no doubles when exploring, no rarity
-    roll, nothing bought."""
-    while sequence.current_step < step:
-        sequences.prepare(sequence)
-        sequence.refresh_from_db()
-        current = sequence.current_step
-        if current == 2 and not sequence.state.get("experience_awarded"):
-            sequences.act(sequence, actor=actor, step=2, action="award")
-        for task in sequence.tasks.filter(step=current, void=False, done=False):
-            if current == 3 and task.kind == "exploration":
-                count = sequences.handler(3).setup(sequence).heroes_standing
-                count += 1 if sequence.participant.result == "won" else 0
-                faces = NO_DOUBLES[: min(count, 6)]
-            else:
-                faces = [3, 3, 1, 3, 3]
-            answers = {}
-            for _ in range(5):  # answer any question with its first option
-                task = sequences.run_task(sequence, task, actor=actor, step=current,
-                                          dice=ScriptedDice(faces), answers=answers)  # fmt: skip
-                if task.done:
-                    break
-                answers = {task.question["key"]: task.question["options"][0][0]}
-        if current == 3:
-            loose = treasury.loose_pile(sequence.participant.warband)
-            if loose.wyrdstone:
-                box = sequence.participant.warband.containers.get(kind="treasure_chest")
-                sequences.act(sequence, actor=actor, step=3, action="store",
-                              data={"target": box.pk, "wyrdstone": loose.wyrdstone})  # fmt: skip
-        sequences.complete_step(sequence, actor=actor, step=current)
-        sequence.refresh_from_db()
-    return sequence
-
 
 def at_step(duel, step, **battle):
     reavers = duel["reavers"]
@@ -99,12 +45,6 @@ def act(sequence, action, actor, dice=(), **data):
         sequence, actor=actor, step=sequence.current_step, action=action, data=data,
         dice=ScriptedDice(dice),
     )  # fmt: skip
-
-
-def roll(sequence, task, faces, actor, answers=None):
-    return sequences.run_task(
-        sequence, task, actor=actor, step=task.step, dice=ScriptedDice(faces), answers=answers
-    )
 
 
 def task_of(sequence, kind):
@@ -267,7 +207,7 @@ def test_location_effects_on_the_roster(duel):
     sequence, owner = at_step(duel, 3)
 
     locked = PostBattleSequence.objects.get(pk=sequence.pk)
-    ctx = _context(locked, owner)
+    ctx = step_context(locked, owner)
     find = rules.Find(
         "Test", gold=5, shards=1, items=[("gem", "Gem", 2), ("", "Gromril axe", 1)],
         experience={champion.pk: 4}, miss_game=[captain.pk], academic_skills=champion.pk,
@@ -301,7 +241,7 @@ def test_the_pit_can_kill_a_hero(duel):
     _, champion, _ = warriors(reavers)
 
     sequence, owner = at_step(duel, 3)
-    ctx = _context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
+    ctx = step_context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
     apply_find(ctx, rules.Find("The Pit", hero_lost=champion.pk), ScriptedDice([]))
     champion.refresh_from_db()
     assert champion.status == "dead" and not champion.items.exists()
@@ -314,7 +254,7 @@ def test_undead_find_free_zombies_up_to_the_warband_size(duel):
     undead = WarbandType.objects.get(key="undead")
     reavers.warband_type = undead
     reavers.save()
-    ctx = _context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
+    ctx = step_context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
     ctx.sequence.participant.warband.warband_type = undead
     apply_find(ctx, rules.Find("Prisoners", zombies=3), ScriptedDice([]))
     zombies = reavers.warriors.get(warrior_type__key="zombie")

@@ -1,18 +1,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.factories import PASSWORD, UserFactory
-
-
-def log_in(context, live_server, user):
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
-    return page
+from tests.factories import UserFactory
+from tests.helpers import log_in
 
 
 @pytest.mark.django_db(transaction=True)

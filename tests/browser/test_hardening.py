@@ -12,9 +12,8 @@ from playwright.sync_api import expect
 
 from battles import sequence as sequences
 from battles.models import PostBattleSequence, StepRecord
-from tests.battles.test_trading_steps import battle_of, play_to
-from tests.browser.test_campaign import log_in
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
+from tests.helpers import battle_of, log_in, play_to
 from warbands.models import LedgerEntry
 
 

@@ -8,8 +8,9 @@ from playwright.sync_api import expect
 
 from battles import services
 from battles.rules import ReportedResult
-from tests.browser.test_campaign import log_in
+from battles.sequence import carried_items
 from tests.factories import SECRET_ITEM, CampaignFactory, hide_secrets, mustered_warband
+from tests.helpers import log_in
 from warbands import treasury
 from warbands.models import HiredSword, LedgerEntry, StorageContainer
 
@@ -67,9 +68,9 @@ def test_both_warbands_play_their_whole_sequence(live_server, chromium):
     )
     services.respond(battle, actor=scourge.owner, agree=True)
     for warband in (reavers, scourge):
-        services.declare_carried_items(
+        carried_items.declare_carried_items(
             battle, warband, actor=warband.owner, securers=2,
-            declarations=[services.Declaration(i.pk, "own")
+            declarations=[carried_items.Declaration(i.pk, "own")
                           for i in battle.carried_items.filter(owner=warband)],
         )  # fmt: skip
     chest = reavers.containers.get(kind="treasure_chest")

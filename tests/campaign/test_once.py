@@ -13,8 +13,6 @@ from django.utils import timezone
 
 from core import once
 from core.models import FormToken
-from tests.battles.test_sequence import sequence_of
-from tests.battles.test_trading_steps import battle_of, play_to
 from tests.factories import (
     CampaignFactory,
     MembershipFactory,
@@ -22,7 +20,7 @@ from tests.factories import (
     hire,
     mustered_warband,
 )
-from tests.warbands.test_treasury_concurrency import run_together
+from tests.helpers import battle_of, play_to, run_together, sequence_of
 from warbands import services
 from warbands.models import LedgerEntry, Warrior
 
@@ -172,10 +170,10 @@ def test_about_one_token_in_200_deletes_the_tokens_older_than_a_week(duel):
     FormToken.objects.filter(pk=old.pk).update(created_at=timezone.now() - once.KEEP * 1.1)
     answer = HttpResponse("Moved", status=201, headers={"HX-Trigger": "ledger-changed"})
 
-    once._store(uuid.UUID(int=201), user, "/y/", answer)  # not the one in 200
+    once.store_token(uuid.UUID(int=201), user, "/y/", answer)  # not the one in 200
     assert FormToken.objects.filter(pk=old.pk).exists()
     with CaptureQueriesContext(connection) as stored:
-        once._store(uuid.UUID(int=400), user, "/y/", answer)
+        once.store_token(uuid.UUID(int=400), user, "/y/", answer)
     assert not FormToken.objects.filter(pk=old.pk).exists()
     assert FormToken.objects.filter(pk=recent.pk).exists()
     kept = FormToken.objects.get(token=uuid.UUID(int=400))
@@ -187,7 +185,7 @@ def test_about_one_token_in_200_deletes_the_tokens_older_than_a_week(duel):
     statements = [q["sql"].split()[0] for q in stored if "SAVEPOINT" not in q["sql"]]
     assert statements == ["DELETE", "INSERT"]
     with pytest.raises(IntegrityError), transaction.atomic():
-        once._store(uuid.UUID(int=400), user, "/y/", HttpResponse("Again"))
+        once.store_token(uuid.UUID(int=400), user, "/y/", HttpResponse("Again"))
     assert FormToken.objects.get(token=uuid.UUID(int=400)).content == "Moved"
 
 

@@ -1,11 +1,15 @@
+import io
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.test import override_settings
 
 from battles.models import Battle, Participant
 from campaign.models import Campaign, CampaignEvent, Membership
 from core.auth import DEMO_PASSWORD
 from league.standings import league_table
+from tests.helpers import built_once
 from warbands import services
 from warbands.models import LedgerEntry, RatingSnapshot, StorageContainer, Warband, Warrior
 
@@ -48,33 +52,6 @@ def test_seed_demo_twice_leaves_the_same_rows(settings, capsys):
     assert DEMO_PASSWORD in output and "alice" in output and "organiser" in output
 
 
-def test_seed_demo_gives_each_player_a_warband_and_the_organiser_the_campaign(settings):
-    settings.DEBUG = True
-
-    call_command("seed_demo")
-
-    campaign = Campaign.objects.get()
-    assert list(campaign.memberships.organisers().values_list("user__username", flat=True)) == [
-        "organiser"
-    ]
-    owners = sorted(Warband.objects.values_list("owner__username", flat=True))
-    assert owners == ["alice", "bob", "carol", "dave"]
-    assert get_user_model().objects.get(username="admin").is_staff
-
-
-def test_seed_demo_resets_a_changed_demo_password(settings):
-    settings.DEBUG = True
-    call_command("seed_demo")
-    alice = get_user_model().objects.get(username="alice")
-    alice.set_password("something-else-entirely")
-    alice.save()
-
-    call_command("seed_demo")
-
-    alice.refresh_from_db()
-    assert alice.check_password(DEMO_PASSWORD)
-
-
 def test_seed_demo_refuses_to_run_with_debug_off(settings):
     settings.DEBUG = False
 
@@ -84,34 +61,62 @@ def test_seed_demo_refuses_to_run_with_debug_off(settings):
     assert row_counts()["users"] == 0
 
 
-def test_seed_demo_gives_each_player_a_full_legal_warband_of_a_different_list(settings):
-
-    settings.DEBUG = True
-    call_command("seed_demo")
-
-    warbands = list(Warband.objects.select_related("warband_type"))
-    assert len({w.warband_type.key for w in warbands}) == len(warbands) == 4
-    for warband in warbands:
-        warriors = list(services.roster(warband))
-        assert warband.status == "active"
-        assert services.muster_problems(warband, warriors) == []
-        assert sum(w.group_size for w in warriors) >= 9
-        assert all(w.items.exists() for w in warriors if w.warrior_type.equipment_lists.exists())
-        assert 0 <= warband.gold_crowns < warband.warband_type.starting_gold
+def seed_the_demo() -> None:
+    with override_settings(DEBUG=True):  # seed_demo refuses to run without it
+        call_command("seed_demo", stdout=io.StringIO())
 
 
-def test_seed_demo_gives_the_league_table_feed_and_chart_something_to_show(settings):
+@pytest.fixture(scope="class")
+def seeded_demo(django_db_setup, django_db_blocker):
+    """The demo is seeded once for the tests of ``TestTheSeededDemo``
+    (``tests.helpers.built_once``): each starts from it as seeded. The tests above seed
+    it themselves, from an empty database."""
+    yield from built_once(django_db_blocker, seed_the_demo)
 
-    settings.DEBUG = True
-    call_command("seed_demo")
 
-    campaign = Campaign.objects.get()
-    table = league_table(campaign)
-    assert [row.played for row in table] == [2, 2, 2, 2]
-    assert sum(row.won for row in table) == 3
-    assert campaign.events.filter(kind="battle").count() == 4
-    for warband in Warband.objects.all():
-        ratings = list(
-            RatingSnapshot.objects.filter(warband=warband).values_list("rating", flat=True)
-        )
-        assert len(ratings) >= 3 and ratings[-1] > ratings[0]
+@pytest.mark.usefixtures("seeded_demo")
+class TestTheSeededDemo:
+    def test_seed_demo_gives_each_player_a_warband_and_the_organiser_the_campaign(self):
+        campaign = Campaign.objects.get()
+        assert list(campaign.memberships.organisers().values_list("user__username", flat=True)) == [
+            "organiser"
+        ]
+        owners = sorted(Warband.objects.values_list("owner__username", flat=True))
+        assert owners == ["alice", "bob", "carol", "dave"]
+        assert get_user_model().objects.get(username="admin").is_staff
+
+    def test_seed_demo_gives_each_player_a_full_legal_warband_of_a_different_list(self):
+        warbands = list(Warband.objects.select_related("warband_type"))
+        assert len({w.warband_type.key for w in warbands}) == len(warbands) == 4
+        for warband in warbands:
+            warriors = list(services.roster(warband))
+            assert warband.status == "active"
+            assert services.muster_problems(warband, warriors) == []
+            assert sum(w.group_size for w in warriors) >= 9
+            assert all(
+                w.items.exists() for w in warriors if w.warrior_type.equipment_lists.exists()
+            )
+            assert 0 <= warband.gold_crowns < warband.warband_type.starting_gold
+
+    def test_seed_demo_resets_a_changed_demo_password(self, settings):
+        settings.DEBUG = True
+        alice = get_user_model().objects.get(username="alice")
+        alice.set_password("something-else-entirely")
+        alice.save()
+
+        call_command("seed_demo")
+
+        alice.refresh_from_db()
+        assert alice.check_password(DEMO_PASSWORD)
+
+    def test_seed_demo_gives_the_league_table_feed_and_chart_something_to_show(self):
+        campaign = Campaign.objects.get()
+        table = league_table(campaign)
+        assert [row.played for row in table] == [2, 2, 2, 2]
+        assert sum(row.won for row in table) == 3
+        assert campaign.events.filter(kind="battle").count() == 4
+        for warband in Warband.objects.all():
+            ratings = list(
+                RatingSnapshot.objects.filter(warband=warband).values_list("rating", flat=True)
+            )
+            assert len(ratings) >= 3 and ratings[-1] > ratings[0]

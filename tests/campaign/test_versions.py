@@ -13,9 +13,8 @@ from battles.models import DiceRoll
 from bench.generate import generate
 from campaign import versions
 from campaign.models import Campaign
-from tests.battles.test_sequence import sequence_of
-from tests.battles.test_trading_steps import battle_of, play_to
 from tests.factories import mustered_warband, record
+from tests.helpers import battle_of, play_to, sequence_of
 from warbands import services, treasury
 from warbands.models import LedgerEntry, StorageContainer, Warrior
 
@@ -78,7 +77,7 @@ def test_each_row_finds_its_own_campaign():
             if path == "pk"
             else model._default_manager.filter(pk=row.pk).values_list(path, flat=True).get()
         )
-        versions._parent_campaign.cache_clear()
+        versions.forget_parents()
         assert versions.campaign_of(row) == expected, model
         checked += 1
     assert checked >= 15

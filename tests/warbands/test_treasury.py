@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 from django.apps import apps
-from django.contrib.admin.sites import site
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
@@ -693,7 +693,7 @@ def test_the_database_refuses_to_change_ledger_rows(warband, sql):
 
 def test_the_admin_cannot_add_change_or_delete_ledger_entries(rf, admin_user):
 
-    model_admin = site._registry[LedgerEntry]
+    model_admin = admin.site.get_model_admin(LedgerEntry)
     request = rf.get("/")
     request.user = admin_user
 

@@ -1,37 +1,11 @@
 """Two requests at once, on real PostgreSQL: row locks keep the treasury exact."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from tests.factories import mustered_warband
+from tests.helpers import run_together
 from warbands import treasury
 from warbands.models import LedgerEntry
-from warbands.rules import RuleViolation
-
-
-def run_together(*actions):
-    """Start the actions in threads released together by a barrier; return their outcomes."""
-    barrier = threading.Barrier(len(actions))
-    outcomes = [None] * len(actions)
-
-    def run(index, action):
-        try:
-            barrier.wait()
-            action()
-            outcomes[index] = "done"
-        except RuleViolation as refusal:
-            outcomes[index] = f"refused: {refusal}"
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return outcomes
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,6 +17,7 @@ from battles import services as battle_services
 from battles.dice import dice_for, recorder
 from battles.models import Battle, PostBattleSequence
 from battles.rules import ReportedResult
+from battles.sequence import carried_items
 from campaign.models import Campaign, Membership
 from core.auth import DEMO_PASSWORD
 from core.dice import Roll, ScriptedDice
@@ -318,9 +319,9 @@ class Command(BaseCommand):
                 drop = first and participant.routed and item.label == "Large Sack" and not dropped
                 dropped = dropped or drop
                 declarations.append(
-                    battle_services.Declaration(item.pk, "uncontrolled" if drop else "own")
+                    carried_items.Declaration(item.pk, "uncontrolled" if drop else "own")
                 )
-            battle_services.declare_carried_items(
+            carried_items.declare_carried_items(
                 battle,
                 participant.warband,
                 actor=participant.warband.owner,
@@ -329,8 +330,8 @@ class Command(BaseCommand):
             )
         pending = battle.carried_items.filter(outcome="pending").first()
         if pending is not None:
-            battle_services.start_recovery(battle, actor=organiser, dice=dice_for(battle))
-            battle_services.resolve_item(
+            carried_items.start_recovery(battle, actor=organiser, dice=dice_for(battle))
+            carried_items.resolve_item(
                 battle, pending, actor=organiser, dice=dice_for(battle, entered="5")
             )
 

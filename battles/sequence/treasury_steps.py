@@ -12,7 +12,7 @@ journal, so that undo restores both. Readings where the rules are silent:
 - A price is paid from the container the player names first, then from the unstored pile,
   then from the other containers in turn; money received goes into the container he names
   (or the unstored pile).
-- The treasury steps are the owner's alone (``battles.sequence.may_act``).
+- The treasury steps are the owner's alone (``battles.sequence.engine.may_act``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from django.db.models import Q
 
 from battles.models import PostBattleSequence, WarriorOutcome
-from battles.sequence import Context, Step
+from battles.sequence.engine import Context, Step
 from core.options import Choices
 from warbands import permissions, treasury
 from warbands import rules as roster_rules
@@ -45,6 +45,7 @@ Reason = LedgerEntry.Reason
 def read_int(
     data: Mapping, key: str, label: str, *, minimum: int = 0, maximum: int = 10_000
 ) -> int:
+    """The posted whole number ``key`` (blank: 0), refused outside ``minimum``-``maximum``."""
     raw = str(data.get(key, "") or "").strip()
     try:
         value = int(raw or 0)
@@ -56,6 +57,7 @@ def read_int(
 
 
 def read_pk(data: Mapping, key: str) -> int | None:
+    """The posted primary key ``key``, or None when it is blank or not a number."""
     raw = str(data.get(key, "") or "").strip()
     return int(raw) if raw.isdigit() else None
 
@@ -99,6 +101,7 @@ def destinations(ctx: Context, data: Mapping, *keys: str) -> list[StorageContain
 
 
 def own_warrior(ctx: Context, pk: int | None) -> Warrior:
+    """One of the warband's active warriors (with his type and race), else refused."""
     found = (
         Warrior.objects.filter(warband=ctx.warband, pk=pk, status=Warrior.Status.ACTIVE)
         .select_related("warrior_type", "warrior_type__race")
@@ -133,6 +136,7 @@ def locked_containers(ctx: Context, prefer: int | None = None) -> list[StorageCo
 
 
 def gold_held(warband) -> int:
+    """The gold crowns in all the warband's held containers, the unstored pile included."""
     return treasury.totals(warband)["gold"]
 
 
@@ -168,6 +172,7 @@ def receive(
     gold=0,
     shards=0,
 ):
+    """Put ``gold`` and ``shards`` into ``container``, in the ledger under the step."""
     treasury.add_treasure(
         container,
         gold=gold,
@@ -264,6 +269,7 @@ def store_from_pile(ctx: Context, data: Mapping) -> str:
 
 
 def read_list(data: Mapping, key: str) -> list[str]:
+    """Every value posted for ``key`` (a form's checkboxes), or the list given by a caller."""
     if hasattr(data, "getlist"):
         return data.getlist(key)
     value = data.get(key, [])

@@ -1,4 +1,4 @@
-"""Post-battle steps 3 (exploration) and 4 (selling wyrdstone), FACTS.md sections 4 and 5.
+"""Step 3 of the post-battle sequence, exploration (FACTS.md section 4).
 
 The dice and the locations are read by ``battles.rules.exploration``; here their effects are
 carried out on the roster (journal) and the treasury (ledger). Readings where the rules are
@@ -10,24 +10,20 @@ silent:
   (only groups the treasury can equip are offered); free Zombies join the Zombie groups, a new
   group when none has room, as far as the warband's size allows.
 - Magical artefacts already owned in the campaign (carried or stored) are rolled again.
-- Wyrdstone sold is taken from the unstored pile first, then from the containers in turn. The
-  warband's size for the price is the number of warriors on its roster (hired swords are not
-  counted).
 """
 
 from __future__ import annotations
 
 from battles.models import PostBattleSequence, SequenceTask
 from battles.rules import exploration as rules
-from battles.sequence import Context, Step, _dies, _hero_advance
-from battles.steps_treasury import (
+from battles.sequence.engine import Context, Step
+from battles.sequence.experience import roll_hero_advance
+from battles.sequence.injuries import kill_warrior
+from battles.sequence.treasury_steps import (
     TreasuryStep,
-    destination,
     equipment_per_model,
     gold_held,
-    locked_containers,
     pay,
-    read_int,
     receive,
     standing_heroes,
     treasury_page,
@@ -67,9 +63,6 @@ def _add_experience(ctx: Context, warrior: Warrior, amount: int, order: int) -> 
             label=f"{warrior.name}'s advance ({threshold} experience)",
         )
     return [f"{warrior.name} +{amount} experience"]
-
-
-# --- Step 3: exploration -------------------------------------------------------------------
 
 
 class Exploration(TreasuryStep):
@@ -138,7 +131,7 @@ class Exploration(TreasuryStep):
             warrior = Warrior.objects.select_related("warrior_type", "warrior_type__race").get(
                 pk=task.warrior_id
             )
-            return _hero_advance(ctx, task, warrior, dice)
+            return roll_hero_advance(ctx, task, warrior, dice)
         if task.kind == "location":
             return self.location(ctx, task, dice)
         setup = self.setup(ctx.sequence)
@@ -183,6 +176,8 @@ class Exploration(TreasuryStep):
 
 
 def notes_of(sequence: PostBattleSequence, step: int) -> list[str]:
+    """What the locations found in ``step`` left for the player to do on the table (the
+    Catacombs' deployment, a blessed weapon …): he confirms them before the step ends."""
     notes = []
     for task in sequence.tasks.filter(step=step, void=False, done=True, kind="location"):
         notes.extend((task.result or {}).get("notes", []))
@@ -194,6 +189,9 @@ def _hero(warrior: Warrior) -> rules.Hero:
 
 
 def location_context(ctx: Context) -> rules.LocationContext:
+    """What the warband brings to a special location: its active heroes and its leader,
+    the human henchman groups a prisoner may join (room left, equipment affordable), and the
+    magical artefacts already owned in the campaign (each exists only once)."""
     heroes = list(
         Warrior.objects.filter(warband=ctx.warband, is_hero=True, status=Warrior.Status.ACTIVE)
         .select_related("warrior_type")
@@ -278,7 +276,7 @@ def apply_find(ctx: Context, find: rules.Find, dice) -> list[str]:
         lines.append(f"{hero.name} misses the next game")
     if find.hero_lost:
         hero = warriors[find.hero_lost]
-        _dies(ctx, hero, dice)
+        kill_warrior(ctx, hero, dice)
         lines.append(f"{hero.name} is lost in the pit")
     if find.academic_skills:
         academic = SkillList.objects.filter(key="academic").first()
@@ -353,62 +351,3 @@ def _free_zombies(ctx: Context, count: int) -> str:
     if joining < count:
         text += f" ({count - joining} turned away: the warband is full)"
     return text
-
-
-# --- Step 4: selling wyrdstone -------------------------------------------------------------
-
-
-def warband_size(warband) -> int:
-    return sum(w.group_size for w in warband.warriors.on_roster())
-
-
-class SellWyrdstone(TreasuryStep):
-    """Step 4: once per sequence, any number of shards at the table's price for the batch."""
-
-    number = 4
-    actions = ("sell",)
-
-    def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
-        warband = sequence.participant.warband
-        shards = treasury.totals(warband)["wyrdstone"]
-        size = warband_size(warband)
-        context.update(
-            shards_held=shards,
-            warband_size=size,
-            sold=sequence.state.get("wyrdstone_sold"),
-            prices=[(n, rules.wyrdstone_price(n, size)) for n in range(1, min(shards, 8) + 1)],
-        )
-        return context
-
-    def do_sell(self, ctx, data, dice):
-        if ctx.sequence.state.get("wyrdstone_sold"):
-            raise RuleViolation("Wyrdstone is sold only once per post-battle sequence.")
-        shards = read_int(data, "shards", "Shards to sell", minimum=1, maximum=1000)
-        locked = locked_containers(ctx)
-        containers = [c for c in locked if c.wyrdstone]
-        held = sum(c.wyrdstone for c in containers)
-        if shards > held:
-            raise RuleViolation(f"The warband holds {held} wyrdstone shards.")
-        target = destination(ctx, data)
-        # the locked copy of the same container, if it is one: it knows what the sale took
-        target = next((c for c in locked if c.pk == target.pk), target)
-        size = warband_size(ctx.warband)
-        price = rules.wyrdstone_price(shards, size)
-        note = f"{shards} wyrdstone sold"
-        remaining = shards
-        for container in containers:
-            take = min(container.wyrdstone, remaining)
-            if take:
-                treasury.add_treasure(
-                    container,
-                    wyrdstone=-take,
-                    reason=Reason.SALE,
-                    context=ctx.treasury_context(note),
-                )
-                remaining -= take
-            if not remaining:
-                break
-        receive(ctx, target, reason=Reason.SALE, note=note, gold=price)
-        ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "wyrdstone_sold": shards})
-        return f"Sold {shards} wyrdstone for {price} gc ({size} warriors) into {target.the}."

@@ -1,0 +1,29 @@
+"""The battles app's models, re-exported for ``from battles.models import ...``: the battle and
+what happened in it (``battle``), and the post-battle sequence as stored (``sequence``)."""
+
+from battles.models.battle import (
+    Battle,
+    BattleQuerySet,
+    Captive,
+    CarriedItemAtEnd,
+    DiceRoll,
+    Discovery,
+    Participant,
+    WarriorOutcome,
+)
+from battles.models.sequence import PostBattleSequence, SequenceTask, StepAction, StepRecord
+
+__all__ = [
+    "Battle",
+    "BattleQuerySet",
+    "Captive",
+    "CarriedItemAtEnd",
+    "DiceRoll",
+    "Discovery",
+    "Participant",
+    "PostBattleSequence",
+    "SequenceTask",
+    "StepAction",
+    "StepRecord",
+    "WarriorOutcome",
+]

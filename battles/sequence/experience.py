@@ -1,0 +1,253 @@
+"""Step 2 of the post-battle sequence, experience (campaigns text, Experience): +1 for
+surviving, the scenario's experience, the underdog bonus and injury-table experience; each
+thick box reached on the roster is an advance, rolled at once (``battles.rules.experience``).
+
+``roll_hero_advance`` is the Heroes' advance roll, which exploration (step 3) uses too.
+"""
+
+from __future__ import annotations
+
+from battles.models import SequenceTask, WarriorOutcome
+from battles.rules import experience as xp_rules
+from battles.rules.tasks import ask
+from battles.sequence.engine import Context, Step
+from campaign.models import CampaignEvent
+from campaign.services import record_event
+from warbands import rules as roster_rules
+from warbands.models import (
+    Skill,
+    SkillList,
+    Spell,
+    Warrior,
+    WarriorItem,
+    WarriorSkill,
+    WarriorSpell,
+)
+from warbands.rules import RuleViolation
+
+
+class Experience(Step):
+    """Step 2: +1 for surviving, scenario experience, the underdog bonus and injury-table
+    experience; each thick box reached is an advance roll, made at once."""
+
+    number = 2
+    rolls = True  # the advances due
+
+    def blockers(self, sequence, tasks=None):
+        if not sequence.state.get("experience_awarded"):
+            return ["Award the experience first."]
+        return super().blockers(sequence, tasks)
+
+    def page_context(self, sequence, user):
+        if sequence.state.get("experience_awarded"):
+            return {}
+        return {"gains": self.gains(sequence)}
+
+    def gains(self, sequence) -> list[tuple[Warrior, int, str]]:
+        """Each warrior who fought and survived, with the experience he earns and why."""
+        participant = sequence.participant
+        warriors = list(
+            Warrior.objects.filter(warband=participant.warband, status__in=Warrior.ON_ROSTER)
+            .select_related("warrior_type")
+            .order_by("-is_leader", "-is_hero", "pk")
+        )
+        outcomes = {o.warrior_id: o for o in WarriorOutcome.objects.filter(participant=participant)}
+        enemy_ratings = list(
+            participant.battle.participants.exclude(pk=participant.pk).values_list(
+                "rating_before", flat=True
+            )
+        )
+        bonus = xp_rules.underdog_bonus(participant.rating_before, enemy_ratings)
+        owed = sequence.state.get("injury_experience", {})
+        gains = []
+        for warrior in warriors:
+            if not warrior.warrior_type.gains_experience:
+                continue
+            if outcomes and warrior.pk not in outcomes:
+                continue  # did not fight (missed the game, or hired since)
+            outcome = outcomes.get(warrior.pk)
+            parts = [("survived", 1)]
+            if outcome and outcome.scenario_experience:
+                parts.append(("scenario", outcome.scenario_experience))
+            if bonus:
+                parts.append(("underdog", bonus))
+            if owed.get(str(warrior.pk)):
+                parts.append(("injury", owed[str(warrior.pk)]))
+            total = sum(value for _, value in parts)
+            gains.append((warrior, total, ", ".join(f"+{v} {why}" for why, v in parts)))
+        return gains
+
+    def act(self, ctx, action, data, dice):
+        if action != "award":
+            raise RuleViolation("Nothing to do here.")
+        if ctx.sequence.state.get("experience_awarded"):
+            raise RuleViolation("The experience has been awarded already: nothing changed.")
+        lines = []
+        order = total = 0
+        gains = list(self.gains(ctx.sequence))
+        ctx.journal.update_many(
+            [(warrior, warrior.experience + gained) for warrior, gained, _ in gains], "experience"
+        )
+        for warrior, gained, why in gains:
+            total += gained
+            old = warrior.experience - gained
+            lines.append(f"{warrior.name} {why} = {warrior.experience}")
+            for threshold in roster_rules.advances_earned(
+                old, old + gained, is_hero=warrior.is_hero
+            ):
+                order += 1
+                ctx.journal.create(
+                    SequenceTask, sequence=ctx.sequence, step=2, order=order,
+                    kind="hero_advance" if warrior.is_hero else "henchman_advance",
+                    warrior=warrior, data={"threshold": threshold},
+                    label=f"{warrior.name}'s advance ({threshold} experience)",
+                )  # fmt: skip
+        state = dict(ctx.sequence.state, experience_awarded=True)
+        ctx.journal.update(ctx.sequence, state=state)
+        participant = ctx.sequence.participant
+        participant.refresh_from_db(fields=["experience_gained"])  # under the sequence's lock
+        ctx.journal.update(participant, experience_gained=participant.experience_gained + total)
+        return "; ".join(lines) or "Nobody earned experience."
+
+    def run_task(self, ctx, task, dice):
+        warrior = Warrior.objects.select_related("warrior_type", "warrior_type__race").get(
+            pk=task.warrior_id
+        )
+        if task.kind == "hero_advance":
+            return roll_hero_advance(ctx, task, warrior, dice)
+        return _henchman_advance(ctx, task, warrior, dice)
+
+
+def _hero_skills(warrior: Warrior, campaign) -> dict[str, list[tuple[str, str]]]:
+    lists = list(warrior.warrior_type.skill_lists.all()) + list(warrior.extra_skill_lists.all())
+    skills = {}
+    for skill_list in lists:
+        entries = Skill.objects.filter(skill_list=skill_list)
+        if not campaign.quartermaster_skill:
+            entries = entries.filter(optional_rule="")
+        skills[skill_list.name] = [(s.key, s.name) for s in entries.order_by("name")]
+    return skills
+
+
+def roll_hero_advance(ctx: Context, task: SequenceTask, warrior: Warrior, dice) -> str:
+    """Campaigns text, Heroes' advance table: 2D6 for a characteristic or a new skill (or
+    spell), as ``xp_rules.hero_advance`` reads them; a new leader who learns magic
+    (``learns_magic_next``) may roll a spell instead. Used by step 2 and by exploration
+    (step 3), whose locations may bring experience."""
+    spell_list = warrior.warrior_type.spell_list
+    context = xp_rules.HeroContext(
+        name=warrior.name,
+        current=warrior.profile,
+        maximum=warrior.maximum,
+        skills=_hero_skills(warrior, ctx.battle.campaign),
+        known_skills=frozenset(warrior.skills.values_list("skill__key", flat=True)),
+        is_wizard=spell_list is not None,
+        known_spell_rolls=frozenset(warrior.spells.values_list("spell__d6", flat=True)),
+        learns_magic_first=warrior.learns_magic_next,
+    )
+    advance = xp_rules.hero_advance(dice, context=context, answers=task.answers)
+    if warrior.learns_magic_next:
+        ctx.journal.update(warrior, learns_magic_next=False)
+    return _apply_advance(ctx, warrior, advance)
+
+
+def _apply_advance(ctx: Context, warrior: Warrior, advance: xp_rules.Advance) -> str:
+    if advance.kind == "characteristic" and advance.characteristic:
+        maximum = warrior.maximum or warrior.profile.with_value(advance.characteristic, 99)
+        raised = roster_rules.raise_characteristic(warrior.profile, advance.characteristic, maximum)
+        ctx.journal.update(warrior, **{advance.characteristic: raised.get(advance.characteristic)})
+        text = f"+1 {roster_rules.CHARACTERISTIC_NAMES[advance.characteristic]}"
+    elif advance.kind == "skill" and advance.skill:
+        skill = Skill.objects.filter(key=advance.skill).first()
+        ctx.journal.create(WarriorSkill, warrior=warrior, skill=skill)
+        text = f"new skill: {skill.name}"
+    elif advance.kind == "spell":
+        spell_list = warrior.warrior_type.spell_list or _successor_spell_list(ctx)
+        spell = Spell.objects.filter(spell_list=spell_list, d6=advance.spell_roll).first()
+        if spell is None or warrior.spells.filter(spell=spell).exists():
+            return f"{advance.detail}: no new spell"
+        ctx.journal.create(WarriorSpell, warrior=warrior, spell=spell, roll=advance.spell_roll)
+        text = f"new spell: {spell.name}"
+    else:
+        text = advance.detail or "no advance possible"
+    record_event(
+        ctx.battle.campaign, CampaignEvent.Kind.ADVANCE,
+        f"{warrior.name} of {ctx.warband.name} advanced: {text}.", warband=ctx.warband,
+        battle=ctx.battle,
+    )  # fmt: skip
+    return f"{advance.detail}: {text}" if advance.detail else text
+
+
+def _successor_spell_list(ctx: Context):
+    """The spell list of the warband's original spellcaster (a successor learns it)."""
+    caster = ctx.warband.warband_type.warrior_types.filter(spell_list__isnull=False).first()
+    return caster.spell_list if caster else None
+
+
+def _henchman_advance(ctx: Context, task: SequenceTask, warrior: Warrior, dice) -> str:
+    warband_type = ctx.warband.warband_type
+    heroes = Warrior.objects.filter(
+        warband=ctx.warband, is_hero=True, status__in=Warrior.ON_ROSTER
+    ).count()
+    context = xp_rules.HenchmanContext(
+        name=warrior.name,
+        starting=warrior.warrior_type.profile,
+        current=warrior.profile,
+        maximum=warrior.maximum,
+        heroes=heroes,
+        max_heroes=warband_type.max_heroes,
+        talent_allowed=not task.data.get("after_talent"),
+    )
+    advance = xp_rules.henchman_advance(dice, context=context, answers=task.answers)
+    if advance.kind != "lads_talent":
+        return _apply_advance(ctx, warrior, advance)
+    return _lads_talent(ctx, task, warrior, advance)
+
+
+def _lads_talent(ctx: Context, task: SequenceTask, warrior: Warrior, advance) -> str:
+    """One model leaves the group and becomes a hero of the same type, with the group's
+    experience, profile and equipment; he picks two skill lists open to the warband's heroes,
+    rolls a hero advance at once, and the rest of the group rolls again."""
+    open_lists = SkillList.objects.filter(
+        warriortype__warband_type=ctx.warband.warband_type, warriortype__kind="hero"
+    ).distinct()
+    options = tuple((str(s.pk), s.name) for s in open_lists.order_by("order", "name"))
+    first = ask(
+        task.answers, "list_1", f"{warrior.name}: the lad's got talent! First skill list?", options
+    )
+    second = ask(
+        task.answers, "list_2", "Second skill list?", tuple(o for o in options if o[0] != first)
+    )
+    if warrior.group_size == 1:
+        hero = ctx.journal.update(warrior, is_hero=True)
+        rest = None
+    else:
+        hero = ctx.journal.create(
+            Warrior, warband=warrior.warband, warrior_type=warrior.warrior_type,
+            name=f"{warrior.name} (the lad)", is_hero=True, group_size=1,
+            experience=warrior.experience, hired_at_creation=False,
+            **warrior.profile.as_dict(),
+        )  # fmt: skip
+        for owned in warrior.items.all():
+            ctx.journal.create(WarriorItem, warrior=hero, item=owned.item, price_paid=0)
+        ctx.journal.update(warrior, group_size=warrior.group_size - 1)
+        rest = warrior
+    ctx.journal.add_m2m(hero, "extra_skill_lists", [int(first), int(second)])
+    order = task.order
+    ctx.journal.create(
+        SequenceTask, sequence=ctx.sequence, step=2, order=order, kind="hero_advance",
+        warrior=hero, data={"threshold": task.data.get("threshold"), "talent": True},
+        label=f"{hero.name}'s first advance as a hero",
+    )  # fmt: skip
+    if rest is not None:
+        ctx.journal.create(
+            SequenceTask, sequence=ctx.sequence, step=2, order=order, kind="henchman_advance",
+            warrior=rest, data={"threshold": task.data.get("threshold"), "after_talent": True},
+            label=f"{rest.name} roll their advance again",
+        )  # fmt: skip
+    record_event(
+        ctx.battle.campaign, CampaignEvent.Kind.ADVANCE,
+        f"The lad's got talent: {hero.name} of {ctx.warband.name} became a hero.",
+        warband=ctx.warband, battle=ctx.battle,
+    )  # fmt: skip
+    return f"{advance.detail}: the lad's got talent, {hero.name} becomes a hero"

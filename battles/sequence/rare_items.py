@@ -1,0 +1,182 @@
+"""Step 6 of the post-battle sequence, rare items (FACTS.md section 6): one rarity roll (2D6 +
+modifiers) per hero who was not taken out of action. Readings where the rules are silent:
+
+- Each successful rarity roll buys at most one rare item, for the whole warband; it goes into
+  a container or onto a single-model warrior who may use it (a henchman group would need one
+  per model). A variable price is rolled once per roll and item, and stands if the player
+  cannot pay it at once.
+"""
+
+from __future__ import annotations
+
+from battles.models import SequenceTask
+from battles.rules import exploration as rules
+from battles.sequence.treasury_steps import (
+    TreasuryStep,
+    gold_held,
+    own_container,
+    own_warrior,
+    pay,
+    read_pk,
+    standing_heroes,
+    treasury_page,
+)
+from warbands import treasury
+from warbands.models import Item, LedgerEntry, StorageContainer, Warrior, WarriorItem, WarriorSkill
+from warbands.rules import RuleViolation
+from warbands.rules import containers as container_rules
+
+Reason = LedgerEntry.Reason
+
+
+def rare_goods(max_rarity: int) -> tuple[list[Item], list[tuple[str, str, int, int]]]:
+    """Rare items and rare containers available at ``max_rarity`` or less."""
+    items = list(Item.objects.filter(rarity__isnull=False, rarity__lte=max_rarity).order_by("name"))
+    containers = [
+        (kind, spec.name, spec.price, spec.rarity)
+        for kind, spec in container_rules.CATALOGUE.items()
+        if spec.rarity is not None and spec.price is not None and spec.rarity <= max_rarity
+    ]
+    return items, containers
+
+
+class RareItems(TreasuryStep):
+    """Step 6: one rarity roll (2D6 + modifiers) per hero who was not taken out of action;
+    each success buys at most one rare item."""
+
+    after_tasks = True  # its forms come after its rolls
+    number = 6
+    rolls = True
+    asks = False
+    actions = ("buy_rare",)
+
+    def prepare(self, sequence):
+        if sequence.tasks.filter(step=6, void=False).exists():
+            return
+        bonus = sequence.participant.warband.warband_type.rare_item_modifier
+        heroes = standing_heroes(sequence)
+        streetwise = set(
+            WarriorSkill.objects.filter(warrior__in=heroes, skill__key="streetwise").values_list(
+                "warrior_id", flat=True
+            )
+        )
+        tasks = []
+        for order, hero in enumerate(heroes):
+            modifier = self.modifier(hero, bonus, streetwise=hero.pk in streetwise)
+            tasks.append(SequenceTask(
+                sequence=sequence, step=6, order=order, kind="rarity", warrior=hero,
+                label=f"{hero.name}'s rarity roll" + (f" (+{modifier})" if modifier else ""),
+                data={"streetwise": hero.pk in streetwise},
+            ))  # fmt: skip
+        SequenceTask.objects.bulk_create(tasks)
+
+    @staticmethod
+    def modifier(hero: Warrior, warband_bonus: int, *, streetwise: bool | None = None) -> int:
+        if streetwise is None:
+            streetwise = hero.skills.filter(skill__key="streetwise").exists()
+        return rules.rarity_modifier(
+            streetwise=streetwise, warband_bonus=warband_bonus, kept_gems=hero.kept_gems
+        )
+
+    def page_context(self, sequence, user):
+        context = treasury_page(sequence, user)
+        offers = []
+        for task in sequence.tasks.filter(step=6, void=False, kind="rarity", done=True):
+            result = task.result or {}
+            if result.get("bought") or result.get("total") is None:
+                continue
+            items, containers = rare_goods(result["total"])
+            prices = result.get("prices", {})
+            offers.append((task, [(i, prices.get(i.key)) for i in items], containers))
+        context["offers"] = offers
+        return context
+
+    def run_task(self, ctx, task, dice):
+        """The roll with the modifier its label shows: Streetwise as the hero had it when the
+        step began (skills come in step 2; tasks made before this was kept read it now)."""
+        hero = task.warrior  # read with the task
+        streetwise = (task.data or {}).get("streetwise")
+        modifier = self.modifier(
+            hero, ctx.warband.warband_type.rare_item_modifier, streetwise=streetwise
+        )
+        roll = dice.roll(2, 6, f"{hero.name}: rarity roll (2D6)")
+        total = roll.total + modifier
+        task.result = {"total": total}
+        shown = f"+{modifier} " if modifier else ""
+        return f"2D6 {roll.faces[0]}+{roll.faces[1]} {shown}= {total}: items up to Rare {total}."
+
+    def do_buy_rare(self, ctx, data, dice):
+        task = (
+            SequenceTask.objects.select_for_update()
+            .filter(
+                sequence=ctx.sequence,
+                step=6,
+                void=False,
+                kind="rarity",
+                done=True,
+                pk=read_pk(data, "task"),
+            )
+            .first()
+        )
+        if task is None:
+            raise RuleViolation("Choose a successful rarity roll.")
+        result = dict(task.result or {})
+        if result.get("bought"):
+            raise RuleViolation("Each successful roll buys one rare item; this one has.")
+        goods = str(data.get("goods", ""))
+        kind, _, key = goods.partition(":")
+        if kind == "container":
+            spec = container_rules.CATALOGUE.get(key)
+            if spec is None or spec.rarity is None or spec.price is None:
+                raise RuleViolation("Choose a rare item or container.")
+            if spec.rarity > result["total"]:
+                raise RuleViolation(
+                    f"A {spec.name} is Rare {spec.rarity}: the roll was {result['total']}."
+                )
+            pay(ctx, spec.price, f"a {spec.name}", prefer=read_pk(data, "pay_from"))
+            ctx.journal.create(StorageContainer, warband=ctx.warband, kind=key)
+            bought = f"a {spec.name} for {spec.price} gc"
+        else:
+            item = Item.objects.filter(key=key, rarity__isnull=False).first()
+            if item is None:
+                raise RuleViolation("Choose a rare item or container.")
+            if item.rarity > result["total"]:
+                raise RuleViolation(
+                    f"{item.name} is Rare {item.rarity}: the roll was {result['total']}."
+                )
+            destination = str(data.get("to", ""))
+            where, _, pk = destination.partition(":")
+            warrior = container = None
+            if where == "warrior":
+                warrior = own_warrior(ctx, int(pk) if pk.isdigit() else None)
+                if warrior.group_size > 1:
+                    raise RuleViolation(
+                        "A henchman group needs one for each model: store it instead."
+                    )
+                treasury.check_may_use(warrior, item)
+            else:
+                container = own_container(ctx, int(pk) if pk.isdigit() else None, what=item.name)
+            # The price is rolled once; it stands even if the treasury cannot pay it now.
+            prices = dict(result.get("prices", {}))
+            if key not in prices:
+                prices[key] = rules.variable_price(dice, item.price, item.price_dice, item.name)
+                result["prices"] = prices
+                ctx.journal.update(task, result=result)
+            price = prices[key]
+            if price > gold_held(ctx.warband):
+                return f"{item.name} costs {price} gc: more than the treasury holds."
+            pay(ctx, price, item.name, prefer=read_pk(data, "pay_from"))
+            if warrior is not None:
+                ctx.journal.create(WarriorItem, warrior=warrior, item=item, price_paid=price)
+                bought = f"{item.name} for {price} gc, to {warrior.name}"
+            else:
+                treasury.add_item(
+                    container,
+                    item=item,
+                    reason=Reason.PURCHASE,
+                    context=ctx.treasury_context(f"bought for {price} gc"),
+                )
+                bought = f"{item.name} for {price} gc, into {container.the}"
+        result["bought"] = bought
+        ctx.journal.update(task, result=result)
+        return f"Bought {bought}."

@@ -1,0 +1,237 @@
+"""Step 8 of the post-battle sequence, recruits and common items (FACTS.md section 6): hire new
+warriors, buy Common items, sell items for half their price. Readings where the rules are
+silent:
+
+- Recruits are paid from the treasury and buy Common items of their list only.
+- Models added to a henchman group without experience are plain recruits (this step); models
+  added to an experienced group are veterans (step 5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from battles.models import PostBattleSequence
+from battles.sequence.treasury_steps import (
+    TreasuryStep,
+    check_group_grows,
+    destination,
+    equipment_per_model,
+    own_container,
+    own_warrior,
+    pay,
+    read_int,
+    read_pk,
+    receive,
+    treasury_page,
+)
+from warbands import rules as roster_rules
+from warbands import services as warband_services
+from warbands import treasury
+from warbands.models import (
+    EquipmentListEntry,
+    Item,
+    LedgerEntry,
+    StoredItem,
+    Warrior,
+    WarriorItem,
+    WarriorType,
+)
+from warbands.rules import RuleViolation
+
+Reason = LedgerEntry.Reason
+
+
+def _recruits(sequence: PostBattleSequence) -> set[int]:
+    return set(sequence.state.get("recruits", []))
+
+
+def common_entries(warrior: Warrior, by_type=None) -> list[EquipmentListEntry]:
+    """The Common items of the warrior's equipment list (FACTS.md section 6)."""
+    if by_type is None:
+        by_type = warband_services.list_entries_by_type([warrior.warrior_type_id])
+    entries = by_type.get(warrior.warrior_type_id, [])
+    return [e for e in entries if e.item.rarity is None and (warrior.is_hero or not e.heroes_only)]
+
+
+class Recruits(TreasuryStep):
+    """Step 8: hire new warriors and buy Common items; sell items for half their price."""
+
+    number = 8
+    actions = ("hire", "add_models", "buy", "buy_stash", "sell")
+
+    def page_context(self, sequence, user):
+        warband = sequence.participant.warband
+        # What the recruits' forms need of each warrior: its type, profile and items.
+        warriors = list(
+            Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE)
+            .select_related("warrior_type")
+            .with_items()
+        )
+        context = treasury_page(sequence, user, warriors=warriors)
+        recruits = _recruits(sequence)
+        by_type = warband_services.list_entries_by_type({w.warrior_type_id for w in warriors})
+        types = []
+        for warrior_type, reason in warband_services.hireable_types(warband, warriors):
+            types.append((warrior_type, reason if reason and "gc" not in reason else None))
+        context.update(
+            hireable=types,
+            recruits=recruits,
+            buyers=[(w, common_entries(w, by_type)) for w in warriors],
+            fresh_groups=[w for w in warriors if not w.is_hero and w.experience == 0],
+            stash_items=Item.objects.filter(rarity__isnull=True)
+            .exclude(category__in=[*treasury.NOT_STORABLE, Item.Category.TREASURE])
+            .order_by("category", "name"),
+            sellable_owned=[
+                (w, o)
+                for w in warriors
+                for o in w.item_list
+                if o.item.category not in treasury.NOT_STORABLE
+            ],
+        )
+        return context
+
+    def do_hire(self, ctx, data, dice):
+        warrior_type = WarriorType.objects.filter(
+            warband_type=ctx.warband.warband_type, pk=read_pk(data, "warrior_type")
+        ).first()
+        if warrior_type is None:
+            raise RuleViolation("Choose a warrior type of your list.")
+        models = (
+            1
+            if warrior_type.is_hero
+            else read_int(data, "group_size", "Group size", minimum=1, maximum=20)
+        )
+        current = list(ctx.warband.warriors.on_roster().select_related("warrior_type"))
+        cost = roster_rules.check_hire(
+            ctx.warband.warband_type.limits,
+            warband_services.roster_entries(current),
+            warrior_type.as_rule(),
+            models=models,
+            gold=None,
+        )
+        name = str(data.get("name", "")).strip()[:100] or warrior_type.name
+        pay(ctx, cost, f"hiring {name}", prefer=read_pk(data, "pay_from"))
+        warrior = ctx.journal.create(
+            Warrior,
+            warband=ctx.warband,
+            warrior_type=warrior_type,
+            name=name,
+            is_hero=warrior_type.is_hero,
+            is_leader=False,
+            group_size=models,
+            experience=warrior_type.starting_experience,
+            hired_at_creation=False,
+            **warrior_type.profile.as_dict(),
+        )
+        dagger = warband_services.list_entries_for(warrior_type).filter(
+            item__key="dagger", first_free=True
+        )
+        if dagger.exists():
+            ctx.journal.create(WarriorItem, warrior=warrior, item=dagger.first().item, price_paid=0)
+        if warrior_type.spell_list_id and warrior_type.starting_spells:
+            warband_services.roll_starting_spells(warrior, warrior_type, dice)
+        recruits = sorted(_recruits(ctx.sequence) | {warrior.pk})
+        ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "recruits": recruits})
+        size = f" ×{models}" if models > 1 else ""
+        return f"Hired {name} ({warrior_type.name}{size}) for {cost} gc."
+
+    def do_add_models(self, ctx, data, dice):
+        group = own_warrior(ctx, read_pk(data, "group"))
+        if group.is_hero:
+            raise RuleViolation("Heroes are not in groups.")
+        if group.experience:
+            raise RuleViolation(f"{group.name} have experience: add veterans in step 5.")
+        models = read_int(data, "models", "How many", minimum=1, maximum=20)
+        check_group_grows(ctx, group, models)
+        cost = (group.warrior_type.cost + equipment_per_model(group)) * models
+        pay(ctx, cost, f"{models} more for {group.name}", prefer=read_pk(data, "pay_from"))
+        ctx.journal.update(group, group_size=group.group_size + models)
+        return f"{models} more join {group.name} for {cost} gc."
+
+    def do_buy(self, ctx, data, dice):
+        warrior = own_warrior(ctx, read_pk(data, "warrior"))
+        key = str(data.get("item", ""))
+        entry = next((e for e in common_entries(warrior) if e.item.key == key), None)
+        if entry is None:
+            raise RuleViolation(f"That is not a Common item of {warrior.name}'s list.")
+        recruit = warrior.pk in _recruits(ctx.sequence)
+        if entry.recruitment_only and not recruit:
+            raise RuleViolation(
+                f"{entry.item.name} can only be bought when the warrior is recruited."
+            )
+        buyer = replace(warband_services.buyer_of(warrior), being_recruited=recruit)
+        _, cost = roster_rules.check_purchase(
+            [entry.as_rule()], key, buyer, models=warrior.group_size, gold=10**9
+        )
+        pay(ctx, cost, f"{entry.item.name} for {warrior.name}", prefer=read_pk(data, "pay_from"))
+        ctx.journal.create(
+            WarriorItem,
+            warrior=warrior,
+            item=entry.item,
+            price_paid=roster_rules.price_per_model(entry.as_rule(), buyer),
+        )
+        return f"Bought {entry.item.name} for {warrior.name} ({cost} gc)."
+
+    def do_buy_stash(self, ctx, data, dice):
+        item = (
+            Item.objects.filter(rarity__isnull=True, key=str(data.get("item", "")))
+            .exclude(category__in=[*treasury.NOT_STORABLE, Item.Category.TREASURE])
+            .first()
+        )
+        if item is None:
+            raise RuleViolation("Choose a Common item.")
+        container = own_container(ctx, read_pk(data, "into"), what=item.name)
+        pay(ctx, item.price, item.name, prefer=read_pk(data, "pay_from"))
+        treasury.add_item(
+            container,
+            item=item,
+            reason=Reason.PURCHASE,
+            context=ctx.treasury_context(f"bought for {item.price} gc"),
+        )
+        return f"Bought {item.name} for {item.price} gc, into {container.the}."
+
+    def do_sell(self, ctx, data, dice):
+        """Trading: any item sells for half its price (rounded down)."""
+        what, _, pk = str(data.get("what", "")).partition(":")
+        target = destination(ctx, data)
+        if what == "stored":
+            stored = (
+                StoredItem.objects.filter(
+                    container__warband=ctx.warband, pk=int(pk or 0), container__status="held"
+                )
+                .select_related("item", "container")
+                .first()
+            )
+            if stored is None:
+                raise RuleViolation("Choose an item to sell.")
+            price = stored.item.sale_price if stored.item else 0
+            if not price:
+                raise RuleViolation(f"No trader buys {stored.name}.")
+            treasury.remove_item(
+                stored, reason=Reason.SALE, context=ctx.treasury_context(f"sold for {price} gc")
+            )
+            name = stored.name
+        elif what == "owned":
+            owned = (
+                WarriorItem.objects.filter(
+                    warrior__warband=ctx.warband,
+                    pk=int(pk or 0),
+                    warrior__status=Warrior.Status.ACTIVE,
+                )
+                .select_related("item", "warrior")
+                .first()
+            )
+            if owned is None:
+                raise RuleViolation("Choose an item to sell.")
+            if owned.item.category in treasury.NOT_STORABLE:
+                raise RuleViolation(f"{owned.item.name} cannot be sold.")
+            price = owned.item.sale_price * owned.warrior.group_size
+            if not price:
+                raise RuleViolation(f"No trader buys {owned.item.name}.")
+            name = f"{owned.item.name} of {owned.warrior.name}"
+            ctx.journal.delete(owned)
+        else:
+            raise RuleViolation("Choose an item to sell.")
+        receive(ctx, target, reason=Reason.SALE, note=f"sold {name}", gold=price)
+        return f"Sold {name} for {price} gc into {target.the}."

@@ -1,0 +1,119 @@
+"""The battle pages read their input through forms: bad input gets a message and changes
+nothing; good input reaches the services as cleaned values."""
+
+import pytest
+from django.urls import reverse
+
+from battles import services
+from battles.forms import CarriedItemsForm, WarriorOutcomeForm
+from battles.models import CarriedItemAtEnd
+from battles.rules import ReportedResult
+
+pytestmark = pytest.mark.django_db
+
+
+def reported(duel, *, confirmed=False):
+    battle = services.report_battle(
+        actor=duel["reavers"].owner,
+        campaign=duel["campaign"],
+        scenario="Skirmish",
+        results=[
+            ReportedResult(duel["reavers"].pk, "won"),
+            ReportedResult(duel["scourge"].pk, "lost", True, 1),
+        ],
+    )
+    if confirmed:
+        services.respond(battle, actor=duel["scourge"].owner, agree=True)
+    return battle
+
+
+@pytest.mark.parametrize(
+    ("posted", "error"),
+    [
+        ({"enemies": "many"}, "enemies"),
+        ({"enemies": "-1"}, "enemies"),
+        ({"enemies": "51"}, "enemies"),
+        ({"experience": "21"}, "experience"),
+        ({"by": "x"}, "by"),
+    ],
+)
+def test_a_warriors_row_refuses_what_does_not_read(posted, error):
+    form = WarriorOutcomeForm({f"o7-{k}": v for k, v in posted.items()}, prefix="o7")
+
+    assert not form.is_valid()
+    assert list(form.errors) == [error]
+
+
+def test_a_warriors_row_reads_into_an_outcome():
+    form = WarriorOutcomeForm(
+        {"o7-ooa": "on", "o7-by": "9", "o7-enemies": "2", "o7-experience": ""}, prefix="o7"
+    )
+
+    assert form.is_valid(), form.errors
+    assert form.outcome(7) == services.Outcome(7, True, 2, 0, 9)
+
+
+def test_too_many_enemies_in_the_warriors_form_changes_nothing_and_says_who(client, duel):
+    battle = reported(duel)
+    captain = duel["reavers"].warriors.get(is_leader=True)
+    client.force_login(duel["reavers"].owner)
+
+    response = client.post(
+        reverse("battle_outcomes", args=[battle.pk]), {f"o{captain.pk}-enemies": "5000"}
+    )
+
+    assert response.status_code == 422
+    assert f"{captain.name}, enemies put out of action" in response.content.decode()
+    assert not battle.participants.get(warband=duel["reavers"]).outcomes.exists()
+
+
+def test_the_securers_count_defaults_to_none_and_refuses_nonsense():
+    empty = CarriedItemsForm({})
+    assert empty.is_valid()
+    assert empty.cleaned_data == {"securers": 0, "pitters": 0, "quartermasters": 0}
+    assert list(CarriedItemsForm({"securers": "lots", "pitters": "3"}).errors) == [
+        "securers",
+        "pitters",
+    ]
+
+
+@pytest.mark.parametrize(
+    "posted",
+    [
+        {"securers": "lots"},
+        {"securers": "3", "pitters": "9"},
+        {"securers": "3", "state": "enemy-999999"},
+        {"securers": "3", "state": ""},
+    ],
+)
+def test_a_bad_declaration_of_carried_items_changes_nothing(client, duel, posted):
+    battle = reported(duel, confirmed=True)
+    reavers = duel["reavers"]
+    client.force_login(reavers.owner)
+    items = list(battle.carried_items.filter(owner=reavers))
+    data = {k: v for k, v in posted.items() if k != "state"}
+    for item in items:
+        data[f"i{item.pk}-state"] = posted.get("state", "own")
+
+    response = client.post(reverse("battle_declare", args=[battle.pk, reavers.pk]), data)
+
+    assert response.status_code == 422
+    undeclared = CarriedItemAtEnd.State.UNDECLARED
+    assert not battle.carried_items.filter(owner=reavers).exclude(state=undeclared).exists()
+
+
+def test_an_enemy_named_in_a_declaration_reaches_the_service(client, duel):
+    battle = reported(duel, confirmed=True)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    client.force_login(reavers.owner)
+    chest = battle.carried_items.get(owner=reavers, label="Treasure Chest")
+    data = {"securers": "2"}
+    for item in battle.carried_items.filter(owner=reavers):
+        data[f"i{item.pk}-state"] = "own"
+    data[f"i{chest.pk}-state"] = f"enemy-{scourge.pk}"
+
+    response = client.post(reverse("battle_declare", args=[battle.pk, reavers.pk]), data)
+
+    assert response.status_code == 302
+    chest.refresh_from_db()
+    assert (chest.state, chest.controlled_by) == ("enemy", scourge)

@@ -1,0 +1,301 @@
+"""Helpers shared by the test modules (factories for single rows live in ``tests.factories``).
+
+- a battle between the Reavers and the Scourge of a ``duel``, and its post-battle sequences
+  played through the services (``fought``, ``battle_of``, ``play_to``, ``at``);
+- writes released in threads at once (``run_together``);
+- the whole database in one hash, to see that a refused request wrote nothing
+  (``fingerprint``);
+- a browser logged in through the log-in form (``log_in``);
+- data built once for the tests of a class or a module (``built_once``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+from django.db import connection, transaction
+from django.test import override_settings
+from playwright.sync_api import expect
+
+from battles import sequence as sequences
+from battles import services
+from battles.models import Captive, PostBattleSequence, WarriorOutcome
+from battles.rules import ReportedResult
+from battles.sequence import carried_items
+from core.dice import ScriptedDice
+from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, mustered_warband
+from warbands import treasury
+from warbands.models import Injury, StorageContainer, StoredItem, Warrior, WarriorItem, WarriorSkill
+from warbands.rules import RuleViolation
+
+#: Django's real hasher takes about half a second per password; tests need no strength.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# --- Battles and post-battle sequences --------------------------------------------------------
+
+#: Exploration dice without a double or a triple: nothing is found.
+NO_DOUBLES = [1, 2, 4, 5, 6, 3]
+
+
+def fought(duel, outcomes=(), *, reavers_won=True, carried=True):
+    """A confirmed battle between the Reavers and the Scourge, with its step 0 done (every
+    carried item controlled). ``outcomes``: (warrior, out_of_action, models, scenario xp, by)."""
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = services.report_battle(
+        actor=reavers.owner,
+        campaign=duel["campaign"],
+        scenario="Skirmish",
+        results=[
+            ReportedResult(
+                reavers.pk,
+                "won" if reavers_won else "lost",
+                not reavers_won,
+                None if reavers_won else 1,
+            ),
+            ReportedResult(
+                scourge.pk,
+                "lost" if reavers_won else "won",
+                reavers_won,
+                1 if reavers_won else None,
+            ),
+        ],
+    )
+    rows = [
+        services.Outcome(
+            w.pk, out_of_action=ooa, scenario_experience=xp, taken_out_by_id=by.pk if by else None
+        )
+        for w, ooa, _, xp, by in outcomes
+    ]
+    if rows:
+        services.set_outcomes(battle, actor=reavers.owner, outcomes=rows)
+        for warrior, _, models, _, _ in outcomes:
+            if models:
+                WarriorOutcome.objects.filter(warrior=warrior).update(models_out_of_action=models)
+    services.respond(battle, actor=scourge.owner, agree=True)
+    if carried:
+        for warband in (reavers, scourge):
+            carried_items.declare_carried_items(
+                battle, warband, actor=warband.owner, securers=2,
+                declarations=[
+                    carried_items.Declaration(i.pk, "own")
+                    for i in battle.carried_items.filter(owner=warband)
+                ],
+            )  # fmt: skip
+    battle.refresh_from_db()
+    return battle
+
+
+def sequence_of(battle, warband) -> PostBattleSequence:
+    return PostBattleSequence.objects.get(participant__battle=battle, participant__warband=warband)
+
+
+def warriors(warband):
+    """The mustered Reavers' captain, champion and group of warriors (``mustered_warband``)."""
+    return (
+        warband.warriors.get(warrior_type__key="mercenary_captain"),
+        warband.warriors.get(warrior_type__key="champion"),
+        warband.warriors.get(warrior_type__key="warrior"),
+    )
+
+
+def battle_of(duel, *, champion_out=False, won=True):
+    """``fought`` with the Reavers' three warriors on the roll, the champion out of action
+    if asked."""
+    captain, champion, guards = warriors(duel["reavers"])
+    return fought(
+        duel,
+        [(captain, False, 0, 0, None), (champion, champion_out, 0, 0, None),
+         (guards, False, 0, 0, None)],
+        reavers_won=won,
+    )  # fmt: skip
+
+
+def play_to(sequence, step, actor):
+    """Finish the steps before ``step`` with dull dice: no doubles when exploring, no rarity
+    roll, nothing bought."""
+    while sequence.current_step < step:
+        sequences.prepare(sequence)
+        sequence.refresh_from_db()
+        current = sequence.current_step
+        if current == 2 and not sequence.state.get("experience_awarded"):
+            sequences.act(sequence, actor=actor, step=2, action="award")
+        for task in sequence.tasks.filter(step=current, void=False, done=False):
+            if current == 3 and task.kind == "exploration":
+                count = sequences.handler(3).setup(sequence).heroes_standing
+                count += 1 if sequence.participant.result == "won" else 0
+                faces = NO_DOUBLES[: min(count, 6)]
+            else:
+                faces = [3, 3, 1, 3, 3]
+            answers = {}
+            for _ in range(5):  # answer any question with its first option
+                task = sequences.run_task(sequence, task, actor=actor, step=current,
+                                          dice=ScriptedDice(faces), answers=answers)  # fmt: skip
+                if task.done:
+                    break
+                answers = {task.question["key"]: task.question["options"][0][0]}
+        if current == 3:
+            loose = treasury.loose_pile(sequence.participant.warband)
+            if loose.wyrdstone:
+                box = sequence.participant.warband.containers.get(kind="treasure_chest")
+                sequences.act(sequence, actor=actor, step=3, action="store",
+                              data={"target": box.pk, "wyrdstone": loose.wyrdstone})  # fmt: skip
+        sequences.complete_step(sequence, actor=actor, step=current)
+        sequence.refresh_from_db()
+    return sequence
+
+
+def at(duel, step):
+    """The Reavers' sequence of ``battle_of(duel)``, played up to ``step``; and the Reavers."""
+    reavers = duel["reavers"]
+    return play_to(sequence_of(battle_of(duel), reavers), step, reavers.owner), reavers
+
+
+def roll(sequence, task, faces, actor, answers=None):
+    """Run ``task`` of its step with the dice showing ``faces``."""
+    return sequences.run_task(
+        sequence, task, actor=actor, step=task.step, dice=ScriptedDice(faces), answers=answers
+    )
+
+
+def roster_state(warband) -> dict:
+    """Everything about the roster and treasury an undo must restore."""
+    return {
+        "warriors": sorted(
+            Warrior.objects.filter(warband=warband).values_list(
+                "pk", "name", "status", "is_leader", "is_hero", "group_size", "experience",
+                "games_to_miss", "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld",
+                "learns_magic_next",
+            )
+        ),
+        "items": sorted(
+            WarriorItem.objects.filter(warrior__warband=warband).values_list(
+                "pk", "warrior", "item"
+            )
+        ),
+        "skills": sorted(
+            WarriorSkill.objects.filter(warrior__warband=warband).values_list("warrior", "skill")
+        ),
+        "injuries": sorted(
+            Injury.objects.filter(warrior__warband=warband).values_list("warrior", "name")
+        ),
+        "containers": sorted(
+            StorageContainer.objects.filter(warband=warband).values_list(
+                "pk", "status", "holder", "gold_crowns", "wyrdstone", "item_count"
+            )
+        ),
+        "stored": sorted(
+            StoredItem.objects.filter(container__warband=warband).values_list("container", "name")
+        ),
+        "captives": Captive.objects.count(),
+    }  # fmt: skip
+
+
+def mustered_duel() -> dict:
+    """The Reavers and the Scourge, mustered in one campaign with its organiser: the
+    ``committed_duel`` fixture of the transactional tests (``tests/battles/conftest.py``)."""
+    campaign = CampaignFactory()
+    organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
+    return {
+        "campaign": campaign,
+        "organiser": organiser,
+        "reavers": mustered_warband(campaign=campaign, name="Reavers"),
+        "scourge": mustered_warband(campaign=campaign, name="Scourge"),
+    }
+
+
+# --- Requests at once, and the database's state -----------------------------------------------
+
+
+def run_together(*actions):
+    """Start the actions in threads released together by a barrier; return their outcomes."""
+    barrier = threading.Barrier(len(actions))
+    outcomes = [None] * len(actions)
+
+    def run(index, action):
+        try:
+            barrier.wait()
+            action()
+            outcomes[index] = "done"
+        except RuleViolation as refusal:
+            outcomes[index] = f"refused: {refusal}"
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return outcomes
+
+
+_FINGERPRINT_SQL: str | None = None
+
+
+def fingerprint() -> str:
+    """Every row of every table the app writes, in one query: sessions, log-in attempts and
+    the one-time form tokens (bookkeeping of requests, not of the league) aside."""
+    global _FINGERPRINT_SQL
+    if _FINGERPRINT_SQL is None:
+        skip = ("django_session", "axes_", "django_admin_log", "core_formtoken")
+        tables = [
+            t for t in sorted(connection.introspection.table_names()) if not t.startswith(skip)
+        ]
+        rows = "coalesce(string_agg(t::text, '|' ORDER BY t::text), '')"
+        parts = [f"SELECT '{t}' AS n, md5({rows}) AS h FROM \"{t}\" t" for t in tables]
+        _FINGERPRINT_SQL = (
+            f"SELECT md5(string_agg(n || h, '' ORDER BY n)) FROM ({' UNION ALL '.join(parts)}) x"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(_FINGERPRINT_SQL)
+        return cursor.fetchone()[0]
+
+
+# --- The browser ---------------------------------------------------------------------------------
+
+
+def log_in(context, live_server, user):
+    """A new page of the browser ``context``, logged in as ``user`` through the form."""
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill(user.username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.locator("main").get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
+    return page
+
+
+# --- Data built once for several tests -----------------------------------------------------------
+
+T = TypeVar("T")
+
+
+def built_once(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
+    """For a class- or module-scoped fixture (``yield from built_once(...)``): what ``build``
+    makes, in a transaction that stays open for the tests of the class or module and is rolled
+    back after the last of them.
+
+    pytest-django runs each test on the ``db`` fixture in a savepoint inside that transaction
+    and rolls the savepoint back after the test, so every test starts from the data exactly as
+    built, whatever the test before it wrote (Django's ``setUpTestData`` does the same). Model
+    instances live on between tests, though: hand out primary keys, or objects the test may
+    not change in memory, and let the tests read the rows again. Not for transactional tests
+    (``transaction=True``, ``live_server``): they would empty the tables inside the open
+    transaction, and other threads could not see the rows anyway.
+
+    ``build`` runs with the suite's fast password hasher (``tests/conftest.py`` sets it per
+    test, after this fixture is built)."""
+    atomic = transaction.atomic()
+    with django_db_blocker.unblock():
+        atomic.__enter__()
+    try:
+        with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS):
+            built = build()
+        yield built
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)

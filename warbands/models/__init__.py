@@ -1,0 +1,88 @@
+"""Warband lists (reference data) and the warbands players build from them, in three modules:
+
+- ``reference``: the warband lists of the rulebook (warband and warrior types, equipment
+  lists), items, skills, spells and racial maximums;
+- ``roster``: the players' warbands and warriors, with their equipment, skills, spells,
+  injuries, rating snapshots and hired swords;
+- ``containers``: the secret treasury's storage containers, stored items, vessel items and
+  the append-only ledger.
+
+Every model is imported here: Django's app registry finds a ``models`` package's models when
+its ``__init__`` imports them, and callers keep importing them from ``warbands.models``.
+"""
+
+from warbands.models.containers import (
+    LedgerEntry,
+    LedgerQuerySet,
+    StorageContainer,
+    StorageContainerQuerySet,
+    StoredItem,
+    VesselItem,
+    amount_parts,
+)
+from warbands.models.reference import (
+    EquipmentList,
+    EquipmentListEntry,
+    Item,
+    KeyedManager,
+    KeyInListManager,
+    ProfileFields,
+    RacialMaximum,
+    Skill,
+    SkillList,
+    SkillManager,
+    Spell,
+    SpellList,
+    SpellManager,
+    WarbandType,
+    WarriorType,
+    WarriorTypeManager,
+)
+from warbands.models.roster import (
+    HiredSword,
+    Injury,
+    RatingSnapshot,
+    Warband,
+    WarbandQuerySet,
+    Warrior,
+    WarriorItem,
+    WarriorQuerySet,
+    WarriorSkill,
+    WarriorSpell,
+)
+
+__all__ = [
+    "EquipmentList",
+    "EquipmentListEntry",
+    "HiredSword",
+    "Injury",
+    "Item",
+    "KeyInListManager",
+    "KeyedManager",
+    "LedgerEntry",
+    "LedgerQuerySet",
+    "ProfileFields",
+    "RacialMaximum",
+    "RatingSnapshot",
+    "Skill",
+    "SkillList",
+    "SkillManager",
+    "Spell",
+    "SpellList",
+    "SpellManager",
+    "StorageContainer",
+    "StorageContainerQuerySet",
+    "StoredItem",
+    "VesselItem",
+    "Warband",
+    "WarbandQuerySet",
+    "WarbandType",
+    "Warrior",
+    "WarriorItem",
+    "WarriorQuerySet",
+    "WarriorSkill",
+    "WarriorSpell",
+    "WarriorType",
+    "WarriorTypeManager",
+    "amount_parts",
+]

@@ -1,0 +1,382 @@
+"""Rosters: the warbands players build from the warband lists, and what is written on them.
+
+``Warband`` and ``Warrior`` with the warriors' items, skills, spells and lasting injuries, the
+rating snapshots charted over the campaign and the hired swords. They belong to players; each
+names its campaign (``CAMPAIGN_PATH``) so that writing one changes that campaign's version
+(``campaign.versions``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from campaign.versions import VersionedQuerySet
+from warbands import rules
+from warbands.models.reference import (
+    Item,
+    ProfileFields,
+    Skill,
+    SkillList,
+    Spell,
+    WarbandType,
+    WarriorType,
+)
+
+
+class WarbandQuerySet(VersionedQuerySet):
+    def owned_by(self, user) -> WarbandQuerySet:
+        return self.filter(owner=user)
+
+    def in_campaign(self, campaign) -> WarbandQuerySet:
+        return self.filter(campaign=campaign)
+
+    def playing(self) -> WarbandQuerySet:
+        """Warbands that still take part: being mustered or active."""
+        return self.filter(status__in=[Warband.Status.DRAFT, Warband.Status.ACTIVE])
+
+
+class Warband(models.Model):
+    """A player's warband in one campaign.
+
+    Its rating is derived from the warriors (``rating``), never stored by hand. ``gold_crowns``
+    is the purse while the warband is being mustered; when mustering ends what is left goes into
+    its storage containers (the treasury) and the purse stays at zero.
+    """
+
+    CAMPAIGN_PATH = "campaign"  # campaign.versions
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Being mustered"
+        ACTIVE = "active", "Active"
+        DISBANDED = "disbanded", "Disbanded"
+        ARCHIVED = "archived", "Removed by the organiser"
+
+    campaign = models.ForeignKey(
+        "campaign.Campaign", on_delete=models.CASCADE, related_name="warbands"
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="warbands"
+    )
+    warband_type = models.ForeignKey(WarbandType, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=100)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    gold_crowns = models.PositiveIntegerField(default=0)
+    exploration_extra_dice = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="The Straggler (4-4): at the next exploration roll one more die and discard one.",
+    )
+    catacombs_reroll = models.BooleanField(
+        default=False,
+        help_text="Entrance to the Catacombs (6×5): may re-roll one exploration die, for good.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = WarbandQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(gold_crowns__gte=0), name="warband_gold_not_negative"
+            ),
+            # Once mustered, all treasure lives in storage containers.
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(gold_crowns=0), name="purse_only_while_mustering"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+
+class WarriorQuerySet(VersionedQuerySet):
+    def on_roster(self) -> WarriorQuerySet:
+        """Warriors still with the warband (fighting, recovering or held captive)."""
+        return self.filter(status__in=Warrior.ON_ROSTER)
+
+    def for_roster_page(self) -> WarriorQuerySet:
+        """Everything the roster sheet shows: each warrior's type and, as lists, its items
+        (``item_list``), skills (``skill_list``), spells (``spell_list``) and injuries
+        (``injury_list``), in a fixed number of queries whatever the roster holds. Lists
+        (``Prefetch(to_attr=...)``) rather than related managers: Django builds no queryset
+        per warrior for them."""
+        roster = self.select_related("warrior_type", "warrior_type__race").with_items()
+        return roster.prefetch_related(
+            models.Prefetch(
+                "skills", WarriorSkill.objects.select_related("skill"), to_attr="skill_list"
+            ),
+            models.Prefetch(
+                "spells", WarriorSpell.objects.select_related("spell"), to_attr="spell_list"
+            ),
+            models.Prefetch("injuries", to_attr="injury_list"),
+        )
+
+    def with_items(self) -> WarriorQuerySet:
+        """The warriors with their items (each with its catalogue entry) as ``item_list``."""
+        return self.prefetch_related(
+            models.Prefetch(
+                "items", WarriorItem.objects.select_related("item"), to_attr="item_list"
+            )
+        )
+
+    def for_forms(self) -> WarriorQuerySet:
+        """What the treasury's forms show of warriors and what they carry (a name, whether a
+        hero, how many in the group, each item's name and kind), without the forty fields
+        of a warrior's profile and type."""
+        items = WarriorItem.objects.select_related("item").only(
+            "warrior", "item__name", "item__category"
+        )
+        return self.only(
+            "name", "is_hero", "is_leader", "group_size", "status", "warband", "warrior_type"
+        ).prefetch_related(models.Prefetch("items", items, to_attr="item_list"))
+
+
+class Warrior(ProfileFields):
+    """A hero, or a group of henchmen sharing one profile, equipment set and experience."""
+
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        CAPTURED = "captured", "Captured"
+        DEAD = "dead", "Dead"
+        RETIRED = "retired", "Retired"
+        DISMISSED = "dismissed", "Dismissed"
+
+    ON_ROSTER = (Status.ACTIVE, Status.CAPTURED)
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="warriors")
+    warrior_type = models.ForeignKey(WarriorType, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=100)
+    is_hero = models.BooleanField()
+    is_leader = models.BooleanField(default=False)
+    group_size = models.PositiveSmallIntegerField(default=1)
+    experience = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    games_to_miss = models.PositiveSmallIntegerField(default=0)
+    extra_skill_lists = models.ManyToManyField(
+        SkillList,
+        blank=True,
+        related_name="+",
+        help_text="Lists picked when a henchman became a hero (the lad's got talent).",
+    )
+    maximum_bonuses = models.JSONField(
+        default=dict, blank=True, help_text='Raised racial maximums, e.g. {"WS": 1}.'
+    )
+    hired_at_creation = models.BooleanField(default=True)
+    learns_magic_next = models.BooleanField(
+        default=False,
+        help_text="Took over from a Sisters, Possessed or Carnival leader: may learn a spell or "
+        "prayer instead of his next advance.",
+    )
+    kept_gems = models.BooleanField(
+        default=False, help_text="Kept the Jewelsmith's gems: +1 to his rarity rolls."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = WarriorQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-is_leader", "-is_hero", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(group_size__gte=1), name="group_has_someone"),
+            models.CheckConstraint(
+                condition=Q(is_hero=False) | Q(group_size=1), name="hero_is_one_model"
+            ),
+            models.UniqueConstraint(
+                fields=["warband"],
+                condition=Q(is_leader=True, status__in=["active", "captured"]),
+                name="one_leader_per_warband",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def maximum(self) -> rules.Profile | None:
+        race = self.warrior_type.race
+        if race is None:
+            return None
+        bonus = self.maximum_bonuses or {}
+        return rules.Profile(
+            **{
+                name: getattr(race, name) + int(bonus.get(name, 0))
+                for name in rules.CHARACTERISTICS
+            }
+        )
+
+    @property
+    def rated(self) -> rules.RatedWarrior:
+        return rules.RatedWarrior(
+            models=self.group_size, experience=self.experience, large=self.warrior_type.is_large
+        )
+
+    def carried(self) -> list[WarriorItem]:
+        """The warrior's items: the ``item_list`` its query read (``WarriorQuerySet``), else
+        read now."""
+        found = getattr(self, "item_list", None)
+        return found if found is not None else list(self.items.select_related("item"))
+
+    def experience_track(self) -> list[rules.TrackBox]:
+        return rules.experience_track(
+            self.experience,
+            is_hero=self.is_hero,
+            starting_experience=self.warrior_type.starting_experience,
+        )
+
+    @property
+    def next_advance(self) -> int | None:
+        if not self.warrior_type.gains_experience:
+            return None
+        return rules.next_advance(self.experience, is_hero=self.is_hero)
+
+
+class WarriorItem(models.Model):
+    """One item carried by a warrior (by each model of a henchman group)."""
+
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+
+    warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="items")
+    item = models.ForeignKey(Item, on_delete=models.PROTECT, related_name="+")
+    price_paid = models.PositiveIntegerField(
+        default=0, help_text="Per model; refunded if the purchase is undone while mustering."
+    )
+
+    objects = VersionedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["item__category", "item__name", "pk"]
+
+    def __str__(self) -> str:
+        return str(self.item)
+
+
+class WarriorSkill(models.Model):
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+
+    warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="skills")
+    skill = models.ForeignKey(Skill, on_delete=models.PROTECT, related_name="+")
+
+    objects = VersionedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["skill__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["warrior", "skill"], name="skill_once_per_warrior")
+        ]
+
+    def __str__(self) -> str:
+        return str(self.skill)
+
+
+class WarriorSpell(models.Model):
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+
+    warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="spells")
+    spell = models.ForeignKey(Spell, on_delete=models.PROTECT, related_name="+")
+    roll = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The D6 rolled.")
+
+    objects = VersionedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["spell__d6"]
+        constraints = [
+            models.UniqueConstraint(fields=["warrior", "spell"], name="spell_once_per_warrior")
+        ]
+
+    def __str__(self) -> str:
+        return str(self.spell)
+
+
+class Injury(models.Model):
+    """A lasting serious injury written on the roster (leg wound, madness …)."""
+
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+
+    warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="injuries")
+    name = models.CharField(max_length=100)
+    effect = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = VersionedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "injuries"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RatingSnapshot(models.Model):
+    """The warband's rating at a moment worth charting: end of mustering, each battle."""
+
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="ratings")
+    rating = models.PositiveIntegerField()
+    taken_at = models.DateTimeField()
+    battle = models.ForeignKey(
+        "battles.Battle", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=100, blank=True)
+
+    objects = VersionedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["warband_id", "taken_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.warband}: {self.rating}"
+
+
+class HiredSword(models.Model):
+    """A hired sword or dramatis persona who fights for the warband (post-battle step 7).
+
+    The lists of hired swords may come later: for now an entry is a name, the hire fee paid
+    and the upkeep due after each later battle (core rules, Hired Swords: "you must pay his
+    upkeep after every battle, or he leaves"). They are not part of the warband's rating.
+    """
+
+    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+
+    class Kind(models.TextChoices):
+        HIRED_SWORD = "hired_sword", "Hired sword"
+        DRAMATIS_PERSONA = "dramatis_persona", "Dramatis persona"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "With the warband"
+        LEFT = "left", "Left"
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="hired_swords")
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.HIRED_SWORD)
+    hire_fee = models.PositiveIntegerField(default=0)
+    upkeep = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    hired_after = models.ForeignKey(
+        "battles.Battle",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Hired in this battle's post-battle sequence: his first upkeep is due after "
+        "the next one.",
+    )
+    notes = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = VersionedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,218 @@
+"""The owner's moves: gold, wyrdstone and stored items from one container to another, and
+equipment from the treasury to a warrior and back.
+
+A reading where the rules are silent (the player would expect it): a henchman group is
+equipped alike, so storing a group's item stores one per model, and equipping a group takes one
+stored item per model.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Case, When
+
+from warbands.models import (
+    EquipmentListEntry,
+    Item,
+    LedgerEntry,
+    StorageContainer,
+    StoredItem,
+    Warrior,
+    WarriorItem,
+)
+from warbands.rules import RuleViolation
+from warbands.treasury.ledger import (
+    Context,
+    Reason,
+    add_item,
+    atomic_change,
+    check_owner,
+    lock_containers,
+    new_entry,
+    remove_item,
+    save_balances,
+    with_note,
+    write_entry,
+)
+from warbands.treasury.queries import loose_pile
+
+# Neither stored nor handed from warrior to warrior: a mutation is part of its warrior, an
+# animal is no item to put in a container.
+NOT_STORABLE = (Item.Category.MUTATION, Item.Category.ANIMAL)
+
+
+def _sentence(words: str) -> str:
+    """ "the unstored treasure" → "The unstored treasure" (the rest as it is)."""
+    return words[:1].upper() + words[1:]
+
+
+def move_treasure(
+    source: StorageContainer,
+    target: StorageContainer,
+    *,
+    actor,
+    gold: int = 0,
+    wyrdstone: int = 0,
+    context: Context | None = None,
+) -> tuple[StorageContainer, StorageContainer]:
+    """Move gold and wyrdstone from one of the owner's containers to another; returns both as
+    they are now (read under the lock)."""
+    with atomic_change(context):
+        return _move_treasure(source, target, actor, gold, wyrdstone, context)
+
+
+def _move_treasure(source, target, actor, gold, wyrdstone, context):
+    check_owner(actor, source, target)
+    if source.pk == target.pk:
+        raise RuleViolation("Choose two different containers.")
+    if gold < 0 or wyrdstone < 0 or not (gold or wyrdstone):
+        raise RuleViolation("Say how many gold crowns or wyrdstone shards to move.")
+    source, target = lock_containers(source, target)
+    if gold > source.gold_crowns:
+        raise RuleViolation(f"{_sentence(source.the)} holds only {source.gold_crowns} gc.")
+    if wyrdstone > source.wyrdstone:
+        raise RuleViolation(f"{_sentence(source.the)} holds only {source.wyrdstone} wyrdstone.")
+    source.gold_crowns -= gold
+    source.wyrdstone -= wyrdstone
+    target.gold_crowns += gold
+    target.wyrdstone += wyrdstone
+    context = with_note(context, actor, f"{source} → {target}")
+    entries = []
+    for container, sign in ((source, -1), (target, 1)):
+        if gold:
+            entries.append(new_entry(container, LedgerEntry.Kind.GOLD, sign * gold,
+                                     Reason.TRANSFER, context))  # fmt: skip
+        if wyrdstone:
+            entries.append(new_entry(container, LedgerEntry.Kind.WYRDSTONE, sign * wyrdstone,
+                                     Reason.TRANSFER, context))  # fmt: skip
+    save_balances(source, target, entries=entries)
+    return source, target
+
+
+@transaction.atomic
+def move_stored_item(
+    stored: StoredItem, target: StorageContainer, *, actor, context: Context | None = None
+) -> StoredItem:
+    """Move one stored item to another of the owner's containers."""
+    source, target = lock_containers(StoredItem.objects.get(pk=stored.pk).container, target)
+    stored = StoredItem.objects.select_for_update().filter(pk=stored.pk, container=source).first()
+    if stored is None:  # moved meanwhile, by another tab
+        raise RuleViolation("That item has moved meanwhile: reload the page.")
+    check_owner(actor, source, target)
+    if source.pk == target.pk:
+        raise RuleViolation(f"{stored.name} is already in the {target}.")
+    context = with_note(context, actor, f"{source} → {target}")
+    target.item_count += 1
+    source.item_count -= 1
+    entries = [new_entry(box, LedgerEntry.Kind.ITEM, sign, Reason.TRANSFER, context,
+                         item=stored.item, item_name=stored.name)
+               for box, sign in ((source, -1), (target, 1))]  # fmt: skip
+    save_balances(target, source, entries=entries)
+    stored.container = target
+    stored.save(update_fields=["container"])
+    return stored
+
+
+def check_may_use(warrior: Warrior, item: Item) -> None:
+    """Campaigns text: equipment "taken from storage for your warband must be of an
+    appropriate type for the warrior, as indicated by the warband lists". Miscellaneous
+    equipment off the list may be carried by heroes."""
+    if item.category in NOT_STORABLE:
+        raise RuleViolation(f"{item.name} cannot be handed from warrior to warrior.")
+    entry = (
+        EquipmentListEntry.objects.filter(
+            equipment_list__warriortype=warrior.warrior_type, item=item
+        )
+        .order_by("heroes_only")
+        .first()
+    )
+    if entry is not None and (warrior.is_hero or not entry.heroes_only):
+        return
+    if item.category == Item.Category.MISC and warrior.is_hero:
+        return
+    raise RuleViolation(f"{item.name} is not on {warrior.name}'s equipment list.")
+
+
+@transaction.atomic
+def store_warrior_item(
+    owned: WarriorItem, container: StorageContainer, *, actor, context: Context | None = None
+) -> None:
+    """Take an item off a warrior (off every model of a henchman group) into a container."""
+    owned = WarriorItem.objects.select_related("warrior__warband", "item").get(pk=owned.pk)
+    warrior = owned.warrior
+    check_owner(actor, container)
+    if warrior.warband_id != container.warband_id:
+        raise RuleViolation("Both must belong to the same warband.")
+    if warrior.warband.is_draft:
+        raise RuleViolation("While mustering, give the item back instead.")
+    if owned.item.category in NOT_STORABLE:
+        raise RuleViolation(f"{owned.item.name} cannot be stored.")
+    (container,) = lock_containers(container)
+    context = with_note(context, actor, f"from {warrior.name}")
+    for _ in range(warrior.group_size):
+        container.item_count += 1
+        StoredItem.objects.create(container=container, item=owned.item, name=owned.item.name)
+        write_entry(container, LedgerEntry.Kind.ITEM, 1, Reason.UNEQUIP, context, item=owned.item)
+    save_balances(container)
+    owned.delete()
+
+
+@transaction.atomic
+def equip_stored_item(
+    stored: StoredItem, warrior: Warrior, *, actor, context: Context | None = None
+) -> WarriorItem:
+    """Give a stored item to a warrior who may use it; a henchman group takes one per model,
+    from the chosen container first, then from the warband's other containers."""
+    stored = StoredItem.objects.select_related("container", "item").get(pk=stored.pk)
+    check_owner(actor, stored.container)
+    warrior = Warrior.objects.select_related("warrior_type", "warband").get(pk=warrior.pk)
+    if warrior.warband_id != stored.container.warband_id:
+        raise RuleViolation("Both must belong to the same warband.")
+    if warrior.status not in Warrior.ON_ROSTER:
+        raise RuleViolation(f"{warrior.name} is no longer on the roster.")
+    if stored.item is None:
+        raise RuleViolation(f"{stored.name} is not equipment: sell it or keep it stored.")
+    check_may_use(warrior, stored.item)
+    preference = Case(
+        When(pk=stored.pk, then=0), When(container=stored.container_id, then=1), default=2
+    )
+    alike = StoredItem.objects.filter(container__warband=warrior.warband, item=stored.item)
+    # The containers before the items, as every service locks them.
+    holding = StorageContainer.objects.filter(pk__in=alike.values("container_id"))
+    locked = list(holding.select_for_update().order_by("pk").values_list("pk", flat=True))
+    same = list(
+        alike.filter(container__in=locked)
+        .select_for_update(of=("self",))
+        .order_by(preference, "pk")[: warrior.group_size]
+    )
+    if len(same) < warrior.group_size:
+        raise RuleViolation(
+            f"Henchmen in a group are equipped alike: {warrior.name} need {warrior.group_size} "
+            f"{stored.item.name} and the treasury holds {len(same)}."
+        )
+    context = with_note(context, actor, f"to {warrior.name}")
+    for taken in same:
+        remove_item(taken, reason=Reason.EQUIP, context=context)
+    return WarriorItem.objects.create(warrior=warrior, item=stored.item, price_paid=0)
+
+
+@transaction.atomic
+def release_warrior(warrior: Warrior, *, actor) -> None:
+    """A warrior leaves alive (dismissed): his equipment and the contents of his pouch stay
+    with the warband as unstored treasure; the pouch itself goes with him."""
+    pile = loose_pile(warrior.warband)
+    context = Context(actor=actor, note=f"left by {warrior.name}")
+    for owned in list(warrior.items.select_related("item")):
+        if owned.item.category in NOT_STORABLE:
+            continue
+        for _ in range(warrior.group_size):
+            add_item(pile, item=owned.item, reason=Reason.UNEQUIP, context=context)
+        owned.delete()
+    for pouch in StorageContainer.objects.held().filter(holder=warrior):
+        if pouch.gold_crowns or pouch.wyrdstone:
+            move_treasure(
+                pouch, pile, actor=actor, gold=pouch.gold_crowns, wyrdstone=pouch.wyrdstone
+            )
+        pouch.refresh_from_db()
+        pouch.status = StorageContainer.Status.LOST
+        pouch.save(update_fields=["status"])
