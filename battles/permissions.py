@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
-from battles.models import Battle
-from campaign.permissions import is_member
+from battles.models import Battle, PostBattleSequence
+from campaign.permissions import is_member, is_organiser
 from core.queries import one
 from warbands.permissions import can_see_treasury
 
@@ -22,6 +23,33 @@ def get_battle_for_user(request: HttpRequest, pk: int) -> Battle:
     if battle is None or not is_member(request.user, battle.campaign):
         raise Http404("No such battle.")
     return battle
+
+
+def get_sequence_for_user(request: HttpRequest, pk: int) -> PostBattleSequence:
+    """The warband's owner and the campaign's organisers open a sequence; other members of
+    the campaign follow it on the battle page (its treasury steps are secret); anyone else
+    gets a 404. A post's service locks the sequence's row and reads it again itself."""
+    sequence = None
+    if request.user.is_authenticated:  # else no membership, and so a 404 below
+        sequence = one(
+            PostBattleSequence.objects.select_related(
+                "participant__battle__campaign", "participant__warband__warband_type"
+            ).filter(pk=pk)
+        )
+    if sequence is None:
+        raise Http404("No such sequence.")
+    campaign = sequence.participant.battle.campaign
+    if sequence.participant.warband.campaign_id == campaign.pk:
+        # the same campaign: one object knows the user's membership
+        sequence.participant.warband.campaign = campaign
+    if not is_member(request.user, campaign):
+        raise Http404("No such sequence.")
+    warband = sequence.participant.warband
+    if warband.owner_id == request.user.pk:
+        warband.owner = request.user
+    if warband.owner_id != request.user.pk and not is_organiser(request.user, campaign):
+        raise PermissionDenied("A warband's post-battle sequence is its owner's to play.")
+    return sequence
 
 
 @dataclass(frozen=True)

@@ -6,46 +6,20 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from battles import sequence as sequences
+from battles import step_forms
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
+from battles.permissions import get_sequence_for_user
 from campaign import fragments, permissions
 from core.dice import DiceError
-from core.queries import one
 from warbands.permissions import can_see_treasury
 from warbands.rules import RuleViolation
-
-
-def _sequence_for(request: HttpRequest, pk: int) -> PostBattleSequence:
-    """The warband's owner and the campaign's organisers open a sequence; other members of
-    the campaign follow it on the battle page (its treasury steps are secret); anyone else
-    gets a 404. A post's service locks the sequence's row and reads it again itself."""
-    sequence = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        sequence = one(
-            PostBattleSequence.objects.select_related(
-                "participant__battle__campaign", "participant__warband__warband_type"
-            ).filter(pk=pk)
-        )
-    if sequence is None:
-        raise Http404("No such sequence.")
-    campaign = sequence.participant.battle.campaign
-    if sequence.participant.warband.campaign_id == campaign.pk:
-        # the same campaign: one object knows the user's membership
-        sequence.participant.warband.campaign = campaign
-    if not permissions.is_member(request.user, campaign):
-        raise Http404("No such sequence.")
-    warband = sequence.participant.warband
-    if warband.owner_id == request.user.pk:
-        warband.owner = request.user
-    if warband.owner_id != request.user.pk and not permissions.is_organiser(request.user, campaign):
-        raise PermissionDenied("A warband's post-battle sequence is its owner's to play.")
-    return sequence
 
 
 def sequence_context(
@@ -148,21 +122,11 @@ def _panel(
     return response
 
 
-def _step(request: HttpRequest) -> int:
-    try:
-        step = int(request.POST.get("step", ""))
-    except ValueError:
-        step = -1
-    if not 0 <= step <= 10:
-        raise RuleViolation("The form is out of date: reload the page.")
-    return step
-
-
 @require_GET
 def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The steps and the current step's part, kept under the campaign's version for this user
     and browser (``campaign.fragments``: its forms get fresh one-time tokens each time)."""
-    sequence = _sequence_for(request, pk)
+    sequence = get_sequence_for_user(request, pk)
     panel = fragments.kept(
         sequence.participant.battle.campaign,
         "sequence-panel",
@@ -187,21 +151,21 @@ def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
     """Roll for a task, or answer its question (``answer``)."""
-    sequence = _sequence_for(request, pk)
+    sequence = get_sequence_for_user(request, pk)
     task = get_object_or_404(SequenceTask, pk=task_pk, sequence=sequence)
-    answers = {}
-    if task.question and "answer" in request.POST:
-        answers[task.question["key"]] = request.POST["answer"]
     try:
+        posted = step_forms.clean_posted(request.POST)
+        answer = posted["answer"]
+        answers = {task.question["key"]: answer} if task.question and answer else {}
         dice = dice_for(
             sequence.participant.battle,
-            entered=request.POST.get("dice", ""),
+            entered=posted["dice"],
             warband=sequence.participant.warband,
             user=request.user,
             secret=sequence.current_step in sequences.TREASURY_STEPS,
         )
         sequences.run_task(
-            sequence, task, actor=request.user, step=_step(request), dice=dice, answers=answers
+            sequence, task, actor=request.user, step=posted["step"], dice=dice, answers=answers
         )
     except (RuleViolation, DiceError) as refusal:
         return _panel(request, sequence, error=str(refusal))
@@ -210,18 +174,20 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
-    sequence = _sequence_for(request, pk)
+    sequence = get_sequence_for_user(request, pk)
     try:
+        posted = step_forms.clean_posted(request.POST)
+        values = step_forms.clean_action(posted["step"], posted["action"], request.POST)
         dice = dice_for(
             sequence.participant.battle,
-            entered=request.POST.get("dice", ""),
+            entered=posted["dice"],
             warband=sequence.participant.warband,
             user=request.user,
             secret=sequence.current_step in sequences.TREASURY_STEPS,
         )
         sequences.act(
-            sequence, actor=request.user, step=_step(request),
-            action=request.POST.get("action", ""), data=request.POST, dice=dice,
+            sequence, actor=request.user, step=posted["step"], action=posted["action"],
+            values=values, dice=dice,
         )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
         return _panel(request, sequence, error=str(refusal))
@@ -230,10 +196,14 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
-    sequence = _sequence_for(request, pk)
+    sequence = get_sequence_for_user(request, pk)
     try:
+        posted = step_forms.clean_posted(request.POST)
         sequences.complete_step(
-            sequence, actor=request.user, step=_step(request), data=request.POST
+            sequence,
+            actor=request.user,
+            step=posted["step"],
+            values=step_forms.clean_completion(request.POST),
         )
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
@@ -242,11 +212,12 @@ def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    sequence = _sequence_for(request, pk)
+    sequence = get_sequence_for_user(request, pk)
     if sequence.participant.warband.owner_id != request.user.pk:
         raise PermissionDenied("Only the warband's owner undoes a step; organisers reopen one.")
     try:
-        sequences.undo_last_step(sequence, actor=request.user, step=_step(request))
+        posted = step_forms.clean_posted(request.POST)
+        sequences.undo_last_step(sequence, actor=request.user, step=posted["step"])
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
     return _panel(request, sequence)
@@ -254,13 +225,12 @@ def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    sequence = _sequence_for(request, pk)
+    sequence = get_sequence_for_user(request, pk)
     if not permissions.can_run_campaign(request.user, sequence.participant.battle.campaign):
         raise PermissionDenied("Only an organiser reopens a step.")
     try:
-        sequences.reopen_step(
-            sequence, _step(request), actor=request.user, reason=request.POST.get("reason", "")
-        )
+        posted = step_forms.clean_posted(request.POST)
+        sequences.reopen_step(sequence, posted["step"], actor=request.user, reason=posted["reason"])
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
     messages.success(request, "Step reopened.")

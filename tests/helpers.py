@@ -20,7 +20,7 @@ from django.test import override_settings
 from playwright.sync_api import expect
 
 from battles import sequence as sequences
-from battles import services
+from battles import services, step_forms
 from battles.models import Captive, PostBattleSequence, WarriorOutcome
 from battles.rules import ReportedResult
 from battles.sequence import carried_items
@@ -139,8 +139,10 @@ def play_to(sequence, step, actor):
             loose = treasury.loose_pile(sequence.participant.warband)
             if loose.wyrdstone:
                 box = sequence.participant.warband.containers.get(kind="treasure_chest")
-                sequences.act(sequence, actor=actor, step=3, action="store",
-                              data={"target": box.pk, "wyrdstone": loose.wyrdstone})  # fmt: skip
+                values = step_forms.clean_action(
+                    3, "store", {"target": box.pk, "wyrdstone": loose.wyrdstone}
+                )
+                sequences.act(sequence, actor=actor, step=3, action="store", values=values)
         sequences.complete_step(sequence, actor=actor, step=current)
         sequence.refresh_from_db()
     return sequence

@@ -43,7 +43,7 @@ class CarriedItems(Step):
             return ["The carried items at the end of the game are not settled yet."]
         return []
 
-    def complete(self, ctx, data):
+    def complete(self, ctx, values):
         items = ctx.battle.carried_items.filter(Q(owner=ctx.warband) | Q(secured_by=ctx.warband))
         lines = [
             f"{item.label} of {item.owner.name}: {item.get_outcome_display().lower()}"

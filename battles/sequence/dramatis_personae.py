@@ -9,7 +9,7 @@ go. Readings where the rules are silent:
 from __future__ import annotations
 
 from battles.models import PostBattleSequence
-from battles.sequence.treasury_steps import TreasuryStep, pay, read_int, read_pk, treasury_page
+from battles.sequence.treasury_steps import TreasuryStep, pay, treasury_page
 from warbands.models import HiredSword
 from warbands.rules import RuleViolation
 
@@ -55,16 +55,16 @@ class DramatisPersonae(TreasuryStep):
             if str(h.pk) not in decided
         ]
 
-    def do_hire_sword(self, ctx, data, dice):
-        name = str(data.get("name", "")).strip()[:100]
+    def do_hire_sword(self, ctx, values, dice):
+        name = values["name"].strip()
         if not name:
             raise RuleViolation("Give the hired sword's name.")
-        kind = str(data.get("kind", HiredSword.Kind.HIRED_SWORD))
+        kind = values["kind"] or HiredSword.Kind.HIRED_SWORD
         if kind not in HiredSword.Kind.values:
             raise RuleViolation("Choose a hired sword or a dramatis persona.")
-        fee = read_int(data, "hire_fee", "Hire fee", maximum=1000)
-        upkeep = read_int(data, "upkeep", "Upkeep", maximum=1000)
-        pay(ctx, fee, f"hiring {name}", prefer=read_pk(data, "pay_from"))
+        fee = values["hire_fee"]
+        upkeep = values["upkeep"]
+        pay(ctx, fee, f"hiring {name}", prefer=values["pay_from"])
         ctx.journal.create(
             HiredSword,
             warband=ctx.warband,
@@ -76,20 +76,18 @@ class DramatisPersonae(TreasuryStep):
         )
         return f"Hired {name} for {fee} gc (upkeep {upkeep} gc)."
 
-    def do_upkeep(self, ctx, data, dice):
-        sword = next(
-            (h for h in upkeep_due(ctx.sequence) if h.pk == read_pk(data, "hired_sword")), None
-        )
+    def do_upkeep(self, ctx, values, dice):
+        sword = next((h for h in upkeep_due(ctx.sequence) if h.pk == values["hired_sword"]), None)
         if sword is None:
             raise RuleViolation("Choose a hired sword whose upkeep is due.")
         decided = dict(ctx.sequence.state.get("upkeep", {}))
         if str(sword.pk) in decided:
             raise RuleViolation(f"{sword.name}'s upkeep is settled already: nothing changed.")
-        if data.get("decision") == "pay":
-            pay(ctx, sword.upkeep, f"{sword.name}'s upkeep", prefer=read_pk(data, "pay_from"))
+        if values["decision"] == "pay":
+            pay(ctx, sword.upkeep, f"{sword.name}'s upkeep", prefer=values["pay_from"])
             decided[str(sword.pk)] = "paid"
             text = f"Paid {sword.upkeep} gc upkeep to {sword.name}."
-        elif data.get("decision") == "leave":
+        elif values["decision"] == "leave":
             ctx.journal.update(sword, status=HiredSword.Status.LEFT)
             decided[str(sword.pk)] = "left"
             text = f"{sword.name} leaves the warband."

@@ -161,11 +161,12 @@ class Step:
             tasks = sequence.tasks.filter(step=self.number, void=False, done=False)
         return [f"Roll for {task.label} first." for task in tasks if not task.done]
 
-    def act(self, ctx: Context, action: str, data: dict, dice) -> str:
+    def act(self, ctx: Context, action: str, values: dict, dice) -> str:
+        """Apply ``action`` with its cleaned ``values`` (``battles.step_forms``)."""
         raise RuleViolation("Nothing to do here.")
 
     def run_task(self, ctx: Context, task: SequenceTask, dice) -> str:
         raise RuleViolation("Nothing to roll here.")
 
-    def complete(self, ctx: Context, data: dict) -> str:
+    def complete(self, ctx: Context, values: dict) -> str:
         return ""

@@ -77,7 +77,7 @@ class Experience(Step):
             gains.append((warrior, total, ", ".join(f"+{v} {why}" for why, v in parts)))
         return gains
 
-    def act(self, ctx, action, data, dice):
+    def act(self, ctx, action, values, dice):
         if action != "award":
             raise RuleViolation("Nothing to do here.")
         if ctx.sequence.state.get("experience_awarded"):

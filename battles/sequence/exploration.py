@@ -119,8 +119,8 @@ class Exploration(TreasuryStep):
         context["notes"] = notes_of(sequence, 3)
         return context
 
-    def complete(self, ctx, data):
-        if notes_of(ctx.sequence, 3) and not data.get("notes_confirmed"):
+    def complete(self, ctx, values):
+        if notes_of(ctx.sequence, 3) and not values.get("notes_confirmed"):
             raise RuleViolation(
                 "Confirm that you have carried out what is to be done on the table."
             )

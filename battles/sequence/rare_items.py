@@ -17,7 +17,6 @@ from battles.sequence.treasury_steps import (
     own_container,
     own_warrior,
     pay,
-    read_pk,
     standing_heroes,
     treasury_page,
 )
@@ -105,7 +104,7 @@ class RareItems(TreasuryStep):
         shown = f"+{modifier} " if modifier else ""
         return f"2D6 {roll.faces[0]}+{roll.faces[1]} {shown}= {total}: items up to Rare {total}."
 
-    def do_buy_rare(self, ctx, data, dice):
+    def do_buy_rare(self, ctx, values, dice):
         task = (
             SequenceTask.objects.select_for_update()
             .filter(
@@ -114,7 +113,7 @@ class RareItems(TreasuryStep):
                 void=False,
                 kind="rarity",
                 done=True,
-                pk=read_pk(data, "task"),
+                pk=values["task"],
             )
             .first()
         )
@@ -123,8 +122,7 @@ class RareItems(TreasuryStep):
         result = dict(task.result or {})
         if result.get("bought"):
             raise RuleViolation("Each successful roll buys one rare item; this one has.")
-        goods = str(data.get("goods", ""))
-        kind, _, key = goods.partition(":")
+        kind, key = values["goods"]
         if kind == "container":
             spec = container_rules.CATALOGUE.get(key)
             if spec is None or spec.rarity is None or spec.price is None:
@@ -133,7 +131,7 @@ class RareItems(TreasuryStep):
                 raise RuleViolation(
                     f"A {spec.name} is Rare {spec.rarity}: the roll was {result['total']}."
                 )
-            pay(ctx, spec.price, f"a {spec.name}", prefer=read_pk(data, "pay_from"))
+            pay(ctx, spec.price, f"a {spec.name}", prefer=values["pay_from"])
             ctx.journal.create(StorageContainer, warband=ctx.warband, kind=key)
             bought = f"a {spec.name} for {spec.price} gc"
         else:
@@ -144,18 +142,17 @@ class RareItems(TreasuryStep):
                 raise RuleViolation(
                     f"{item.name} is Rare {item.rarity}: the roll was {result['total']}."
                 )
-            destination = str(data.get("to", ""))
-            where, _, pk = destination.partition(":")
+            where, pk = values["to"]
             warrior = container = None
             if where == "warrior":
-                warrior = own_warrior(ctx, int(pk) if pk.isdigit() else None)
+                warrior = own_warrior(ctx, pk)
                 if warrior.group_size > 1:
                     raise RuleViolation(
                         "A henchman group needs one for each model: store it instead."
                     )
                 treasury.check_may_use(warrior, item)
             else:
-                container = own_container(ctx, int(pk) if pk.isdigit() else None, what=item.name)
+                container = own_container(ctx, pk, what=item.name)
             # The price is rolled once; it stands even if the treasury cannot pay it now.
             prices = dict(result.get("prices", {}))
             if key not in prices:
@@ -165,7 +162,7 @@ class RareItems(TreasuryStep):
             price = prices[key]
             if price > gold_held(ctx.warband):
                 return f"{item.name} costs {price} gc: more than the treasury holds."
-            pay(ctx, price, item.name, prefer=read_pk(data, "pay_from"))
+            pay(ctx, price, item.name, prefer=values["pay_from"])
             if warrior is not None:
                 ctx.journal.create(WarriorItem, warrior=warrior, item=item, price_paid=price)
                 bought = f"{item.name} for {price} gc, to {warrior.name}"

@@ -38,7 +38,7 @@ class UpdateRating(Step):
             "confirm_complete": "Finish and lose the treasure that has no container?",
         }
 
-    def complete(self, ctx, data):
+    def complete(self, ctx, values):
         lost = treasury.settle_unstored_treasure(ctx.warband, actor=ctx.actor, step=10)
         ctx.journal.note_ledger()
         # The rulebook's rating summed in SQL (``rating_expression``, checked against

@@ -16,8 +16,6 @@ from battles.sequence.treasury_steps import (
     own_container,
     own_warrior,
     pay,
-    read_int,
-    read_pk,
     treasury_page,
 )
 from core.options import Choices
@@ -57,10 +55,10 @@ class Reallocate(TreasuryStep):
         )
         return context
 
-    def do_move(self, ctx, data, dice):
-        source, target = destinations(ctx, data, "source", "target")
-        gold = read_int(data, "gold", "Gold crowns")
-        shards = read_int(data, "wyrdstone", "Wyrdstone shards")
+    def do_move(self, ctx, values, dice):
+        source, target = destinations(ctx, values, "source", "target")
+        gold = values["gold"]
+        shards = values["wyrdstone"]
         treasury.move_treasure(
             source,
             target,
@@ -72,41 +70,41 @@ class Reallocate(TreasuryStep):
         moved = " and ".join(amount_parts(gold, shards))
         return f"Moved {moved} from {source.the} to {target.the}."
 
-    def do_move_item(self, ctx, data, dice):
-        stored = _stored(ctx, data)
-        target = destination(ctx, data, "target")
+    def do_move_item(self, ctx, values, dice):
+        stored = _stored(ctx, values)
+        target = destination(ctx, values, "target")
         treasury.move_stored_item(stored, target, actor=ctx.actor, context=ctx.treasury_context())
         return f"Moved {stored.name} to {target.the}."
 
-    def do_equip(self, ctx, data, dice):
-        stored = _stored(ctx, data)
-        warrior = own_warrior(ctx, read_pk(data, "warrior"))
+    def do_equip(self, ctx, values, dice):
+        stored = _stored(ctx, values)
+        warrior = own_warrior(ctx, values["warrior"])
         owned = treasury.equip_stored_item(
             stored, warrior, actor=ctx.actor, context=ctx.treasury_context()
         )
         ctx.journal.created(owned)
         return f"{warrior.name} takes {stored.name}."
 
-    def do_unequip(self, ctx, data, dice):
+    def do_unequip(self, ctx, values, dice):
         owned = (
-            WarriorItem.objects.filter(warrior__warband=ctx.warband, pk=read_pk(data, "owned") or 0)
+            WarriorItem.objects.filter(warrior__warband=ctx.warband, pk=values["owned"] or 0)
             .select_related("item", "warrior")
             .first()
         )
         if owned is None:
             raise RuleViolation("Choose an item a warrior carries.")
-        target = destination(ctx, data, "target")
+        target = destination(ctx, values, "target")
         ctx.journal.will_delete(owned)
         treasury.store_warrior_item(owned, target, actor=ctx.actor, context=ctx.treasury_context())
         return f"{owned.item.name} of {owned.warrior.name} stored in {target.the}."
 
-    def do_buy_container(self, ctx, data, dice):
-        kind = str(data.get("kind", ""))
+    def do_buy_container(self, ctx, values, dice):
+        kind = values["kind"]
         if kind not in treasury.BUYABLE_CONTAINERS:
             raise RuleViolation("Choose a Common container (rare ones are bought in step 6).")
-        holder = own_warrior(ctx, read_pk(data, "holder")) if kind == "pouch" else None
+        holder = own_warrior(ctx, values["holder"]) if kind == "pouch" else None
         spec = container_rules.spec(kind)
-        pay(ctx, spec.price, f"a {spec.name}", prefer=read_pk(data, "pay_from"))
+        pay(ctx, spec.price, f"a {spec.name}", prefer=values["pay_from"])
         if holder is not None and not holder.is_hero:
             raise RuleViolation(f"Only heroes may use a {spec.name}; {holder.name} is not one.")
         if (
@@ -117,32 +115,32 @@ class Reallocate(TreasuryStep):
         ctx.journal.create(StorageContainer, warband=ctx.warband, kind=kind, holder=holder)
         return f"Bought a {spec.name} for {spec.price} gc."
 
-    def do_sell_container(self, ctx, data, dice):
-        container = own_container(ctx, read_pk(data, "container"))
+    def do_sell_container(self, ctx, values, dice):
+        container = own_container(ctx, values["container"])
         if container.kind == StorageContainer.LOOSE:
             raise RuleViolation("Choose a container to sell.")
-        proceeds = destination(ctx, data, "proceeds_to")
+        proceeds = destination(ctx, values, "proceeds_to")
         with ctx.journal.watch(container, ["status", "parent"]):
             treasury.sell_container(
                 container, actor=ctx.actor, proceeds_to=proceeds, context=ctx.treasury_context()
             )
         return f"Sold {container.the} for {container.spec.price // 2} gc."
 
-    def do_place(self, ctx, data, dice):
-        container = own_container(ctx, read_pk(data, "container"))
-        parent = own_container(ctx, read_pk(data, "parent")) if read_pk(data, "parent") else None
+    def do_place(self, ctx, values, dice):
+        container = own_container(ctx, values["container"])
+        parent = own_container(ctx, values["parent"]) if values["parent"] else None
         with ctx.journal.watch(container, ["parent"]):
             treasury.place_container(container, parent, actor=ctx.actor)
         where = f"on {parent.the}" if parent else "on its own"
         return f"The {container} now rides {where}."
 
 
-def _stored(ctx: Context, data: Mapping) -> StoredItem:
+def _stored(ctx: Context, values: Mapping) -> StoredItem:
     stored = (
         StoredItem.objects.filter(
             container__warband=ctx.warband,
             container__status="held",
-            pk=read_pk(data, "stored_item") or 0,
+            pk=values["stored_item"] or 0,
         )
         .select_related("container", "item")
         .first()

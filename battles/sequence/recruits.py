@@ -20,8 +20,6 @@ from battles.sequence.treasury_steps import (
     own_container,
     own_warrior,
     pay,
-    read_int,
-    read_pk,
     receive,
     treasury_page,
 )
@@ -91,17 +89,15 @@ class Recruits(TreasuryStep):
         )
         return context
 
-    def do_hire(self, ctx, data, dice):
+    def do_hire(self, ctx, values, dice):
         warrior_type = WarriorType.objects.filter(
-            warband_type=ctx.warband.warband_type, pk=read_pk(data, "warrior_type")
+            warband_type=ctx.warband.warband_type, pk=values["warrior_type"]
         ).first()
         if warrior_type is None:
             raise RuleViolation("Choose a warrior type of your list.")
-        models = (
-            1
-            if warrior_type.is_hero
-            else read_int(data, "group_size", "Group size", minimum=1, maximum=20)
-        )
+        models = 1 if warrior_type.is_hero else values["group_size"]
+        if not 1 <= models <= 20:
+            raise RuleViolation("Group size: give a number from 1 to 20.")
         current = list(ctx.warband.warriors.on_roster().select_related("warrior_type"))
         cost = roster_rules.check_hire(
             ctx.warband.warband_type.limits,
@@ -110,8 +106,8 @@ class Recruits(TreasuryStep):
             models=models,
             gold=None,
         )
-        name = str(data.get("name", "")).strip()[:100] or warrior_type.name
-        pay(ctx, cost, f"hiring {name}", prefer=read_pk(data, "pay_from"))
+        name = values["name"].strip() or warrior_type.name
+        pay(ctx, cost, f"hiring {name}", prefer=values["pay_from"])
         warrior = ctx.journal.create(
             Warrior,
             warband=ctx.warband,
@@ -136,22 +132,22 @@ class Recruits(TreasuryStep):
         size = f" ×{models}" if models > 1 else ""
         return f"Hired {name} ({warrior_type.name}{size}) for {cost} gc."
 
-    def do_add_models(self, ctx, data, dice):
-        group = own_warrior(ctx, read_pk(data, "group"))
+    def do_add_models(self, ctx, values, dice):
+        group = own_warrior(ctx, values["group"])
         if group.is_hero:
             raise RuleViolation("Heroes are not in groups.")
         if group.experience:
             raise RuleViolation(f"{group.name} have experience: add veterans in step 5.")
-        models = read_int(data, "models", "How many", minimum=1, maximum=20)
+        models = values["models"]
         check_group_grows(ctx, group, models)
         cost = (group.warrior_type.cost + equipment_per_model(group)) * models
-        pay(ctx, cost, f"{models} more for {group.name}", prefer=read_pk(data, "pay_from"))
+        pay(ctx, cost, f"{models} more for {group.name}", prefer=values["pay_from"])
         ctx.journal.update(group, group_size=group.group_size + models)
         return f"{models} more join {group.name} for {cost} gc."
 
-    def do_buy(self, ctx, data, dice):
-        warrior = own_warrior(ctx, read_pk(data, "warrior"))
-        key = str(data.get("item", ""))
+    def do_buy(self, ctx, values, dice):
+        warrior = own_warrior(ctx, values["warrior"])
+        key = values["item"]
         entry = next((e for e in common_entries(warrior) if e.item.key == key), None)
         if entry is None:
             raise RuleViolation(f"That is not a Common item of {warrior.name}'s list.")
@@ -164,7 +160,7 @@ class Recruits(TreasuryStep):
         _, cost = roster_rules.check_purchase(
             [entry.as_rule()], key, buyer, models=warrior.group_size, gold=10**9
         )
-        pay(ctx, cost, f"{entry.item.name} for {warrior.name}", prefer=read_pk(data, "pay_from"))
+        pay(ctx, cost, f"{entry.item.name} for {warrior.name}", prefer=values["pay_from"])
         ctx.journal.create(
             WarriorItem,
             warrior=warrior,
@@ -173,16 +169,16 @@ class Recruits(TreasuryStep):
         )
         return f"Bought {entry.item.name} for {warrior.name} ({cost} gc)."
 
-    def do_buy_stash(self, ctx, data, dice):
+    def do_buy_stash(self, ctx, values, dice):
         item = (
-            Item.objects.filter(rarity__isnull=True, key=str(data.get("item", "")))
+            Item.objects.filter(rarity__isnull=True, key=values["item"])
             .exclude(category__in=[*treasury.NOT_STORABLE, Item.Category.TREASURE])
             .first()
         )
         if item is None:
             raise RuleViolation("Choose a Common item.")
-        container = own_container(ctx, read_pk(data, "into"), what=item.name)
-        pay(ctx, item.price, item.name, prefer=read_pk(data, "pay_from"))
+        container = own_container(ctx, values["into"], what=item.name)
+        pay(ctx, item.price, item.name, prefer=values["pay_from"])
         treasury.add_item(
             container,
             item=item,
@@ -191,14 +187,14 @@ class Recruits(TreasuryStep):
         )
         return f"Bought {item.name} for {item.price} gc, into {container.the}."
 
-    def do_sell(self, ctx, data, dice):
+    def do_sell(self, ctx, values, dice):
         """Trading: any item sells for half its price (rounded down)."""
-        what, _, pk = str(data.get("what", "")).partition(":")
-        target = destination(ctx, data)
+        what, pk = values["what"]
+        target = destination(ctx, values)
         if what == "stored":
             stored = (
                 StoredItem.objects.filter(
-                    container__warband=ctx.warband, pk=int(pk or 0), container__status="held"
+                    container__warband=ctx.warband, pk=pk or 0, container__status="held"
                 )
                 .select_related("item", "container")
                 .first()
@@ -216,7 +212,7 @@ class Recruits(TreasuryStep):
             owned = (
                 WarriorItem.objects.filter(
                     warrior__warband=ctx.warband,
-                    pk=int(pk or 0),
+                    pk=pk or 0,
                     warrior__status=Warrior.Status.ACTIVE,
                 )
                 .select_related("item", "warrior")

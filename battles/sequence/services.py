@@ -178,12 +178,13 @@ def _waiting(task: SequenceTask) -> str:
 
 
 @transaction.atomic
-def act(sequence, *, actor, step: int, action: str, data: dict | None = None, dice=None) -> str:
-    """An action of the current step other than a task (award the experience, sell …)."""
+def act(sequence, *, actor, step: int, action: str, values: dict | None = None, dice=None) -> str:
+    """An action of the current step other than a task (award the experience, sell …), with
+    the values its form cleaned (``battles.step_forms.clean_action``)."""
     caller, sequence = sequence, lock_sequence(sequence, actor, step=step)
     ctx = step_context(sequence, actor)
     with treasury.noting_entries(ctx.journal.written):
-        summary = handler(step).act(ctx, action, data or {}, dice)
+        summary = handler(step).act(ctx, action, values or {}, dice)
     ctx.journal.summary = summary or ""
     ctx.journal.save()
     _tell(caller, sequence, ctx.record)
@@ -191,8 +192,8 @@ def act(sequence, *, actor, step: int, action: str, data: dict | None = None, di
 
 
 @transaction.atomic
-def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> PostBattleSequence:
-    """Finish the current step and move to the next."""
+def complete_step(sequence, *, actor, step: int, values: dict | None = None) -> PostBattleSequence:
+    """Finish the current step and move to the next (``values``: its completion form's)."""
     caller, sequence = sequence, lock_sequence(sequence, actor, step=step)
     step_handler = handler(step)
     tasks = []
@@ -207,7 +208,7 @@ def complete_step(sequence, *, actor, step: int, data: dict | None = None) -> Po
         raise RuleViolation(" ".join(blockers))
     ctx = step_context(sequence, actor)
     with treasury.noting_entries(ctx.journal.written):
-        summary = step_handler.complete(ctx, data or {})
+        summary = step_handler.complete(ctx, values or {})
     tasks = [t.summary for t in tasks if t.done and t.summary]
     ctx.journal.summary = "\n".join(filter(None, [*tasks, summary]))
     sequence.current_step = step + 1

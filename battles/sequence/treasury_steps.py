@@ -42,26 +42,6 @@ Reason = LedgerEntry.Reason
 # --- Reading the post ----------------------------------------------------------------------
 
 
-def read_int(
-    data: Mapping, key: str, label: str, *, minimum: int = 0, maximum: int = 10_000
-) -> int:
-    """The posted whole number ``key`` (blank: 0), refused outside ``minimum``-``maximum``."""
-    raw = str(data.get(key, "") or "").strip()
-    try:
-        value = int(raw or 0)
-    except ValueError:
-        raise RuleViolation(f"{label}: give a whole number.") from None
-    if not minimum <= value <= maximum:
-        raise RuleViolation(f"{label}: give a number from {minimum} to {maximum}.")
-    return value
-
-
-def read_pk(data: Mapping, key: str) -> int | None:
-    """The posted primary key ``key``, or None when it is blank or not a number."""
-    raw = str(data.get(key, "") or "").strip()
-    return int(raw) if raw.isdigit() else None
-
-
 def own_container(ctx: Context, pk: int | None, *, what: str = "container") -> StorageContainer:
     """One of the warband's held containers (the unstored pile included)."""
     found = (
@@ -73,26 +53,26 @@ def own_container(ctx: Context, pk: int | None, *, what: str = "container") -> S
     return found
 
 
-def destination(ctx: Context, data: Mapping, key: str = "into") -> StorageContainer:
+def destination(ctx: Context, values: Mapping, key: str = "into") -> StorageContainer:
     """Where money or an item goes: a container, or (``pile``) the unstored pile."""
-    return destinations(ctx, data, key)[0]
+    return destinations(ctx, values, key)[0]
 
 
-def destinations(ctx: Context, data: Mapping, *keys: str) -> list[StorageContainer]:
+def destinations(ctx: Context, values: Mapping, *keys: str) -> list[StorageContainer]:
     """``destination`` for each key; the containers chosen, the pile included, are read in one
     query. The treasury's change locks and reads them again."""
-    pks = [pk for key in keys if data.get(key) != "pile" and (pk := read_pk(data, key))]
-    pile = any(data.get(key) == "pile" for key in keys)
+    pks = [values[key] for key in keys if values[key] not in ("pile", None)]
+    pile = any(values[key] == "pile" for key in keys)
     wanted = Q(pk__in=pks) | Q(kind=StorageContainer.LOOSE) if pile else Q(pk__in=pks)
     read = list(StorageContainer.objects.held().filter(wanted, warband=ctx.warband))
     found = {c.pk: c for c in read}
     pile = next((c for c in read if c.kind == StorageContainer.LOOSE), None)
     chosen = []
     for key in keys:
-        if data.get(key) == "pile":
+        if values[key] == "pile":
             container = pile or treasury.loose_pile(ctx.warband)  # made on first use
         else:
-            container = found.get(read_pk(data, key))
+            container = found.get(values[key])
         if container is None:
             raise RuleViolation("Choose one of your containers for the container.")
         container.warband = ctx.warband  # loaded with the sequence
@@ -194,12 +174,12 @@ class TreasuryStep(Step):
     def blockers(self, sequence, tasks=None):
         return []
 
-    def act(self, ctx, action, data, dice):
+    def act(self, ctx, action, values, dice):
         if action == "store":
-            return store_from_pile(ctx, data)
+            return store_from_pile(ctx, values)
         if action not in self.actions:
             raise RuleViolation("Nothing to do here.")
-        return getattr(self, f"do_{action}")(ctx, data, dice)
+        return getattr(self, f"do_{action}")(ctx, values, dice)
 
     def page_context(self, sequence, user):
         return treasury_page(sequence, user)
@@ -239,17 +219,15 @@ def treasury_page(sequence: PostBattleSequence, user, *, warriors=None) -> dict:
     }
 
 
-def store_from_pile(ctx: Context, data: Mapping) -> str:
+def store_from_pile(ctx: Context, values: Mapping) -> str:
     """Put unstored treasure (gold, shards, items) into one of the warband's containers (the
     treasury's moves lock and check both)."""
-    pile, target = destinations(
-        ctx, {"pile": "pile", "target": data.get("target")}, "pile", "target"
-    )
+    pile, target = destinations(ctx, {"pile": "pile", "target": values["target"]}, "pile", "target")
     if target.kind == StorageContainer.LOOSE:
         raise RuleViolation("Choose a container to store it in.")
-    gold = read_int(data, "gold", "Gold crowns")
-    shards = read_int(data, "wyrdstone", "Wyrdstone shards")
-    item_pks = [int(pk) for pk in read_list(data, "items") if str(pk).isdigit()]
+    gold = values["gold"]
+    shards = values["wyrdstone"]
+    item_pks = values["items"]
     if not (gold or shards or item_pks):
         raise RuleViolation("Say what to store: gold crowns, shards or items.")
     if gold or shards:
@@ -266,14 +244,6 @@ def store_from_pile(ctx: Context, data: Mapping) -> str:
         treasury.move_stored_item(stored, target, actor=ctx.actor, context=ctx.treasury_context())
         names.append(stored.name)
     return f"Stored {', '.join(amount_parts(gold, shards, names))} in {target.the}."
-
-
-def read_list(data: Mapping, key: str) -> list[str]:
-    """Every value posted for ``key`` (a form's checkboxes), or the list given by a caller."""
-    if hasattr(data, "getlist"):
-        return data.getlist(key)
-    value = data.get(key, [])
-    return list(value) if isinstance(value, list | tuple) else [value]
 
 
 def _outcomes(sequence: PostBattleSequence) -> dict[int, WarriorOutcome]:

@@ -14,8 +14,6 @@ from battles.sequence.treasury_steps import (
     equipment_per_model,
     own_warrior,
     pay,
-    read_int,
-    read_pk,
     treasury_page,
 )
 from warbands.models import Warrior
@@ -72,14 +70,14 @@ class Veterans(TreasuryStep):
         task.result = {"available": roll.total}
         return f"2D6 {roll.faces[0]}+{roll.faces[1]} = {roll.total} experience available."
 
-    def do_add_veterans(self, ctx, data, dice):
+    def do_add_veterans(self, ctx, values, dice):
         task = ctx.sequence.tasks.filter(step=5, void=False, kind="veterans", done=True).first()
         if task is None:
             raise RuleViolation("Roll for the experience available first.")
-        group = own_warrior(ctx, read_pk(data, "group"))
+        group = own_warrior(ctx, values["group"])
         if group.is_hero or group.experience == 0:
             raise RuleViolation("Veterans join an experienced henchman group.")
-        models = read_int(data, "models", "How many", minimum=1, maximum=20)
+        models = values["models"]
         used = ctx.sequence.state.get("veterans_used", 0)
         left = task.result["available"] - used
         brought = models * group.experience
@@ -94,7 +92,7 @@ class Veterans(TreasuryStep):
             ctx,
             per_model * models,
             f"{models} veteran(s) for {group.name}",
-            prefer=read_pk(data, "pay_from"),
+            prefer=values["pay_from"],
         )
         ctx.journal.update(group, group_size=group.group_size + models)
         ctx.journal.update(

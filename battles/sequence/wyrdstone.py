@@ -14,7 +14,6 @@ from battles.sequence.treasury_steps import (
     TreasuryStep,
     destination,
     locked_containers,
-    read_int,
     receive,
     treasury_page,
 )
@@ -49,16 +48,16 @@ class SellWyrdstone(TreasuryStep):
         )
         return context
 
-    def do_sell(self, ctx, data, dice):
+    def do_sell(self, ctx, values, dice):
         if ctx.sequence.state.get("wyrdstone_sold"):
             raise RuleViolation("Wyrdstone is sold only once per post-battle sequence.")
-        shards = read_int(data, "shards", "Shards to sell", minimum=1, maximum=1000)
+        shards = values["shards"]
         locked = locked_containers(ctx)
         containers = [c for c in locked if c.wyrdstone]
         held = sum(c.wyrdstone for c in containers)
         if shards > held:
             raise RuleViolation(f"The warband holds {held} wyrdstone shards.")
-        target = destination(ctx, data)
+        target = destination(ctx, values)
         # the locked copy of the same container, if it is one: it knows what the sale took
         target = next((c for c in locked if c.pk == target.pk), target)
         size = warband_size(ctx.warband)

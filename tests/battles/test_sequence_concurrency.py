@@ -3,6 +3,7 @@
 import pytest
 
 from battles import sequence as sequences
+from battles import step_forms
 from battles.models import PostBattleSequence, StepRecord
 from battles.sequence.journal import Journal
 from core.dice import ScriptedDice
@@ -30,8 +31,9 @@ def test_two_tabs_selling_wyrdstone_sell_once(committed_duel):
     sequence, reavers = at(committed_duel, 4)  # exploring stored 2 shards in the chest
 
     def sell():
+        values = step_forms.clean_action(4, "sell", {"shards": "2", "into": "pile"})
         sequences.act(sequence, actor=reavers.owner, step=4, action="sell",
-                      data={"shards": "2", "into": "pile"}, dice=ScriptedDice([]))  # fmt: skip
+                      values=values, dice=ScriptedDice([]))  # fmt: skip
 
     outcomes = run_together(sell, sell)
 

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from battles import sequence as sequences
+from battles import step_forms
 from battles.models import PostBattleSequence
 from core.dice import ScriptedDice
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
@@ -38,8 +39,10 @@ def at(reavers, step):
 
 def act(warband, sequence, action, **data):
     def run():
-        sequences.act(sequence, actor=warband.owner, step=sequence.current_step, action=action,
-                      data=data, dice=ScriptedDice([3, 3, 3]))  # fmt: skip
+        step = sequence.current_step
+        sequences.act(sequence, actor=warband.owner, step=step, action=action,
+                      values=step_forms.clean_action(step, action, data),
+                      dice=ScriptedDice([3, 3, 3]))  # fmt: skip
 
     return run
 

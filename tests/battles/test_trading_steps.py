@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from battles import sequence as sequences
+from battles import step_forms
 from battles.models import PostBattleSequence
 from battles.rules import exploration as rules
 from battles.sequence.engine import step_context
@@ -41,9 +42,11 @@ def at_step(duel, step, **battle):
 
 
 def act(sequence, action, actor, dice=(), **data):
+    """An action posted as its page posts it: read through the step's form first."""
+    step = sequence.current_step
     return sequences.act(
-        sequence, actor=actor, step=sequence.current_step, action=action, data=data,
-        dice=ScriptedDice(dice),
+        sequence, actor=actor, step=step, action=action,
+        values=step_forms.clean_action(step, action, data), dice=ScriptedDice(dice),
     )  # fmt: skip
 
 
@@ -198,7 +201,7 @@ def test_a_catacombs_note_is_confirmed_before_the_step_ends(duel):
 
     with pytest.raises(RuleViolation, match="Confirm"):
         sequences.complete_step(sequence, actor=owner, step=3)
-    sequences.complete_step(sequence, actor=owner, step=3, data={"notes_confirmed": "1"})
+    sequences.complete_step(sequence, actor=owner, step=3, values={"notes_confirmed": True})
 
 
 def test_location_effects_on_the_roster(duel):
@@ -663,7 +666,7 @@ def test_a_treasury_step_posted_again_changes_nothing(duel):
     with pytest.raises(RuleViolation, match="already done"):
         sequences.complete_step(sequence, actor=owner, step=5)
     with pytest.raises(RuleViolation, match="already done"):
-        sequences.act(sequence, actor=owner, step=5, action="add_veterans", data={})
+        sequences.act(sequence, actor=owner, step=5, action="add_veterans", values={})
 
 
 def test_stray_input_is_refused_with_a_reason(duel):
@@ -694,7 +697,6 @@ def test_the_opponents_stored_items_are_out_of_reach(duel):
     with pytest.raises(RuleViolation, match="Choose a stored item"):
         act(sequence, "equip", owner, stored_item=theirs.pk, warrior=captain.pk)
     with pytest.raises(RuleViolation):
-        sequences.act(sequence, actor=owner, step=9, action="move_item",
-                      data={"stored_item": theirs.pk, "target": chest(reavers).pk})  # fmt: skip
+        act(sequence, "move_item", owner, stored_item=theirs.pk, target=chest(reavers).pk)
     assert StoredItem.objects.get(pk=theirs.pk).container.warband == scourge
     assert WarriorItem.objects.filter(warrior=captain, item__key="sword").count() == 1

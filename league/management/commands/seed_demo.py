@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from battles import sequence as sequences
 from battles import services as battle_services
+from battles import step_forms
 from battles.dice import dice_for, recorder
 from battles.models import Battle, PostBattleSequence
 from battles.rules import ReportedResult
@@ -252,7 +253,7 @@ class Command(BaseCommand):
             )
             sequences.prepare(sequence)
             if step == 2:
-                sequences.act(sequence, actor=owner, step=2, action="award")
+                self.act(sequence, owner, "award")
             # Roll every task; one may add another (a location, an advance).
             while task := sequence.tasks.filter(step=step, void=False, done=False).first():
                 self.finish_task(sequence, task, owner, step, dice)
@@ -261,18 +262,25 @@ class Command(BaseCommand):
             if step == 4:
                 shards = treasury.totals(warband)["wyrdstone"] // 2
                 if shards:
-                    sequences.act(sequence, actor=owner, step=4, action="sell",
-                                  data={"shards": shards, "into": "pile"})  # fmt: skip
+                    self.act(sequence, owner, "sell", shards=shards, into="pile")
                     self.store_finds(sequence, warband, owner)
             if step == 9:  # a sack for whatever did not fit, as a careful player would
                 for _ in range(5):
                     if treasury.loose_pile(warband).is_empty:
                         break
-                    sequences.act(sequence, actor=owner, step=9, action="buy_container",
-                                  data={"kind": "large_sack"})  # fmt: skip
+                    self.act(sequence, owner, "buy_container", kind="large_sack")
                     self.store_finds(sequence, warband, owner)
-            sequences.complete_step(sequence, actor=owner, step=step, data={"notes_confirmed": "1"})
+            values = step_forms.clean_completion({"notes_confirmed": "1"})
+            sequences.complete_step(sequence, actor=owner, step=step, values=values)
             sequence.refresh_progress()
+
+    @staticmethod
+    def act(sequence, owner, action: str, **data) -> str:
+        """An action of the current step, its input read through the step's form as the
+        page's post would be (``battles.step_forms``)."""
+        step = sequence.current_step
+        values = step_forms.clean_action(step, action, data)
+        return sequences.act(sequence, actor=owner, step=step, action=action, values=values)
 
     @staticmethod
     def finish_task(sequence, task, owner, step, dice) -> None:
@@ -297,16 +305,13 @@ class Command(BaseCommand):
             shards = min(pile.wyrdstone, room.wyrdstone - container.wyrdstone)
             if container.kind == "pouch" or not (gold > 0 or shards > 0):
                 continue
-            sequences.act(sequence, actor=owner, step=sequence.current_step, action="store",
-                          data={"target": container.pk, "gold": max(gold, 0),
-                                "wyrdstone": max(shards, 0)})  # fmt: skip
+            Command.act(sequence, owner, "store", target=container.pk, gold=max(gold, 0),
+                        wyrdstone=max(shards, 0))  # fmt: skip
         for stored in list(pile.stored_items.all()):
             for container in warband.containers.filter(status="held").exclude(kind="loose"):
                 capacity = container_rules.open_capacity(container.kind, [])
                 if container.item_count < capacity.items:
-                    sequences.act(sequence, actor=owner, step=sequence.current_step,
-                                  action="store", data={"target": container.pk,
-                                                        "items": [stored.pk]})  # fmt: skip
+                    Command.act(sequence, owner, "store", target=container.pk, items=[stored.pk])
                     break
 
     def settle_carried_items(self, battle, organiser, *, first: bool) -> None:
