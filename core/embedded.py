@@ -67,7 +67,11 @@ def start_embedded_postgres(data_dir: Path) -> dict[str, Any]:
     with maintenance_connection(config) as connection:
         if not database_exists(connection, EMBEDDED_DATABASE_NAME):
             # Two processes starting together (gunicorn workers) may race to create it.
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+            # PostgreSQL tells the loser DuplicateDatabase, or UniqueViolation when both
+            # inserted into pg_database at the same moment.
+            with contextlib.suppress(
+                psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation
+            ):
                 connection.execute(f'CREATE DATABASE "{EMBEDDED_DATABASE_NAME}"')
     return config
 

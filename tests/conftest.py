@@ -2,6 +2,7 @@ import pytest
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
+from django.db import connection
 from django.test import override_settings
 
 from core.embedded import start_embedded
@@ -28,6 +29,20 @@ def pytest_configure(config):
 def fast_password_hasher(settings):
     """Every test hashes passwords with the fast hasher (``FAST_PASSWORD_HASHERS``)."""
     settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+
+
+@pytest.fixture(autouse=True)
+def _no_transactional_test_inside_shared_data(request):
+    """A transactional test (``transaction=True``, ``transactional_db``, ``live_server``) in a
+    class or module whose data ``tests.helpers.built_once`` holds in an open transaction would
+    empty the tables inside that transaction: it fails at once instead."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = marker is not None and (
+        marker.kwargs.get("transaction") or marker.args[:1] == (True,)
+    )
+    transactional = transactional or {"transactional_db", "live_server"} & set(request.fixturenames)
+    if transactional and connection.in_atomic_block:
+        pytest.fail("a transactional test among tests that share data built once (built_once)")
 
 
 @pytest.fixture(autouse=True)

@@ -33,7 +33,7 @@ from warbands.rules import RuleViolation
 #: Django's real hasher takes about half a second per password; tests need no strength.
 FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-# --- Battles and post-battle sequences --------------------------------------------------------
+# --- Battles and post-battle sequences -----------------------------------------------------------
 
 #: Exploration dice without a double or a triple: nothing is found.
 NO_DOUBLES = [1, 2, 4, 5, 6, 3]
@@ -207,7 +207,7 @@ def mustered_duel() -> dict:
     }
 
 
-# --- Requests at once, and the database's state -----------------------------------------------
+# --- Requests at once, and the database's state --------------------------------------------------
 
 
 def run_together(*actions):

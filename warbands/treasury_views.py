@@ -44,7 +44,7 @@ from warbands.treasury_forms import (
 )
 
 LEDGER_FIELDS = tuple(f.name for f in LedgerEntry._meta.concrete_fields)
-LEDGER_PAGE = 30  # rows per page of the ledger: about a third of the treasury page
+LEDGER_PAGE = 30  # rows per page of the ledger
 
 
 def _ledger(request: HttpRequest, warband: Warband):

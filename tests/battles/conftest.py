@@ -1,11 +1,6 @@
 import pytest
 
-from campaign.models import Membership
 from tests.helpers import mustered_duel
-
-
-def member(campaign, user) -> Membership:
-    return Membership.objects.get(campaign=campaign, user=user)
 
 
 @pytest.fixture
