@@ -75,7 +75,7 @@ def _with_prepared_statements(config: dict[str, Any]) -> dict[str, Any]:
     connection is prepared there: PostgreSQL then plans it once per connection instead of on
     every execution, and planning the joins of a page's reads costs it more than running them.
     psycopg prepares only with server-side binding; Django's default is client-side binding,
-    which cannot (``tests/campaign/test_database.py`` checks that statements do get prepared).
+    which cannot (``tests/core/test_database.py`` checks that statements do get prepared).
 
     ``DB_PREPARED_STATEMENTS=0`` (``prepared_statements=False``, read by the settings) keeps
     Django's default, for a pooler that cannot keep prepared statements (PgBouncer in

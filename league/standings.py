@@ -82,7 +82,7 @@ def _figures(campaign: Campaign) -> tuple[dict, dict, dict]:
     )
     # The rulebook's rating (rules.warband_rating; services.rating_expression says the same
     # for one warband): group size × (5, or 20 for large creatures, + experience) over the
-    # warriors on the roster. tests/campaign/test_standings.py checks it against the roster.
+    # warriors on the roster. tests/league/test_standings.py checks it against the roster.
     per_warrior = Case(When(warrior_type__is_large=True, then=Value(20)), default=Value(5))
     ratings = dict(
         Warrior.objects.on_roster()

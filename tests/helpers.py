@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
+import pytest
 from django.db import connection, transaction
 from django.test import override_settings
 from playwright.sync_api import expect
@@ -27,7 +28,17 @@ from battles.sequence import carried_items
 from core.dice import ScriptedDice
 from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, mustered_warband
 from warbands import treasury
-from warbands.models import Injury, StorageContainer, StoredItem, Warrior, WarriorItem, WarriorSkill
+from warbands.models import (
+    Injury,
+    Item,
+    LedgerEntry,
+    Skill,
+    StorageContainer,
+    StoredItem,
+    Warrior,
+    WarriorItem,
+    WarriorSkill,
+)
 from warbands.rules import RuleViolation
 
 #: Django's real hasher takes about half a second per password; tests need no strength.
@@ -301,3 +312,80 @@ def built_once(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
         with django_db_blocker.unblock():
             transaction.set_rollback(True)
             atomic.__exit__(None, None, None)
+
+
+# --- The treasury ---------------------------------------------------------------------------
+
+
+def state(warband) -> tuple:
+    """All the treasury a refused action must leave untouched."""
+    return (
+        sorted(
+            StorageContainer.objects.filter(warband=warband).values_list(
+                "pk", "kind", "status", "parent", "gold_crowns", "wyrdstone", "item_count"
+            )
+        ),
+        sorted(
+            StoredItem.objects.filter(container__warband=warband).values_list("pk", "container")
+        ),
+        LedgerEntry.objects.count(),
+        sorted(WarriorItem.objects.filter(warrior__warband=warband).values_list("pk", flat=True)),
+    )
+
+
+def refused(warband, action, reason: str) -> None:
+    before = state(warband)
+    with pytest.raises(RuleViolation, match=reason):
+        action()
+    assert state(warband) == before
+
+
+def container(warband, kind: str) -> StorageContainer:
+    return warband.containers.filter(kind=kind, status="held").order_by("pk").first()
+
+
+def item(key: str) -> Item:
+    return Item.objects.get(key=key)
+
+
+# --- The post-battle steps through the services -------------------------------------------
+
+
+def at_step(duel, step, **battle):
+    reavers = duel["reavers"]
+    sequence = sequence_of(battle_of(duel, **battle), reavers)
+    return play_to(sequence, step, reavers.owner), reavers.owner
+
+
+def act(sequence, action, actor, dice=(), **data):
+    """An action posted as its page posts it: read through the step's form first."""
+    step = sequence.current_step
+    return sequences.act(
+        sequence, actor=actor, step=step, action=action,
+        values=step_forms.clean_action(step, action, data), dice=ScriptedDice(dice),
+    )  # fmt: skip
+
+
+def task_of(sequence, kind):
+    sequences.prepare(sequence)
+    return sequence.tasks.get(step=sequence.current_step, kind=kind, void=False, done=False)
+
+
+def pile(warband):
+    return treasury.loose_pile(warband)
+
+
+def gold(warband):
+    return treasury.totals(warband)["gold"]
+
+
+def chest(warband):
+    return warband.containers.get(kind="treasure_chest")
+
+
+def sack_with_room(warband):
+    return warband.containers.filter(kind="large_sack").order_by("gold_crowns").first()
+
+
+def skill_pk(key: str) -> int:
+    return Skill.objects.get(key=key).pk

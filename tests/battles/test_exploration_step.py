@@ -1,0 +1,226 @@
+"""Post-battle step 3 through the services: exploration, its locations and what they find,
+with scripted dice."""
+
+import pytest
+
+from battles import sequence as sequences
+from battles.models import PostBattleSequence
+from battles.rules import exploration as rules
+from battles.sequence.engine import step_context
+from battles.sequence.exploration import apply_find
+from core.dice import ScriptedDice
+from tests.helpers import (
+    act,
+    at_step,
+    battle_of,
+    chest,
+    fought,
+    gold,
+    pile,
+    play_to,
+    roll,
+    sequence_of,
+    skill_pk,
+    task_of,
+    warriors,
+)
+from warbands import treasury
+from warbands.models import (
+    HiredSword,
+    LedgerEntry,
+    StoredItem,
+    WarbandType,
+    Warrior,
+    WarriorSkill,
+)
+from warbands.rules import RuleViolation
+
+pytestmark = pytest.mark.django_db
+
+
+# --- Step 3: exploration -------------------------------------------------------------------
+
+
+def test_one_die_per_hero_standing_and_one_for_winning(duel):
+    sequence, _ = at_step(duel, 3)
+    assert task_of(sequence, "exploration").label == "Exploration: 3 dice (one won)"
+
+
+def test_a_hero_out_of_action_does_not_explore_nor_does_a_loser_get_a_die(duel):
+    sequence, _ = at_step(duel, 3, champion_out=True, won=False)
+    assert task_of(sequence, "exploration").label == "Exploration: 1 die"
+
+
+def test_shards_go_to_the_unstored_pile_and_the_player_stores_them(duel):
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 3)
+
+    summary = roll(sequence, task_of(sequence, "exploration"), [1, 2, 6], owner).summary
+
+    assert "Dice 1 2 6 = 9" in summary and "2 wyrdstone shards" in summary
+    assert pile(reavers).wyrdstone == 2
+    entry = LedgerEntry.objects.get(container=pile(reavers), kind="wyrdstone")
+    assert (entry.battle, entry.step, entry.reason) == (sequence.participant.battle, 3, "income")
+    act(sequence, "store", owner, target=chest(reavers).pk, wyrdstone=2)
+    assert chest(reavers).wyrdstone == 2 and pile(reavers).wyrdstone == 0
+    assert not treasury.ledger_mismatches()
+
+
+def test_storing_more_than_a_container_holds_is_refused_and_changes_nothing(duel):
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 3)
+    roll(sequence, task_of(sequence, "exploration"), [5, 5, 6], owner)  # 16: 3 shards, 5-5
+    roll(sequence, task_of(sequence, "location"), [3, 4, 5], owner)  # overturned cart, 9 gc
+    assert (pile(reavers).gold_crowns, pile(reavers).wyrdstone) == (9, 3)
+    full = chest(reavers)  # 100 gc already
+
+    with pytest.raises(RuleViolation):
+        act(sequence, "store", owner, target=full.pk, gold=9)
+
+    assert (pile(reavers).gold_crowns, chest(reavers).gold_crowns) == (9, 100)
+
+
+def test_a_double_finds_its_location_and_its_gold_goes_to_the_pile(duel):
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 3)
+    roll(sequence, task_of(sequence, "exploration"), [2, 2, 5], owner)
+
+    location = task_of(sequence, "location")
+    assert location.label == "Shop (2-2)"
+    with pytest.raises(RuleViolation, match="Roll for Shop"):
+        sequences.complete_step(sequence, actor=owner, step=3)
+    roll(sequence, location, [1], owner)
+
+    stored = StoredItem.objects.get(container=pile(reavers))
+    assert (pile(reavers).gold_crowns, stored.item.key) == (1, "lucky_charm")
+    sequences.complete_step(sequence, actor=owner, step=3)
+
+
+def test_the_well_asks_for_a_hero_and_a_failed_test_costs_a_game(duel):
+    captain, _, _ = warriors(duel["reavers"])
+    sequence, owner = at_step(duel, 3)
+    roll(sequence, task_of(sequence, "exploration"), [1, 1, 5], owner)
+    well = task_of(sequence, "location")
+
+    roll(sequence, well, [], owner)
+    well.refresh_from_db()
+    assert well.question["key"] == "hero" and not well.done
+    roll(sequence, well, [6], owner, answers={"hero": captain.pk})
+
+    captain.refresh_from_db()
+    assert captain.games_to_miss == 1
+
+
+def test_the_straggler_gives_one_more_die_next_time(duel):
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 3)
+    roll(sequence, task_of(sequence, "exploration"), [4, 4, 1], owner)
+    roll(sequence, task_of(sequence, "location"), [], owner)
+    reavers.refresh_from_db()
+    assert reavers.exploration_extra_dice == 1
+    play_to(sequence, 11, owner)
+
+    battle = battle_of(duel)
+    nxt = play_to(sequence_of(battle, reavers), 3, owner)
+    task = task_of(nxt, "exploration")
+    assert "the Straggler's extra die" in task.label
+    roll(nxt, task, [6, 6, 6, 1], owner, answers={"discard": "3"})
+    reavers.refresh_from_db()
+    assert reavers.exploration_extra_dice == 0
+    assert nxt.tasks.get(kind="location", void=False).label == "Returning a Favour (6-6-6)"
+
+
+def test_a_wyrdstone_hunter_may_re_roll_one_die(duel):
+    _, champion, _ = warriors(duel["reavers"])
+    WarriorSkill.objects.create(warrior=champion, skill_id=skill_pk("wyrdstone_hunter"))
+    sequence, owner = at_step(duel, 3)
+    task = task_of(sequence, "exploration")
+
+    roll(sequence, task, [1, 2, 3], owner)
+    task.refresh_from_db()
+    assert "Wyrdstone Hunter (Brandt)" in task.question["text"]
+    roll(sequence, task, [6], owner, answers={"reroll_0": "0"})
+    task.refresh_from_db()
+    assert task.result["faces"] == [6, 2, 3]
+
+
+def test_a_catacombs_note_is_confirmed_before_the_step_ends(duel):
+    reavers = duel["reavers"]
+    captain, champion, guards = warriors(reavers)
+    ulf = Warrior.objects.create(
+        warband=reavers, warrior_type=champion.warrior_type, name="Ulf", is_hero=True,
+        experience=8, **champion.profile.as_dict(),
+    )  # fmt: skip
+    battle = fought(
+        duel,
+        [(captain, False, 0, 0, None), (champion, False, 0, 0, None), (ulf, False, 0, 0, None),
+         (guards, False, 0, 0, None)],
+    )  # fmt: skip
+    owner = reavers.owner
+    sequence = play_to(sequence_of(battle, reavers), 3, owner)
+    roll(sequence, task_of(sequence, "exploration"), [6, 6, 6, 6], owner)
+    roll(sequence, task_of(sequence, "location"), [], owner)
+
+    with pytest.raises(RuleViolation, match="Confirm"):
+        sequences.complete_step(sequence, actor=owner, step=3)
+    sequences.complete_step(sequence, actor=owner, step=3, values={"notes_confirmed": True})
+
+
+def test_location_effects_on_the_roster(duel):
+    reavers = duel["reavers"]
+    captain, champion, guards = warriors(reavers)
+    sequence, owner = at_step(duel, 3)
+
+    locked = PostBattleSequence.objects.get(pk=sequence.pk)
+    ctx = step_context(locked, owner)
+    find = rules.Find(
+        "Test", gold=5, shards=1, items=[("gem", "Gem", 2), ("", "Gromril axe", 1)],
+        experience={champion.pk: 4}, miss_game=[captain.pk], academic_skills=champion.pk,
+        kept_gems=captain.pk, prisoner_joins=guards.pk, wardog_for_leader=True,
+        free_hired_sword=True, catacombs_reroll=True,
+    )  # fmt: skip
+    gold_before = gold(reavers)
+    lines = apply_find(ctx, find, ScriptedDice([]))
+    ctx.journal.save()
+
+    captain.refresh_from_db()
+    champion.refresh_from_db()
+    guards.refresh_from_db()
+    reavers.refresh_from_db()
+    assert champion.experience == 13 and champion.extra_skill_lists.filter(key="academic").exists()
+    assert sequence.tasks.filter(kind="hero_advance", warrior=champion).count() == 1
+    assert (captain.games_to_miss, captain.kept_gems) == (1, True)
+    assert captain.items.filter(item__key="wardog").exists()
+    assert guards.group_size == 4
+    assert gold(reavers) == gold_before + 5 - 10  # the prisoner's spear is paid for
+    assert sorted(pile(reavers).stored_items.values_list("name", flat=True)) == [
+        "Gem", "Gem", "Gromril axe",
+    ]  # fmt: skip
+    assert HiredSword.objects.get(warband=reavers).hire_fee == 0
+    assert reavers.catacombs_reroll is True
+    assert "a prisoner joins Stadtwache" in lines
+
+
+def test_the_pit_can_kill_a_hero(duel):
+    reavers = duel["reavers"]
+    _, champion, _ = warriors(reavers)
+
+    sequence, owner = at_step(duel, 3)
+    ctx = step_context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
+    apply_find(ctx, rules.Find("The Pit", hero_lost=champion.pk), ScriptedDice([]))
+    champion.refresh_from_db()
+    assert champion.status == "dead" and not champion.items.exists()
+
+
+def test_undead_find_free_zombies_up_to_the_warband_size(duel):
+
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 3)
+    undead = WarbandType.objects.get(key="undead")
+    reavers.warband_type = undead
+    reavers.save()
+    ctx = step_context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
+    ctx.sequence.participant.warband.warband_type = undead
+    apply_find(ctx, rules.Find("Prisoners", zombies=3), ScriptedDice([]))
+    zombies = reavers.warriors.get(warrior_type__key="zombie")
+    assert zombies.group_size == 3 and zombies.experience == 0
