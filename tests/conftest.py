@@ -2,7 +2,7 @@ import pytest
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
-from django.db import connection
+from django.db import connection, transaction
 from django.test import override_settings
 
 from core.embedded import start_embedded
@@ -91,13 +91,40 @@ def _plain_static_names(django_test_environment):
         yield
 
 
+REFERENCE_ROWS: list[tuple[type, list]] = []  # this process's copy of the warband lists
+
+
+def reference_models() -> list[type]:
+    """The tables of the warband lists: warbands models that belong to no campaign, and the
+    link tables among them."""
+    return [
+        model
+        for model in apps.get_app_config("warbands").get_models(include_auto_created=True)
+        if not hasattr(model, "CAMPAIGN_PATH")
+        and not any(
+            hasattr(field.related_model, "CAMPAIGN_PATH")
+            for field in model._meta.concrete_fields
+            if field.is_relation
+        )
+    ]
+
+
 @pytest.fixture
 def reference_data(transactional_db):
     """The warband lists, for tests on a transactional database: pytest-django empties every
-    table after such a test, data migrations included, so they are loaded again here."""
-
-    if not WarbandType.objects.exists():
+    table after such a test, data migrations included, so they are put back here: the rows the
+    process first saw (from the migrations or ``load_reference_data``) are kept and inserted
+    again, in one transaction (the foreign keys are checked at its end, so the order of the
+    tables does not matter)."""
+    loaded = WarbandType.objects.exists()  # the migrations' rows, before the first flush
+    if not loaded and not REFERENCE_ROWS:
         load_reference_data(apps)
+    elif not loaded:
+        with transaction.atomic():
+            for model, rows in REFERENCE_ROWS:
+                model._base_manager.bulk_create(rows)
+    if not REFERENCE_ROWS:
+        REFERENCE_ROWS.extend((m, list(m._base_manager.all())) for m in reference_models())
 
 
 @pytest.fixture
