@@ -104,13 +104,14 @@ def test_a_post_that_does_not_read_answers_422_and_changes_nothing(client, duel)
     client.force_login(reavers.owner)
     url = reverse("sequence_act", args=[sequence.pk])
 
-    for posted in [
-        {"step": "7", "action": "hire_sword", "name": "Ae\x00nur", "hire_fee": "10"},
-        {"step": "7", "action": "hire_sword", "name": "Aenur", "hire_fee": "a lot"},
-        {"step": "seven", "action": "hire_sword", "name": "Aenur"},
+    for posted, message in [
+        ({"step": "7", "action": "hire_sword", "name": "Ae\x00nur"}, "Null characters"),
+        ({"step": "7", "action": "hire_sword", "hire_fee": "a lot"}, "Hire fee: give a whole"),
+        ({"step": "seven", "action": "hire_sword", "name": "Aenur"}, "The form is out of date"),
     ]:
         response = client.post(url, posted, headers={"HX-Request": "true"})
         assert response.status_code == 422
+        assert message in response.content.decode()
     assert not HiredSword.objects.filter(warband=reavers).exists()
     assert not StepRecord.objects.filter(sequence=sequence, step=7).exists()
 
