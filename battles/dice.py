@@ -56,7 +56,7 @@ def parse_faces(text: str) -> list[int]:
 
 def dice_for(battle: Battle, *, entered: str = "", warband=None, user=None, secret=False):
     """Server dice, or the faces the player entered (checked against each die as it is used).
-    ``secret``: rolled in a treasury step (see ``campaign.permissions.visible_dice``)."""
+    ``secret``: rolled in a treasury step (see ``battles.permissions.visible_dice``)."""
     callback = recorder(battle, warband=warband, user=user, secret=secret)
     faces = parse_faces(entered)
     return EnteredDice(faces, recorder=callback) if faces else ServerDice(recorder=callback)
