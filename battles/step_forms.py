@@ -12,6 +12,7 @@ nothing changes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from django import forms
@@ -21,6 +22,13 @@ from battles.sequence import TREASURY_STEPS
 from warbands.rules import RuleViolation
 
 LARGEST_KEY = 2**63 - 1  # a bigint primary key
+WHOLE = re.compile(r"-?[0-9]{1,12}")  # longer is out of every bound anyway
+KEY = re.compile(r"[0-9]{1,19}")
+
+
+def as_key(raw: str) -> int | None:
+    """``raw`` as a primary key (ASCII digits, within a bigint), else None."""
+    return int(raw) if KEY.fullmatch(raw) and int(raw) <= LARGEST_KEY else None
 
 
 class Whole(forms.IntegerField):
@@ -41,11 +49,12 @@ class Whole(forms.IntegerField):
         )
 
     def to_python(self, value):
-        if value in self.empty_values or not str(value).strip():
+        raw = str(value if value is not None else "").strip()
+        if not raw:
             return 0
-        if not str(value).strip().lstrip("-").isdigit():
+        if not WHOLE.fullmatch(raw):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return int(str(value).strip())
+        return int(raw)
 
 
 class Key(forms.Field):
@@ -60,7 +69,7 @@ class Key(forms.Field):
         raw = str(value or "").strip()
         if self.pile and raw == "pile":
             return "pile"
-        return int(raw) if raw.isdigit() and int(raw) <= LARGEST_KEY else None
+        return as_key(raw)
 
 
 class Keys(forms.Field):
@@ -73,7 +82,7 @@ class Keys(forms.Field):
 
     def to_python(self, value):
         values = value if isinstance(value, list | tuple) else [value] if value else []
-        return [int(v) for v in map(str, values) if v.isdigit() and int(v) <= LARGEST_KEY]
+        return [key for key in map(as_key, map(str, values)) if key is not None]
 
 
 class Tagged(forms.CharField):
@@ -87,7 +96,7 @@ class Tagged(forms.CharField):
     def to_python(self, value):
         tag, _, rest = super().to_python(value).partition(":")
         if self.key:
-            rest = int(rest) if rest.isdigit() and int(rest) <= LARGEST_KEY else None
+            rest = as_key(rest)
         return tag, rest
 
 

@@ -82,6 +82,23 @@ def test_another_warbands_container_in_a_treasury_form_changes_nothing(client, d
     assert fingerprint() == before
 
 
+def test_a_key_of_non_ascii_digits_in_a_treasury_form_is_refused_not_a_server_error(client, duel):
+    """ "²" and "١" are digits to ``str.isdigit`` but no key: the form refuses them (422)."""
+    reavers = duel["reavers"]
+    mine = reavers.containers.get(kind="treasure_chest")
+    client.force_login(reavers.owner)
+    before = fingerprint()
+
+    for key in ("²", "١"):
+        response = client.post(
+            reverse("treasury_move", args=[reavers.pk]),
+            {"source": key, "target": mine.pk, "gold": 1, "wyrdstone": 0},
+            headers=HTMX,
+        )
+        assert response.status_code == 422
+    assert fingerprint() == before
+
+
 def test_another_warbands_container_in_a_sequence_form_changes_nothing(client, duel):
 
     reavers, scourge = duel["reavers"], duel["scourge"]

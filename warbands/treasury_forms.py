@@ -50,7 +50,11 @@ class _WarbandForm(forms.Form):
         if not self.is_bound or len(fields) < 2 or getattr(self, "container_filters", None):
             return
         posted = [self.data.get(name) for name in fields]
-        pks = [int(pk) for pk in posted if isinstance(pk, str) and pk.isdigit() and len(pk) < 19]
+        pks = [
+            int(pk)
+            for pk in posted
+            if isinstance(pk, str) and pk.isascii() and pk.isdigit() and len(pk) < 19
+        ]
         self.held_containers = list(
             StorageContainer.objects.held()
             .filter(warband=self.warband, pk__in=pks)

@@ -22,6 +22,9 @@ def test_amounts_are_whole_numbers_within_their_bounds():
     for bad, message in [
         ("lots", "Shards to sell: give a whole number."),
         ("1.5", "Shards to sell: give a whole number."),
+        ("--3", "Shards to sell: give a whole number."),
+        ("9" * 40, "Shards to sell: give a whole number."),
+        ("١٢", "Shards to sell: give a whole number."),
         ("", "Shards to sell: give a number from 1 to 1000."),
         ("0", "Shards to sell: give a number from 1 to 1000."),
         ("1001", "Shards to sell: give a number from 1 to 1000."),
@@ -39,7 +42,15 @@ def test_a_blank_amount_is_nothing():
 
 @pytest.mark.parametrize(
     ("posted", "read"),
-    [("12", 12), ("pile", None), ("", None), ("x1", None), ("-3", None), (str(2**64), None)],
+    [
+        ("12", 12),
+        ("pile", None),
+        ("", None),
+        ("x1", None),
+        ("-3", None),
+        (str(2**64), None),
+        ("²", None),
+    ],
 )
 def test_a_key_is_a_whole_number_and_the_pile_only_where_it_may_be(posted, read):
     values = step_forms.clean_action(8, "buy_stash", {"into": posted, "item": "rope"})
@@ -57,7 +68,7 @@ def test_the_pile_is_a_destination_where_treasure_may_go_unstored():
 
 def test_checkboxes_read_as_a_list_of_keys():
     posted = QueryDict(mutable=True)
-    posted.setlist("items", ["3", "nope", "5"])
+    posted.setlist("items", ["3", "nope", "²", "5"])
     posted["target"] = "9"
 
     values = step_forms.clean_action(9, "store", posted)
