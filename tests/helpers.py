@@ -389,3 +389,21 @@ def sack_with_room(warband):
 
 def skill_pk(key: str) -> int:
     return Skill.objects.get(key=key).pk
+
+
+def reported(duel, *, confirmed: bool = False):
+    """A Skirmish the Reavers won and the Scourge lost, routing, with random fortune in play,
+    as the Reavers' player reported it; ``confirmed``: the Scourge's player agreed."""
+    battle = services.report_battle(
+        actor=duel["reavers"].owner,
+        campaign=duel["campaign"],
+        scenario="Skirmish",
+        results=[
+            ReportedResult(duel["reavers"].pk, "won"),
+            ReportedResult(duel["scourge"].pk, "lost", True, 1),
+        ],
+        random_fortune=True,
+    )
+    if confirmed:
+        services.respond(battle, actor=duel["scourge"].owner, agree=True)
+    return battle

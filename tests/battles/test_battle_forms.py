@@ -7,24 +7,9 @@ from django.urls import reverse
 from battles import services
 from battles.forms import CarriedItemsForm, WarriorOutcomeForm
 from battles.models import CarriedItemAtEnd
-from battles.rules import ReportedResult
+from tests.helpers import reported
 
 pytestmark = pytest.mark.django_db
-
-
-def reported(duel, *, confirmed=False):
-    battle = services.report_battle(
-        actor=duel["reavers"].owner,
-        campaign=duel["campaign"],
-        scenario="Skirmish",
-        results=[
-            ReportedResult(duel["reavers"].pk, "won"),
-            ReportedResult(duel["scourge"].pk, "lost", True, 1),
-        ],
-    )
-    if confirmed:
-        services.respond(battle, actor=duel["scourge"].owner, agree=True)
-    return battle
 
 
 @pytest.mark.parametrize(

@@ -5,26 +5,13 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, CarriedItemAtEnd
-from battles.rules import ReportedResult
 from battles.sequence import carried_items
 from tests.factories import SECRET_ITEM, UserFactory, change_secrets, hide_secrets, mustered_warband
+from tests.helpers import reported
 from tests.secrets import assert_unchanged_by_secrets
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
-
-
-def reported(duel):
-    return services.report_battle(
-        actor=duel["reavers"].owner,
-        campaign=duel["campaign"],
-        scenario="Skirmish",
-        results=[
-            ReportedResult(duel["reavers"].pk, "won"),
-            ReportedResult(duel["scourge"].pk, "lost", True, 1),
-        ],
-        random_fortune=True,
-    )
 
 
 def test_reporting_through_the_form_then_the_warriors(client, duel):
