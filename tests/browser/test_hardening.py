@@ -47,7 +47,10 @@ def test_a_treasury_move_changes_two_cards_and_reloads_the_filtered_ledger(
     errors = []
     owner.on("console", lambda message: message.type == "error" and errors.append(message.text))
     owner.goto(f"{live_server.url}/warbands/{reavers.pk}/treasury/")
-    owner.locator("#ledger select[name=kind]").select_option("gold")
+    # The filter's answer must land before the move: a ledger reload replaces (aborts) a
+    # filter request still on its way, which is the hx-sync the ledger asks for.
+    with owner.expect_response(lambda response: "kind=gold" in response.url):
+        owner.locator("#ledger select[name=kind]").select_option("gold")
     expect(owner.locator("#ledger tbody tr").first).to_contain_text("Starting treasury")
 
     move = owner.locator("#treasury-move form")
