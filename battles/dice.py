@@ -13,6 +13,7 @@ from campaign import permissions
 from core.dice import DiceError, EnteredDice, Roll, ServerDice
 from core.noting import Noting
 
+FACE_DIGITS = 3  # the largest die is a D100
 _held = Noting("dice rolls")
 # with holding_rolls(rows): every roll made inside is appended to rows unsaved, and the caller
 # writes them all at once with what they decided (a task's rolls: one insert, no update).
@@ -48,10 +49,14 @@ def parse_faces(text: str) -> list[int]:
         return []
     if not re.fullmatch(r"[0-9 ,;+]+", text):
         raise DiceError("Type the dice as numbers separated by spaces, e.g. 3 5.")
-    faces = [int(p) for p in re.split(r"[ ,;+]+", text) if p]
-    if len(faces) > 40:
+    typed = [p for p in re.split(r"[ ,;+]+", text) if p]
+    if len(typed) > 40:
         raise DiceError("That is more dice than any roll needs.")
-    return faces
+    # No die shows more than 100 (a D100): a longer number is refused before int() reads it
+    # (int() itself refuses more than 4300 digits, with a ValueError of its own).
+    if any(len(face) > FACE_DIGITS for face in typed):
+        raise DiceError("No die shows a number that long.")
+    return [int(face) for face in typed]
 
 
 def dice_for(battle: Battle, *, entered: str = "", warband=None, user=None, secret=False):

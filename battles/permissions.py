@@ -52,6 +52,11 @@ def get_sequence_for_user(request: HttpRequest, pk: int) -> PostBattleSequence:
     return sequence
 
 
+#: What those who may not see a warband's treasury see of its rolls in a treasury step.
+SECRET_PURPOSE = "A roll in a secret step of the post-battle sequence"
+SECRET_SHOWN = "a secret roll"
+
+
 @dataclass(frozen=True)
 class DiceView:
     """A line of a battle's dice log as this user may see it."""
@@ -68,29 +73,34 @@ class DiceView:
 
 def visible_dice(user, rolls) -> list[DiceView]:
     """The rulebook wants every roll witnessed; Mayhem in Mordheim wants the treasury secret.
-    A roll made in a treasury step (``secret``) shows everybody that it was made (when, by
-    whom, how many dice) but its purpose, faces and result only to those who may see that
-    warband's treasury. ``rolls`` come with ``warband__campaign`` and ``rolled_by`` loaded."""
+    Rolls made in a treasury step (``secret``) show those who may not see that warband's
+    treasury only that the warband rolled there, when, and who rolled: one line, "a secret
+    roll", for each run of its secret rolls in a row. Nothing on it follows from the dice:
+    not the number of dice nor the number of rolls (exploration that finds doubles rolls
+    again, so "three dice, then one" would say what was found), nor whether they were typed
+    in. Purpose, faces, result and source are for those who may see the treasury. ``rolls``
+    come in the log's order with ``warband__campaign`` and ``rolled_by`` loaded."""
     allowed: dict[int, bool] = {}
-    views = []
+    views: list[DiceView] = []
+    run = None  # the warband whose hidden run the last line is, if it is one
     for roll in rolls:
         hidden = False
         if roll.secret and roll.warband_id is not None:
             if roll.warband_id not in allowed:
                 allowed[roll.warband_id] = can_see_treasury(user, roll.warband)
             hidden = not allowed[roll.warband_id]
-        count = len(roll.faces)
+        if hidden and run == roll.warband_id:
+            continue  # the run's line stands for this roll too
+        run = roll.warband_id if hidden else None
         views.append(
             DiceView(
                 created_at=roll.created_at,
                 warband=roll.warband.name if roll.warband_id else "",
-                purpose="A roll in a secret step of the post-battle sequence"
-                if hidden
-                else roll.purpose,
-                shown=f"{count} {'die' if count == 1 else 'dice'}" if hidden else roll.shown,
+                purpose=SECRET_PURPOSE if hidden else roll.purpose,
+                shown=SECRET_SHOWN if hidden else roll.shown,
                 result="" if hidden else roll.result,
                 rolled_by=roll.rolled_by.username if roll.rolled_by_id else "",
-                source=roll.get_source_display().lower(),
+                source="secret" if hidden else roll.get_source_display().lower(),
                 hidden=hidden,
             )
         )

@@ -22,6 +22,8 @@ EMBEDDED_DATABASE_NAME = "mordheim"
 DATA_DIR_VARIABLE = "MORDHEIM_PGDATA"
 #: Executions of one statement on a connection before psycopg prepares it on the server.
 PREPARE_THRESHOLD = 5  # psycopg's own default
+#: Seconds to wait for a remote server's connection (libpq's connect_timeout).
+CONNECT_TIMEOUT = 5
 
 
 def database_settings(
@@ -38,6 +40,9 @@ def database_settings(
         config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
         if config["ENGINE"] != "django.db.backends.postgresql":
             raise ValueError(f"DATABASE_URL must point to PostgreSQL, not {config['ENGINE']}")
+        # A server that silently drops packets would hang a worker (and /readyz) for as long
+        # as the network stack waits; ?connect_timeout= in the URL wins.
+        config.setdefault("OPTIONS", {}).setdefault("connect_timeout", CONNECT_TIMEOUT)
         return _with_prepared_statements(config) if prepared_statements else config
     config = embedded_settings(host="", port="")
     # gunicorn's sync workers (make serve, make bench) serve one request at a time each: one

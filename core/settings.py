@@ -49,6 +49,16 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()] if value else default
 
 
+def client_address_from(trusted_proxies: int) -> tuple[tuple[str, ...], int | None]:
+    """django-axes' ``AXES_IPWARE_META_PRECEDENCE_ORDER`` and ``AXES_IPWARE_PROXY_COUNT`` for
+    ``trusted_proxies`` reverse proxies in front of the app (see ``TRUSTED_PROXY_COUNT``)."""
+    if trusted_proxies < 0:
+        raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more")
+    if not trusted_proxies:
+        return ("REMOTE_ADDR",), None
+    return ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"), trusted_proxies - 1
+
+
 def secret_key_from_file(path: Path) -> str:
     """A random key, generated on first use and kept in a git-ignored file (mode 600)."""
     if not path.exists():
@@ -84,6 +94,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every answer private and not stored unless its view says otherwise; varies on the
+    # session cookie and HX-Request (above the rest, so their own answers are marked too).
+    "core.middleware.PrivateAnswersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -171,6 +184,21 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "core.auth.locked_out"
 AXES_VERBOSE = False
+# The "address" above is the client's. Behind reverse proxies every request comes from the
+# nearest proxy, and anyone could lock any account out for everybody: TRUSTED_PROXY_COUNT says
+# how many proxies stand in front of the app (each adding the address it was reached from to
+# X-Forwarded-For), and the client is the address that many places from the header's end,
+# whatever a client wrote before it. Without it X-Forwarded-For is ignored (anyone can send
+# one) and the address is the connection's. django-axes reads it through django-ipware, whose
+# proxy count leaves out the nearest proxy (its own address is REMOTE_ADDR, not in the header);
+# not strict, so that a chain longer than the proxies (a client's own proxy or a forged prefix)
+# still yields the address our proxies saw.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_IPWARE_META_PRECEDENCE_ORDER, AXES_IPWARE_PROXY_COUNT = client_address_from(
+    TRUSTED_PROXY_COUNT
+)
+AXES_IPWARE_PROXY_ORDER = "left-most"  # the header as written: client first, proxies after
+IPWARE_STRICT = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"

@@ -1,4 +1,4 @@
-"""The URLconf: accounts and the health check here, every app's pages from its own ``urls``."""
+"""The URLconf: accounts and the health checks here, every app's pages from its own ``urls``."""
 
 from django.conf import settings
 from django.contrib import admin
@@ -29,6 +29,7 @@ account_patterns = [
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     *account_patterns,
     path("", include("campaign.urls")),
     path("", include("league.urls")),

@@ -1,12 +1,15 @@
-"""The pages of the infrastructure: health check and sign-up."""
+"""The pages of the infrastructure: liveness and readiness checks, and sign-up."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import Error as DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -22,6 +25,22 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 
 @login_not_required
+@require_GET
+@never_cache
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Readiness for load balancers: ``SELECT 1`` on the database connection every page uses,
+    503 when it fails (server down, refused, connection lost), so that traffic goes to hosts
+    that can serve it. No session or user is read: only that one statement."""
+    try:
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:  # django.db.Error: OperationalError, InterfaceError and the rest
+        return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
+    return JsonResponse({"status": "ok"})
+
+
+@login_not_required
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -31,5 +50,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="core.auth.DemoPasswordRefusingBackend")
         messages.success(request, f"Welcome to Mordheim, {user.username}.")
-        return redirect(request.GET.get("next") or "dashboard")
+        return redirect(safe_next(request) or "dashboard")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def safe_next(request: HttpRequest) -> str:
+    """``?next=`` when it leads to a page of this site (as Django's LoginView checks it), else
+    "": a link to sign up must not send the new account on to another site."""
+    target = request.GET.get("next", "")
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else ""

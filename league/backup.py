@@ -6,6 +6,8 @@ Django's serializers do the work. Rows keep their ids, so the journal of each po
 (which names rows by id) still undoes exactly after a restore; reference data (warband lists,
 items, skills, spells) is named by its keys, and users by their usernames, so the document
 restores into any database that has the same reference data loaded by the migrations.
+Users are written without their passwords, e-mail addresses or log-in times, and an account
+the restore creates has no usable password.
 Restoring is meant for an empty database: a campaign whose id exists is refused. The ledger's
 append-only trigger does not stand in the way, since a restore only inserts.
 
@@ -59,8 +61,11 @@ FORMAT = "mordheim-campaign/2"
 # Format 1 kept each step's journal and summary on its record; they are now its actions'
 # (``StepAction``). A format 1 document still restores: each record's become one action.
 FORMATS = ("mordheim-campaign/1", FORMAT)
-USER_FIELDS = ("username", "password", "first_name", "last_name", "email", "is_active",
-               "date_joined", "last_login")  # fmt: skip
+# Users as the campaign names them. Never their password hashes, e-mail addresses or log-in
+# times: a backup is mailed to an organiser, and an imported account gets no usable password.
+USER_FIELDS = ("username", "first_name", "last_name", "is_active", "date_joined")
+# What a document written before that may still hold of a user, and a restore leaves out.
+USER_SECRETS = {"email": "", "last_login": None}
 # Every model of a campaign, and how to find its rows from the campaign.
 PARTS = (
     (Campaign, "pk"),
@@ -154,8 +159,10 @@ def import_campaign(document: dict) -> Campaign:
     models = set()
     for restored in serializers.deserialize("python", document["objects"]):
         model = type(restored.object)
-        if model is User and User.objects.filter(username=restored.object.username).exists():
-            continue  # an account of the same name is kept as it is
+        if model is User:
+            if User.objects.filter(username=restored.object.username).exists():
+                continue  # an account of the same name is kept as it is
+            _without_secrets(restored.object)
         restored.save()
         models.add(model)
     # New rows must not collide with the restored ids.
@@ -163,6 +170,14 @@ def import_campaign(document: dict) -> Campaign:
         for statement in connection.ops.sequence_reset_sql(no_style(), list(models)):
             cursor.execute(statement)
     return Campaign.objects.get(pk=campaign_id)
+
+
+def _without_secrets(user) -> None:
+    """A restored account, whatever the document held: no e-mail, no log-in time and no
+    usable password (its owner sets one through an administrator, ``changepassword``)."""
+    for field, blank in USER_SECRETS.items():
+        setattr(user, field, blank)
+    user.set_unusable_password()
 
 
 def _step_actions(document: dict) -> dict:

@@ -36,6 +36,7 @@ HTMX = {"HX-Request": "true"}
 MATRIX: dict[str, tuple[str, str]] = {
     # Public pages.
     "healthz": ("OOOOO", "MMMMM"),
+    "readyz": ("OOOOO", "MMMMM"),
     "login": ("OOOOO", "OOOOO"),
     "signup": ("OOOOO", "OOOOO"),
     # Any logged-in user.

@@ -177,6 +177,21 @@ class VesselForm(_WarbandForm):
     container_filters = {"coach": {"kind": "opulent_coach"}}
 
 
+class LedgerPageForm(forms.Form):
+    """``?page=`` of the ledger. What is not a whole number from 1 shows the first page and a
+    number past the end, however large, the last (as Django's ``Paginator.get_page``): the
+    number is capped at ``FURTHEST`` before it becomes an offset, which PostgreSQL would
+    refuse past a bigint."""
+
+    FURTHEST = 1_000_000_000  # pages: a ledger a hundred million times longer than any
+    page = forms.IntegerField(min_value=1, required=False)
+
+    def number(self) -> int:
+        if not self.is_valid() or self.cleaned_data["page"] is None:
+            return 1
+        return min(self.cleaned_data["page"], self.FURTHEST)
+
+
 class LedgerFilterForm(_WarbandForm):
     container = forms.ModelChoiceField(queryset=StorageContainer.objects.none(), required=False)
     kind = forms.ChoiceField(

@@ -5,11 +5,14 @@ import pytest
 from django.urls import reverse
 
 from battles import services
+from battles.dice import parse_faces
 from battles.forms import CarriedItemsForm, WarriorOutcomeForm
 from battles.models import CarriedItemAtEnd
-from tests.helpers import reported
+from core.dice import DiceError
+from tests.helpers import battle_of, play_to, reported, sequence_of
 
 pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
 
 
 @pytest.mark.parametrize(
@@ -55,7 +58,12 @@ def test_too_many_enemies_in_the_warriors_form_changes_nothing_and_says_who(clie
 def test_the_securers_count_defaults_to_none_and_refuses_nonsense():
     empty = CarriedItemsForm({})
     assert empty.is_valid()
-    assert empty.cleaned_data == {"securers": 0, "pitters": 0, "quartermasters": 0}
+    assert empty.cleaned_data == {
+        "securers": 0,
+        "pitters": 0,
+        "quartermasters": 0,
+        "override": False,
+    }
     assert list(CarriedItemsForm({"securers": "lots", "pitters": "3"}).errors) == [
         "securers",
         "pitters",
@@ -68,6 +76,9 @@ def test_the_securers_count_defaults_to_none_and_refuses_nonsense():
         {"securers": "lots"},
         {"securers": "3", "pitters": "9"},
         {"securers": "3", "state": "enemy-999999"},
+        {"securers": "3", "state": "enemy-abc"},
+        {"securers": "3", "state": "enemy-"},
+        {"securers": "3", "state": "enemy-" + "9" * 5000},
         {"securers": "3", "state": ""},
     ],
 )
@@ -102,3 +113,43 @@ def test_an_enemy_named_in_a_declaration_reaches_the_service(client, duel):
     assert response.status_code == 302
     chest.refresh_from_db()
     assert (chest.state, chest.controlled_by) == ("enemy", scourge)
+
+
+def test_typed_dice_longer_than_any_die_shows_are_refused_as_dice():
+    assert parse_faces("6, 66 100") == [6, 66, 100]
+    for typed in ("1000", "9" * 5000, "3 " + "9" * 5000):  # int() alone raises past 4300 digits
+        with pytest.raises(DiceError, match="No die shows a number that long"):
+            parse_faces(typed)
+
+
+@pytest.mark.parametrize("typed", ["9" * 5000, "6 " * 100])
+def test_a_dice_field_with_thousands_of_digits_gets_a_message(client, duel, typed):
+    battle = reported(duel)
+    client.force_login(duel["reavers"].owner)
+
+    response = client.post(
+        reverse("battle_fortune_markers", args=[battle.pk]), {"dice": typed}, headers=HTMX
+    )
+
+    assert response.status_code == 422
+    assert "Check the dice" in response.content.decode()
+    assert not battle.dice_rolls.exists()
+
+
+def test_a_steps_dice_field_with_thousands_of_digits_gets_a_message(client, duel):
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 3, reavers.owner)
+    client.force_login(reavers.owner)
+    client.get(reverse("sequence_detail", args=[sequence.pk]))  # the page lists the rolls
+    task = sequence.tasks.get(step=3, kind="exploration")
+
+    response = client.post(
+        reverse("sequence_task", args=[sequence.pk, task.pk]),
+        {"step": 3, "dice": "9" * 5000},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 422
+    assert "Dice you rolled" in response.content.decode()
+    task.refresh_from_db()
+    assert not task.done

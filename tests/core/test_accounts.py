@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from core.auth import DEMO_PASSWORD
 from tests.factories import UserFactory
@@ -11,7 +12,7 @@ from tests.urlwalk import iter_routes
 pytestmark = pytest.mark.django_db
 
 # The only pages an anonymous visitor may see. Everything else redirects to the login page.
-PUBLIC_ROUTES = {"login", "signup", "healthz", "admin_login_redirect", "admin:login"}
+PUBLIC_ROUTES = {"login", "signup", "healthz", "readyz", "admin_login_redirect", "admin:login"}
 
 
 def test_signup_creates_the_account_and_logs_in(client):
@@ -66,6 +67,27 @@ def test_signup_refuses_a_taken_username(client):
 
     assert "A user with that username already exists." in response.content.decode()
     assert get_user_model().objects.filter(username="gerhardt").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("next_url", "location"),
+    [
+        ("https://evil.example/", "/"),
+        ("//evil.example/campaigns/", "/"),
+        ("/\\evil.example/", "/"),
+        ("javascript:alert(1)", "/"),
+        ("/accounts/password_change/", "/accounts/password_change/"),
+    ],
+)
+def test_signup_follows_next_only_to_a_page_of_this_site(client, next_url, location):
+    response = client.post(
+        reverse("signup") + "?" + urlencode({"next": next_url}),
+        {"username": "gerhardt", "password1": "Sigmar-protects-77",
+         "password2": "Sigmar-protects-77"},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    assert response["Location"] == location  # "/" is the dashboard
 
 
 def test_login_form_logs_in_and_goes_to_the_dashboard(client, user, password):

@@ -16,6 +16,7 @@ from pgserver.utils import PostmasterInfo
 
 from campaign.models import Campaign
 from core.database import (
+    CONNECT_TIMEOUT,
     EMBEDDED_DATABASE_NAME,
     PREPARE_THRESHOLD,
     database_settings,
@@ -41,6 +42,7 @@ def test_database_url_is_used_when_set(tmp_path):
         "s@cret",
     )
     assert (config["HOST"], config["PORT"]) == ("db.example.org", 6543)
+    assert config["OPTIONS"]["connect_timeout"] == CONNECT_TIMEOUT  # a dead server: no hang
     assert not default_dir.exists(), "the embedded server must not start when DATABASE_URL is set"
 
 
@@ -52,7 +54,11 @@ def test_statements_are_prepared_unless_switched_off(tmp_path, prepared):
     options = config.get("OPTIONS", {})
 
     if prepared:
-        assert options == {"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD}
+        assert options == {
+            "server_side_binding": True,
+            "prepare_threshold": PREPARE_THRESHOLD,
+            "connect_timeout": CONNECT_TIMEOUT,
+        }
     else:  # Django's defaults: client-side binding, nothing prepared
         assert "server_side_binding" not in options and "prepare_threshold" not in options
 

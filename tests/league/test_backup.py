@@ -5,12 +5,16 @@ import json
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
+from django.urls import reverse
 
 from battles.models import Battle, DiceRoll, PostBattleSequence, StepAction, StepRecord
 from campaign.models import Campaign, CampaignEvent, Membership
-from warbands.models import LedgerEntry, StorageContainer, Warrior
+from league.backup import dumps, export_campaign
+from tests.factories import PASSWORD
+from warbands.models import LedgerEntry, StorageContainer, Warband, Warrior
 from warbands.reference import load_reference_data
 from warbands.treasury import ledger_mismatches
 
@@ -136,3 +140,56 @@ def test_a_file_that_is_not_a_backup_is_refused(tmp_path):
         call_command("import_campaign", str(tmp_path / "missing.json"))
     with pytest.raises(CommandError, match="No campaign"):
         call_command("export_campaign", 999)
+
+
+def users_of(document: dict) -> list[dict]:
+    return [row["fields"] for row in document["objects"] if row["model"] == "auth.user"]
+
+
+@pytest.mark.django_db
+def test_a_backup_holds_no_password_e_mail_or_log_in_time_and_only_its_owner_reads_it(
+    client, duel, tmp_path
+):
+    owner = duel["reavers"].owner
+    owner.email = "gerhardt@example.org"
+    owner.save()
+    client.force_login(owner)  # sets last_login
+    backup = tmp_path / "league.json"
+    backup.write_text("an older backup")
+    backup.chmod(0o644)  # a file others could read is replaced, and becomes private
+
+    call_command("export_campaign", duel["campaign"].pk, output=str(backup),
+                 stderr=open("/dev/null", "w"))  # noqa: SIM115  # fmt: skip
+
+    assert backup.stat().st_mode & 0o777 == 0o600
+    text = backup.read_text()
+    users = users_of(json.loads(text))
+    assert {user["username"] for user in users} >= {owner.username, duel["organiser"].username}
+    assert all(set(user) == {"username", "first_name", "last_name", "is_active", "date_joined"}
+               for user in users)  # fmt: skip
+    assert owner.password not in text and "gerhardt@example.org" not in text
+
+
+def test_an_imported_account_has_no_usable_password_even_from_an_old_backup(
+    reference_data, duel, tmp_path, client
+):
+    owner = duel["reavers"].owner
+    document = json.loads(dumps(export_campaign(duel["campaign"])))
+    for fields in users_of(document):  # as backups were written before: hash, e-mail, log-in
+        if fields["username"] == owner.username:
+            fields.update(password=owner.password, email="gerhardt@example.org",
+                          last_login="2026-01-01T10:00:00Z")  # fmt: skip
+    backup = tmp_path / "old.json"
+    backup.write_text(json.dumps(document))
+
+    call_command("flush", interactive=False, verbosity=0)
+    load_reference_data(apps)
+    call_command("import_campaign", str(backup), stdout=open("/dev/null", "w"))  # noqa: SIM115
+
+    restored = get_user_model().objects.get(username=owner.username)
+    assert not restored.has_usable_password()
+    assert (restored.email, restored.last_login) == ("", None)
+    assert not restored.check_password(PASSWORD)
+    answer = client.post(reverse("login"), {"username": owner.username, "password": PASSWORD})
+    assert answer.status_code == 200 and "_auth_user_id" not in client.session  # refused
+    assert Warband.objects.get(name="Reavers").owner == restored

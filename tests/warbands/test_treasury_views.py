@@ -357,3 +357,28 @@ def test_a_purchase_answers_with_the_board_and_the_ledger_reloads_itself(client,
     assert refused.status_code == 422 and "HX-Trigger" not in refused
     page = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
     assert page.index('id="treasury-board"') < page.index('<section id="ledger"')
+
+
+@pytest.mark.parametrize("page", ["999999999999999999999", "9" * 5000, "-3", "x", "2.5"])
+def test_a_ledger_page_that_does_not_exist_shows_a_page_that_does(client, warband, page):
+    url = reverse("warband_treasury", args=[warband.pk])
+    first = client.get(url, headers={**HTMX, "HX-Target": "ledger"}).content.decode()
+
+    response = client.get(url, {"page": page}, headers={**HTMX, "HX-Target": "ledger"})
+
+    assert response.status_code == 200  # the last page past the end, else the first: one here
+    assert response.content.decode() == first
+    assert client.get(url, {"page": page}).status_code == 200
+
+
+def test_a_ledger_page_past_the_end_however_far_shows_the_last_page(client, warband):
+    for _ in range(30):  # more than a page of 30 rows
+        treasury.add_treasure(treasury.loose_pile(warband), gold=1, reason="income")
+    url = reverse("warband_treasury", args=[warband.pk])
+    ledger = {**HTMX, "HX-Target": "ledger"}
+
+    last = client.get(url, {"page": 2}, headers=ledger).content.decode()
+    far = client.get(url, {"page": "999999999999999999999"}, headers=ledger).content.decode()
+
+    assert far == last != client.get(url, headers=ledger).content.decode()
+    assert "Starting treasury" in last  # the oldest rows

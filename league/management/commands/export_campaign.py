@@ -1,10 +1,26 @@
 """`manage.py export_campaign ID [--output FILE]`: one campaign as a JSON backup (see
-``league.backup``); to standard output without ``--output``."""
+``league.backup``); to standard output without ``--output``.
+
+The file holds every warband's secret treasury, so it is its owner's alone (mode 0600), even
+when it replaces a file that others could read."""
+
+import os
 
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.models import Campaign
 from league.backup import dumps, export_campaign
+
+PRIVATE = 0o600
+
+
+def write_private(path: str, text: str) -> None:
+    """``text`` into ``path``, readable and writable by its owner only: the mode is set before
+    any content is written."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
+    os.fchmod(descriptor, PRIVATE)  # an existing file keeps its mode through O_CREAT
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(text)
 
 
 class Command(BaseCommand):
@@ -21,8 +37,7 @@ class Command(BaseCommand):
         document = export_campaign(campaign)
         text = dumps(document)
         if output:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            write_private(output, text)
             total = sum(document["counts"].values())
             self.stderr.write(f"{campaign.name}: {total} rows written to {output}.")
         else:
