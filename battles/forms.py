@@ -19,6 +19,16 @@ class BattleForm(forms.Form):
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
 
+class RecordForm(BattleForm):
+    """An organiser's record waits for the players' confirmations, unless overridden."""
+
+    confirm_now = forms.BooleanField(
+        required=False,
+        label="Confirm it now for every player, without waiting for them",
+        help_text="An override: the campaign feed says that you confirmed it for them.",
+    )
+
+
 class ParticipantRowForm(forms.Form):
     """One line per warband of the campaign: did it fight, and how did it end?"""
 
@@ -133,10 +143,17 @@ class CarriedItemsForm(forms.Form):
     securers = forms.IntegerField(required=False, min_value=0, max_value=50)
     pitters = forms.IntegerField(required=False, min_value=0, max_value=2)
     quartermasters = forms.IntegerField(required=False, min_value=0, max_value=10)
+    # An organiser's override: a declaration that lets a player's items leave his warband
+    # applies without waiting for the player (battles.sequence.carried_items).
+    override = forms.BooleanField(required=False)
+
+    NUMBERS = ("securers", "pitters", "quartermasters")
 
     def clean(self):
         data = super().clean()
-        return {key: data.get(key) or 0 for key in self.fields} if not self.errors else data
+        if self.errors:
+            return data
+        return {**{key: data.get(key) or 0 for key in self.NUMBERS}, "override": data["override"]}
 
 
 def carried_item_declarations(data, items, enemies) -> tuple[list[Declaration], list[str]]:

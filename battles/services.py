@@ -1,5 +1,5 @@
-"""Use cases of battles: report, confirm or dispute, record (organisers), correct; random
-fortune.
+"""Use cases of battles: report, confirm or dispute, record (organisers), correct. Random
+fortune is ``battles.fortune``.
 
 Each takes the acting user, checks permissions through ``campaign.permissions``, validates
 with ``battles.rules`` and writes in one transaction. Ratings at the time are taken from the
@@ -20,24 +20,21 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from battles import rules
-from battles.dice import check_may_roll, last_roll_id, note_decided
-from battles.models import Battle, Discovery, Participant, WarriorOutcome
+from battles.models import Battle, Participant, WarriorOutcome
 from battles.rules import ReportedResult, check_results
-from battles.sequence.carried_items import add_discovery_item
 from battles.sequence.start import start_sequences
 from campaign import permissions
-from campaign.models import Campaign, CampaignEvent, RandomFortuneEntry
+from campaign.models import Campaign, CampaignEvent
 from campaign.services import record_event
 from warbands import services as warband_services
-from warbands.models import RatingSnapshot, VesselItem, Warband, Warrior
+from warbands.models import RatingSnapshot, Warband, Warrior
 from warbands.rules import RuleViolation
 
 
 def _warbands_for(campaign: Campaign, results: Sequence[ReportedResult]) -> dict[int, Warband]:
     warbands = {
         w.pk: w
-        for w in Warband.objects.select_for_update()
+        for w in Warband.objects.select_for_update(no_key=True)
         .filter(pk__in=[r.warband_id for r in results])
         .order_by("pk")
     }
@@ -100,46 +97,28 @@ def record_battle(
     fought_on: datetime.date | None = None,
     random_fortune: bool = False,
     notes: str = "",
+    confirm_now: bool = False,
 ) -> Battle:
-    """An organiser records a battle between two or more of the campaign's warbands; it is
-    confirmed at once (the organiser confirms on everybody's behalf)."""
+    """An organiser records a battle between two or more of the campaign's warbands. As with
+    a player's report (``report_battle``), it counts once every player whose warband took part
+    has confirmed it (``respond``): an organiser alone never decides a result that moves
+    treasure. ``confirm_now``: the organiser's explicit override (``confirm_for_everybody``),
+    which the campaign feed reports under the organiser's name."""
     if not permissions.can_run_campaign(actor, campaign):
         raise PermissionDenied("Only the campaign's organisers record battles for others.")
-    scenario = scenario.strip()
-    if not scenario:
-        raise RuleViolation("Name the scenario.")
-    check_results(results)
-    warbands = _warbands_for(campaign, results)
-    battle = Battle.objects.create(
-        campaign=campaign,
-        scenario=scenario,
-        fought_on=fought_on or timezone.localdate(),
-        random_fortune=random_fortune,
-        notes=notes,
-        reported_by=actor,
-    )
-    ratings = warband_services.ratings_of(warbands.values())
-    participants = [
-        Participant.objects.create(
-            battle=battle,
-            warband=warbands[r.warband_id],
-            result=r.result,
-            routed=r.routed,
-            rout_order=r.rout_order if r.routed else None,
-            rating_before=ratings[r.warband_id],
-            confirmation=Participant.Confirmation.CONFIRMED,
-            confirmed_by=actor,
-        )
-        for r in results
-    ]
-    confirm(battle, participants)
+    battle = report_battle(
+        actor=actor, campaign=campaign, scenario=scenario, results=results, fought_on=fought_on,
+        random_fortune=random_fortune, notes=notes,
+    )  # fmt: skip
+    if confirm_now:
+        confirm_for_everybody(battle, actor=actor)
     return battle
 
 
 @transaction.atomic
 def correct_result(battle: Battle, *, actor, results: Sequence[ReportedResult]) -> Battle:
     """An organiser corrects who won, drew, lost and routed; the warbands stay the same."""
-    battle = Battle.objects.select_for_update().get(pk=battle.pk)
+    battle = Battle.objects.select_for_update(no_key=True).get(pk=battle.pk)
     if not permissions.can_run_campaign(actor, battle.campaign):
         raise PermissionDenied("Only the campaign's organisers correct results.")
     check_results(results)
@@ -222,7 +201,9 @@ def report_battle(
 
 def _editable(battle: Battle, actor) -> Battle:
     battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
     )
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is confirmed: ask an organiser to correct it.")
@@ -311,7 +292,9 @@ def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
     """A participant confirms the report for their warbands, or disputes it saying why. The
     battle counts once every participant has confirmed."""
     battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
     )
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is already confirmed.")
@@ -338,17 +321,31 @@ def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
 
 @transaction.atomic
 def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
-    """An organiser confirms on behalf of every participant."""
+    """An organiser confirms on behalf of every participant: an override of the players'
+    confirmations, written in the campaign feed under the organiser's name."""
     battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
     )
     if not permissions.can_run_campaign(actor, battle.campaign):
         raise PermissionDenied("Only the campaign's organisers confirm for others.")
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is already confirmed.")
+    waiting = [
+        p.warband.name
+        for p in battle.participants.select_related("warband").order_by("pk")
+        if p.confirmation != Participant.Confirmation.CONFIRMED
+    ]
     battle.participants.update(
         confirmation=Participant.Confirmation.CONFIRMED, confirmed_by=actor, dispute_reason=""
     )
+    record_event(
+        battle.campaign, CampaignEvent.Kind.BATTLE,
+        f"{actor.username}, organiser, confirmed {battle} for "
+        f"{' and '.join(waiting) or 'every warband'} without waiting for their players.",
+        battle=battle,
+    )  # fmt: skip
     return _confirm_if_everybody_agrees(battle)
 
 
@@ -362,89 +359,3 @@ def _confirm_if_everybody_agrees(battle: Battle) -> Battle:
         battle.status = Battle.Status.REPORTED
         battle.save(update_fields=["status"])
     return battle
-
-
-# --- Random fortune ------------------------------------------------------------------------
-
-
-@transaction.atomic
-def roll_fortune_markers(battle: Battle, *, actor, dice) -> tuple[int, list]:
-    """The number of random fortune markers and who places them first."""
-    battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
-    )
-    check_may_roll(battle, actor)
-    if not battle.random_fortune:
-        raise RuleViolation("Random fortune was not in play in this battle.")
-    if battle.fortune_markers is not None:
-        raise RuleViolation("The markers have been rolled already.")
-    participants = list(battle.participants.select_related("warband"))
-    since = last_roll_id(battle)
-    battle.fortune_markers = rules.random_fortune_markers(dice, len(participants))
-    battle.save(update_fields=["fortune_markers"])
-    note_decided(battle, since, f"{battle.fortune_markers} random fortune markers")
-    since = last_roll_id(battle)
-    order = rules.placement_order(
-        [rules.Placer(p.warband_id, p.warband.name, p.rating_before) for p in participants], dice
-    )
-    note_decided(battle, since, "placement: " + ", ".join(p.name for p in order))
-    return battle.fortune_markers, order
-
-
-def placement(battle: Battle) -> list[Participant]:
-    """Lowest rating places first (ties as rolled off, shown in the dice log)."""
-    return sorted(battle.participants.select_related("warband"), key=lambda p: p.rating_before)
-
-
-@transaction.atomic
-def test_discovery(battle: Battle, warband: Warband, *, actor, dice, result: str = "") -> Discovery:
-    """A warrior of ``warband`` investigated a marker: D6 test, then the campaign's random
-    fortune table (or the result as typed, while the campaign has no table)."""
-    battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
-    )
-    check_may_roll(battle, actor)
-    if not battle.random_fortune:
-        raise RuleViolation("Random fortune was not in play in this battle.")
-    if not battle.participants.filter(warband=warband).exists():
-        raise RuleViolation(f"{warband.name} did not fight in this battle.")
-    if battle.carried_items_done_at:
-        raise RuleViolation("The carried items are settled: no more discoveries.")
-    artefact = VesselItem.objects.filter(
-        warband=warband, kind=VesselItem.Kind.DARK_ARTEFACT, is_lost=False
-    ).exists()
-    since = last_roll_id(battle)
-    test = rules.discovery_test(dice, warband=warband.name, holds_dark_artefact=artefact)
-    discovery = Discovery(
-        battle=battle, warband=warband, test_roll=test.roll, discovered=test.discovered,
-        cult_attack=test.cult_attack,
-    )  # fmt: skip
-    if test.discovered:
-        rows = [
-            rules.FortuneRow(e.low, e.high, e.result, e.kind)
-            for e in RandomFortuneEntry.objects.filter(
-                campaign=battle.campaign, table=battle.fortune_table
-            )
-        ]
-        if rows:
-            discovery.table_roll = rules.fortune_roll(dice, battle.fortune_table)
-            row = rules.look_up_fortune(rows, discovery.table_roll)
-            discovery.result = row.result if row else f"Nothing listed for {discovery.table_roll}"
-            discovery.kind = row.kind if row else Discovery.Kind.CARRIED_ITEM
-        else:
-            discovery.result = result.strip()[:200] or "An unidentified discovery"
-    discovery.save()
-    note_decided(
-        battle,
-        since,
-        (f"found {discovery.result}" if test.discovered else "nothing found")
-        + ("; the cult attacks" if test.cult_attack else ""),
-    )
-    if discovery.cult_attack:
-        record_event(
-            battle.campaign, CampaignEvent.Kind.BATTLE,
-            f"The cult attacked {warband.name} for the Dark Artefact it carries!", battle=battle,
-        )  # fmt: skip
-    if battle.is_confirmed and test.discovered:
-        add_discovery_item(battle, discovery)
-    return discovery

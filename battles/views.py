@@ -17,13 +17,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles import permissions, services
+from battles import fortune, permissions, services
 from battles.dice import dice_for
 from battles.forms import (
-    BattleForm,
     CarriedItemsForm,
     DiceForm,
     DiscoveryForm,
+    RecordForm,
     RecoverForm,
     ReportForm,
     RespondForm,
@@ -48,7 +48,9 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 
 def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> dict:
     participants = list(
-        battle.participants.select_related("warband", "warband__owner", "confirmed_by", "sequence")
+        battle.participants.select_related(
+            "warband", "warband__owner", "confirmed_by", "sequence", "declaration_proposed_by"
+        )
     )
     mine = [p for p in participants if p.warband.owner_id == request.user.pk]
     organiser = can_run_campaign(request.user, battle.campaign)
@@ -63,6 +65,7 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
         )
     )
     turn = carried_items.chooser(battle)
+    discoveries = list(battle.discoveries.select_related("warband"))
     may_edit = (
         battle.campaign.is_open
         and battle.status != Battle.Status.CONFIRMED
@@ -80,10 +83,21 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
         "items": items,
         "pending_items": [i for i in items if i.outcome == CarriedItemAtEnd.Outcome.PENDING],
         "undeclared": [p for p in participants if not p.carried_items_declared],
+        # An organiser's declaration for a player, waiting for the player to confirm it.
+        "proposed": {
+            p.warband_id: p.declaration_proposed_by
+            for p in participants
+            if p.declaration_proposed_by_id and not p.carried_items_declared
+        },
         "turn": turn,
         "my_turn": turn is not None and (turn.owner_id == request.user.pk or organiser),
-        "discoveries": list(battle.discoveries.select_related("warband")),
-        "placement": services.placement(battle) if battle.fortune_markers else [],
+        "discoveries": discoveries,
+        # Each marker is tested once, by the warband that reached it (battles.fortune).
+        "markers_left": max((battle.fortune_markers or 0) - len(discoveries), 0),
+        "testers": [
+            p for p in participants if fortune.may_test_for(request.user, battle, p.warband)
+        ],
+        "placement": fortune.placement(battle) if battle.fortune_markers else [],
         "dice_rolls": permissions.visible_dice(
             request.user,
             battle.dice_rolls.select_related("warband__campaign", "warband__owner", "rolled_by"),
@@ -148,7 +162,7 @@ def _warbands_that_fight(campaign):
 def _report_page(request, template: str, campaign, *, record: bool) -> HttpResponse:
     warbands = _warbands_that_fight(campaign)
     data = request.POST if request.method == "POST" else None
-    form = (BattleForm if record else ReportForm)(data, initial={"fought_on": timezone.localdate()})
+    form = (RecordForm if record else ReportForm)(data, initial={"fought_on": timezone.localdate()})
     rows = participant_rows(data, warbands)
     errors: list[str] = []
     if request.method == "POST":
@@ -164,7 +178,8 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
                 errors.append(str(refusal))
             else:
                 if record:
-                    messages.success(request, f"{battle} is recorded and confirmed.")
+                    done = "confirmed" if battle.is_confirmed else "waiting for the players"
+                    messages.success(request, f"{battle} is recorded, {done}.")
                     return redirect("battle_detail", battle.pk)
                 messages.success(request, "Battle reported. Now say what each warrior did.")
                 return redirect("battle_outcomes", battle.pk)
@@ -305,7 +320,7 @@ def battle_fortune_markers(request: HttpRequest, pk: int) -> HttpResponse:
         return _board(request, battle, error="Check the dice.")
     try:
         dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
-        services.roll_fortune_markers(battle, actor=request.user, dice=dice)
+        fortune.roll_fortune_markers(battle, actor=request.user, dice=dice)
     except (RuleViolation, DiceError) as refusal:
         return _board(request, battle, error=str(refusal))
     return _board(request, battle)
@@ -326,7 +341,7 @@ def battle_discovery(request: HttpRequest, pk: int) -> HttpResponse:
         dice = dice_for(
             battle, entered=form.cleaned_data["dice"], warband=warband, user=request.user
         )
-        services.test_discovery(
+        fortune.test_discovery(
             battle, warband, actor=request.user, dice=dice, result=form.cleaned_data["result"]
         )
     except (RuleViolation, DiceError) as refusal:
@@ -342,10 +357,13 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
     """A warband's owner says where each of its carried items ended the game."""
     battle = get_battle_for_user(request, pk)
     participant = get_object_or_404(
-        Participant.objects.select_related("warband"), battle=battle, warband_id=warband_pk
+        Participant.objects.select_related("warband", "declaration_proposed_by"),
+        battle=battle,
+        warband_id=warband_pk,
     )
     warband = participant.warband
-    if warband.owner_id != request.user.pk and not can_run_campaign(request.user, battle.campaign):
+    owner = warband.owner_id == request.user.pk
+    if not owner and not can_run_campaign(request.user, battle.campaign):
         raise PermissionDenied("Each warband declares its own carried items.")
     items = list(battle.carried_items.filter(owner=warband))
     enemies = [
@@ -378,6 +396,10 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
             "warband": warband,
             "items": items,
             "enemies": enemies,
+            "owner": owner,
+            "proposed": participant.declaration_proposed_by
+            if not participant.carried_items_declared
+            else None,
             "error": error,
         },
         status=422 if error else 200,

@@ -189,6 +189,7 @@ def _record(campaign, organiser, first, second, rng, fought_on, notes="") -> Bat
             ReportedResult(second.pk, other, other == "lost", 1 if other == "lost" else None),
         ],
         notes=notes,
+        confirm_now=True,
     )
 
 

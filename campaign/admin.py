@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from campaign.models import Campaign, Membership
+from campaign.services import record_secrets_switch
 
 
 class MembershipInline(admin.TabularInline):
@@ -14,6 +15,13 @@ class CampaignAdmin(admin.ModelAdmin):
     list_display = ["name", "start_date", "mim_carried_items", "organiser_sees_secrets"]
     search_fields = ["name"]
     inlines = [MembershipInline]
+
+    def save_model(self, request, obj, form, change):
+        """Site staff switching "organiser sees secrets" is written in the feed too."""
+        stored = Campaign.objects.filter(pk=obj.pk).values_list("organiser_sees_secrets")
+        was = stored.first()[0] if change else obj.organiser_sees_secrets
+        super().save_model(request, obj, form, change)
+        record_secrets_switch(obj, actor=request.user, was=was)
 
 
 @admin.register(Membership)

@@ -62,20 +62,48 @@ def create_campaign(*, actor, **fields) -> Campaign:
 
 @transaction.atomic
 def update_campaign(campaign: Campaign, *, actor, **fields) -> Campaign:
+    """Change the campaign's settings. Whether organisers see inside every warband's storage
+    containers is compared with the row as stored (locked), not with ``campaign``, which a
+    bound form may have changed already: turning it on or off is written in the campaign feed
+    under the organiser's name, so no organiser reads the treasuries unnoticed."""
     require_organiser(actor, campaign)
     unknown = set(fields) - set(CAMPAIGN_FIELDS)
     if unknown:
         raise ValueError(f"not campaign settings: {sorted(unknown)}")
+    stored = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    saw = stored.organiser_sees_secrets
     for name, value in fields.items():
+        setattr(stored, name, value)
         setattr(campaign, name, value)
-    campaign.save(update_fields=list(fields))
+    stored.save(update_fields=list(fields))
+    record_secrets_switch(stored, actor=actor, was=saw)
     return campaign
+
+
+def record_secrets_switch(campaign: Campaign, *, actor, was: bool) -> None:
+    """Write in the feed, under ``actor``'s name, that organisers now see inside every
+    warband's storage containers, or no longer do (``was``: the setting before the change).
+    The settings page and the admin both call it."""
+    if campaign.organiser_sees_secrets == was:
+        return
+    record_event(
+        campaign,
+        CampaignEvent.Kind.CAMPAIGN,
+        f"{actor.username} let the organisers see inside every warband's storage containers."
+        if campaign.organiser_sees_secrets
+        else f"{actor.username} stopped the organisers seeing inside the warbands' storage "
+        "containers.",
+    )
 
 
 @transaction.atomic
 def join_campaign(*, actor, code: str) -> Membership:
     """Join with the code an organiser shared. Joining twice changes nothing."""
-    campaign = Campaign.objects.select_for_update().filter(join_code=code.strip().upper()).first()
+    campaign = (
+        Campaign.objects.select_for_update(no_key=True)
+        .filter(join_code=code.strip().upper())
+        .first()
+    )
     if campaign is None:
         raise RuleViolation("No campaign has that join code. Check it with your organiser.")
     existing = Membership.objects.filter(campaign=campaign, user=actor).first()

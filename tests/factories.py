@@ -168,6 +168,7 @@ def record(campaign, organiser, lines, *, scenario="Skirmish", fought_on=None, o
             ReportedResult(w.pk, result, routed, next(order) if routed else None)
             for w, result, routed in lines
         ],
+        confirm_now=True,
     )
     for participant in battle.participants.all():
         for warrior, out_of_action, enemies in (outcomes or {}).get(participant.warband, []):

@@ -28,15 +28,54 @@ NOT_FOLLOWED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password_
 
 
 class Links(HTMLParser):
-    """The URLs a page lets a user reach: links, htmx requests and form actions."""
+    """The URLs a page lets a user reach: links, htmx requests and form actions; and each
+    form posted by POST as the page fills it (``forms``: {action: data}): its inputs' values,
+    the checked boxes, the selected (or first) option of each list, and "crawl" in an empty
+    text field or text area (a reason to reopen a step, a dispute)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.gets: set[str] = set()
         self.posts: set[str] = set()
+        self.forms: dict[str, dict[str, str]] = {}
+        self._form: dict[str, str] | None = None
+        self._action = ""
+        self._select = ""
+
+    def _fill(self, tag, attrs):
+        form, name = self._form, attrs.get("name")
+        kind = (attrs.get("type") or "text").lower()
+        if tag == "input" and name and name != "csrfmiddlewaretoken":
+            if kind == "radio":
+                if "checked" in attrs or name not in form:
+                    form[name] = attrs.get("value") or "on"
+            elif kind == "checkbox":
+                if "checked" in attrs:
+                    form[name] = attrs.get("value") or "on"
+            elif kind not in ("submit", "button"):
+                form[name] = attrs.get("value") or ("crawl" if kind == "text" else "")
+        elif tag == "select" and name:
+            self._select = name
+        elif tag == "option" and self._select:
+            if self._select not in form or "selected" in attrs:
+                form[self._select] = attrs.get("value") or ""
+        elif tag == "textarea" and name:
+            form[name] = "crawl"
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = ""
+        elif tag == "form" and self._form is not None:
+            self.forms[self._action] = self._form
+            self._form = None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if self._form is not None:
+            self._fill(tag, attrs)
+        if tag == "form" and (attrs.get("method") or "get").lower() == "post":
+            self._action = attrs.get("action") or attrs.get("hx-post") or ""
+            self._form = {}
         if tag == "a" and attrs.get("href"):
             self.gets.add(attrs["href"])
         if attrs.get("hx-get"):
@@ -61,9 +100,10 @@ class _Undo(Exception):
     pass
 
 
-def crawl(client, user) -> dict[str, str]:
+def crawl(client, user, *, filled: bool = False) -> dict[str, str]:
     """Every page (and every empty form post, rolled back) the user can reach from the
-    dashboard: {what was asked: response body}."""
+    dashboard: {what was asked: response body}. ``filled``: each form is posted as the page
+    fills it (``Links.forms``) instead of empty, so that what it does is done, then undone."""
     client.force_login(user)
     seen: dict[str, str] = {}
     queue = deque(["/", "/no/such/page/", "/warbands/999999/", "/battles/999999/"])
@@ -89,7 +129,8 @@ def crawl(client, user) -> dict[str, str]:
                 continue
             try:
                 with transaction.atomic():
-                    response = client.post(target, {}, headers=HTMX)
+                    data = links.forms.get(action, {}) if filled else {}
+                    response = client.post(target, data, headers=HTMX)
                     seen[f"POST {target}"] = response.content.decode(errors="replace")
                     raise _Undo
             except _Undo:
@@ -194,3 +235,48 @@ def test_after_a_capture_only_the_captor_sees_inside(client, league):
         if user.pk in (captor.owner_id, loser.owner_id):
             continue
         assert not leaks(crawl(client, user), [heirloom, label])
+
+
+def reopening_the_treasury_refuses() -> str:
+    """Make a finished post-battle step of the demo impossible to reopen, as play makes it:
+    an item the step stored has left its container since (sold by its owner). The
+    container gets a name of its own, which the treasury's refusal would tell; returned."""
+    entry = (
+        LedgerEntry.objects.filter(
+            kind=LedgerEntry.Kind.ITEM, amount__gt=0, step__gte=1, reverses=None,
+            battle__isnull=False,
+        )
+        .exclude(container__kind=StorageContainer.LOOSE)
+        .select_related("container")
+        .order_by("-pk")
+        .first()
+    )  # fmt: skip
+    assert entry is not None, "the demo stores an item in a post-battle step"
+    stored = entry.container.stored_items.filter(name=entry.item_name).first()
+    treasury.remove_item(stored, reason=LedgerEntry.Reason.SALE)
+    name = f"Cache{entry.container_id}QZ"
+    StorageContainer.objects.filter(pk=entry.container_id).update(label=name)
+    return name
+
+
+def test_the_organiser_who_may_not_see_secrets_learns_none_even_posting_every_form(client, league):
+    """With "organiser sees secrets" off, the organiser reaches every page and posts every
+    form as the page fills it (confirming, recording, declaring, rolling, reopening steps:
+    each undone after its answer); no answer holds a warband's secret, not even the refusal
+    to reopen a step whose treasure has moved on."""
+    warbands, secrets, users = league
+    organiser = users["organiser"]
+    assert not warbands[0].campaign.organiser_sees_secrets
+    assert not any(w.owner_id == organiser.pk for w in warbands)
+    name = reopening_the_treasury_refuses()
+
+    seen = crawl(client, organiser, filled=True)
+
+    everything = [s for w in warbands for s in secrets[w.pk]] + [name]
+    assert not leaks(seen, everything), leaks(seen, everything)[:10]
+    reopened = [where for where in seen if "/reopen/" in where]
+    assert reopened, "the crawl reached the organiser's reopen forms"
+    assert any(
+        "That step cannot be reopened: later treasury changes depend on it." in seen[where]
+        for where in reopened
+    )

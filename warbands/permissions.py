@@ -8,7 +8,8 @@ Every view, partial, export and admin page that shows a container's contents goe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
@@ -17,6 +18,7 @@ from django.http import Http404, HttpRequest
 from campaign.permissions import is_member, is_organiser
 from core.queries import one
 from warbands.models import StorageContainer, Warband, Warrior
+from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
 
@@ -30,13 +32,37 @@ def can_edit_warband(user, warband: Warband) -> bool:
     )
 
 
+def organisers_see_treasuries(warband: Warband) -> bool:
+    """The campaign lets its organisers see inside every warband's containers: each treasury
+    page says plainly whether it does, and the campaign feed says when it changed."""
+    return warband.campaign.organiser_sees_secrets
+
+
 def can_see_treasury(user, warband: Warband) -> bool:
     """The warband's gold, wyrdstone and stored items are the owner's secret (Mayhem in
     Mordheim: "You need not reveal to your opponent what is inside any of your storage
     containers"); an organiser sees them only when the campaign says so."""
     if can_edit_warband(user, warband):
         return True
-    return warband.campaign.organiser_sees_secrets and is_organiser(user, warband.campaign)
+    return organisers_see_treasuries(warband) and is_organiser(user, warband.campaign)
+
+
+@contextmanager
+def secret_refusals(user, warband: Warband, *, neutral: str) -> Iterator[None]:
+    """Around a treasury change that ``user`` makes to ``warband``'s containers without being
+    sure to own them (an organiser reopening a step, step 0 handing a container to an enemy).
+    The treasury's refusals name what is inside a container or what its owner called it
+    ("Only 100 gc fit in the Treasure Chest (that would make 107)"), so a refusal raised
+    inside reaches a user who may not see that warband's treasury as ``neutral`` instead.
+    Decided before the change: its refusal may leave the transaction unable to read more.
+    ``user`` None: the app itself, which is told everything."""
+    allowed = user is None or can_see_treasury(user, warband)
+    try:
+        yield
+    except RuleViolation as refusal:
+        if allowed:
+            raise
+        raise RuleViolation(neutral) from refusal
 
 
 def can_see_contents(user, container: StorageContainer) -> bool:

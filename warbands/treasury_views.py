@@ -34,6 +34,7 @@ from warbands.treasury_forms import (
     BuyContainerForm,
     EquipForm,
     LedgerFilterForm,
+    LedgerPageForm,
     MoveItemForm,
     MoveTreasureForm,
     NameContainerForm,
@@ -72,19 +73,15 @@ def _ledger(request: HttpRequest, warband: Warband):
             entries = entries.filter(reason=form.cleaned_data["reason"])
         if form.cleaned_data["battle"]:
             entries = entries.filter(battle=form.cleaned_data["battle"])
-    return form, _page(entries, request.GET.get("page"))
+    return form, _page(entries, LedgerPageForm(request.GET).number())
 
 
-def _page(entries, number) -> Page:
+def _page(entries, number: int) -> Page:
     """A page of the ledger in one query: each row carries the total (an uncorrelated
     subquery, counted once) that Django's paginator would otherwise count in a query of its
     own; the page is read newest first through the ``ledger_recent`` index. An empty ledger,
     or a page number past the end, falls back to the paginator (it counts, then shows the
     last page)."""
-    try:
-        number = max(int(number), 1)
-    except (TypeError, ValueError):
-        number = 1
     start = (number - 1) * LEDGER_PAGE
     total = entries.order_by().values("warband").annotate(n=Count("pk")).values("n")[:1]
     rows = list(entries.annotate(total=Subquery(total))[start : start + LEDGER_PAGE])
@@ -239,6 +236,7 @@ def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "")
     return {
         "warband": warband,
         "can_edit": permissions.can_edit_warband(request.user, warband),
+        "organisers_see": permissions.organisers_see_treasuries(warband),
         "board": TreasuryBoard(request, warband),
         "error": error,
     }

@@ -109,6 +109,15 @@ class Participant(models.Model):
     experience_gained = models.PositiveIntegerField(default=0)
     # What the warband declared for step 0 (carried items at the end of the game).
     carried_items_declared = models.BooleanField(default=False)
+    declaration_proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="An organiser who declared the carried items for the warband's player: they "
+        "wait for the player's confirmation (battles.sequence.carried_items).",
+    )
     securers = models.PositiveSmallIntegerField(
         default=0, help_text="Warriors still on the table able to secure carried items."
     )

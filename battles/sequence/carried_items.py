@@ -7,6 +7,10 @@ When the battle is confirmed every warband's carried items on the table are list
 uncontrolled ones are chosen in turn and resolved on the recovery table (``start_recovery``,
 ``resolve_item``, with ``battles.rules.carried_items``). Once none is pending the step is
 settled for everybody, and each warband's sequence may move on (``CarriedItems``).
+
+Nothing leaves a player's warband on an organiser's word alone: an organiser's declaration
+that would let a player's item go waits for that player (``declare_carried_items``), and a
+treasury refusal reaches only those who may see inside the container (``_give``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from campaign.models import CampaignEvent
 from campaign.services import record_event
 from warbands import treasury
 from warbands.models import StorageContainer, VesselItem, Warband
+from warbands.permissions import secret_refusals
 from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
@@ -138,12 +143,25 @@ def declare_carried_items(
     securers: int,
     pitters: int = 0,
     quartermasters: int = 0,
+    override: bool = False,
 ) -> None:
     """The owner of ``warband`` (or an organiser) says where each of its carried items ended:
     controlled by its own warriors, by an enemy's, or uncontrolled; and how many of its
-    warriors are still on the table to secure items."""
+    warriors are still on the table to secure items.
+
+    Nothing leaves a player's warband on an organiser's word alone. When an organiser
+    declares for a warband he does not own and any of its items would not stay with it (held
+    by an enemy, uncontrolled and so open to an enemy's recovery roll, or caught in the open),
+    the declaration is only a proposal (``Participant.declaration_proposed_by``): the items
+    show it, but the warband counts as undeclared and nothing is settled until its player
+    confirms, by declaring himself on the same page, which shows the proposal to send as it
+    is or change. ``override``: the organiser's explicit choice not to wait, written in the
+    campaign feed under his name. A declaration that keeps every item with its warband
+    applies at once, whoever makes it."""
     battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
     )
     if not battle.is_confirmed:
         raise RuleViolation("The battle is not confirmed yet.")
@@ -151,9 +169,10 @@ def declare_carried_items(
         raise RuleViolation("The carried items of this battle are settled.")
     if not battle.campaign.is_open:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
-    if warband.owner_id != actor.pk and not permissions.is_organiser(actor, battle.campaign):
+    owner = warband.owner_id == actor.pk
+    if not owner and not permissions.is_organiser(actor, battle.campaign):
         raise PermissionDenied("Each warband declares its own carried items.")
-    participant = battle.participants.select_for_update().filter(warband=warband).first()
+    participant = battle.participants.select_for_update(no_key=True).filter(warband=warband).first()
     if participant is None:
         raise RuleViolation(f"{warband.name} did not fight in this battle.")
     if battle.choosing_order:
@@ -186,21 +205,43 @@ def declare_carried_items(
         item.save(update_fields=["state", "controlled_by", "exposed"])
     participant.securers, participant.pitters = securers, pitters
     participant.quartermasters = quartermasters if battle.campaign.quartermaster_skill else 0
-    participant.carried_items_declared = True
+    leaving = [items[pk].label for pk, d in declared.items() if d.state != "own" or d.exposed]
+    proposal = bool(leaving) and not owner and not override
+    participant.carried_items_declared = not proposal
+    participant.declaration_proposed_by = actor if proposal else None
     participant.save(
-        update_fields=["securers", "pitters", "quartermasters", "carried_items_declared"]
-    )
-    if not battle.participants.filter(carried_items_declared=False).exists():
+        update_fields=["securers", "pitters", "quartermasters", "carried_items_declared",
+                       "declaration_proposed_by"]
+    )  # fmt: skip
+    if leaving and not owner and override:
+        record_event(
+            battle.campaign, CampaignEvent.Kind.BATTLE,
+            f"{actor.username}, organiser, declared where {warband.name}'s carried items ended "
+            f"{battle} without waiting for its player ({', '.join(leaving)} not kept).",
+            battle=battle,
+        )  # fmt: skip
+    if not proposal and not battle.participants.filter(carried_items_declared=False).exists():
         _settle_controlled(battle, actor)
 
 
+# A refused treasury change of step 0 as told to whoever may not see inside the container
+# (``warbands.permissions.secret_refusals``): the treasury's reason names its contents.
+SETTLE_REFUSED = "The carried items cannot be settled: a treasury change they need was refused."
+
+
 def _give(item: CarriedItemAtEnd, winner: Warband | None, *, actor, battle: Battle) -> None:
-    """Hand a carried item to ``winner`` (or lose it), through the treasury's services."""
+    """Hand a carried item to ``winner`` (or lose it), through the treasury's services. The
+    actor may be an organiser or another warband's player: the treasury's refusals reach him
+    only when he may see inside (``secret_refusals``)."""
     owner = item.owner
+    for warband in (owner, winner):
+        if warband is not None and warband.campaign_id == battle.campaign_id:
+            warband.campaign = battle.campaign  # one object knows the actor's membership
     if winner is None:
         item.outcome = CarriedItemAtEnd.Outcome.LOST
         if item.container_id:
-            treasury.lose_container(item.container, actor=actor, battle=battle, step=0)
+            with secret_refusals(actor, owner, neutral=SETTLE_REFUSED):
+                treasury.lose_container(item.container, actor=actor, battle=battle, step=0)
         elif item.vessel_id:
             VesselItem.objects.filter(pk=item.vessel_id).update(is_lost=True)
         record_event(
@@ -209,7 +250,8 @@ def _give(item: CarriedItemAtEnd, winner: Warband | None, *, actor, battle: Batt
         )  # fmt: skip
     elif item.discovery_id:
         item.outcome = CarriedItemAtEnd.Outcome.RECOVERED
-        _bank_discovery(item.discovery, winner, actor=actor, battle=battle)
+        with secret_refusals(actor, winner, neutral=SETTLE_REFUSED):
+            _bank_discovery(item.discovery, winner, actor=actor, battle=battle)
     elif winner.pk == owner.pk:
         item.outcome = (
             CarriedItemAtEnd.Outcome.RECOVERED
@@ -219,10 +261,11 @@ def _give(item: CarriedItemAtEnd, winner: Warband | None, *, actor, battle: Batt
     else:
         item.outcome = CarriedItemAtEnd.Outcome.CAPTURED
         if item.container_id:
-            treasury.capture_container(
-                StorageContainer.objects.get(pk=item.container_id), winner, battle=battle,
-                actor=actor, step=0,
-            )  # fmt: skip
+            with secret_refusals(actor, owner, neutral=SETTLE_REFUSED):
+                treasury.capture_container(
+                    StorageContainer.objects.get(pk=item.container_id), winner, battle=battle,
+                    actor=actor, step=0,
+                )  # fmt: skip
         elif item.vessel_id:
             VesselItem.objects.filter(pk=item.vessel_id).update(warband=winner, coach=None)
         record_event(
@@ -293,7 +336,9 @@ def chooser(battle: Battle) -> Warband | None:
 def start_recovery(battle: Battle, *, actor, dice) -> list[int]:
     """Fix the order in which warbands choose items (rolling off among non-routers)."""
     battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
     )
     check_may_roll(battle, actor)
     if battle.participants.filter(carried_items_declared=False).exists():
@@ -321,11 +366,13 @@ def resolve_item(
     it. ``majority_id``: the warband whose warriors are the majority within sight and charge
     range of the item, if any."""
     battle = (
-        Battle.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=battle.pk)
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
     )
     check_may_roll(battle, actor)
     item = (
-        CarriedItemAtEnd.objects.select_for_update(of=("self",))
+        CarriedItemAtEnd.objects.select_for_update(of=("self",), no_key=True)
         .select_related("owner")
         .get(pk=item.pk)
     )

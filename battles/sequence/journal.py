@@ -20,6 +20,11 @@ from battles.models import StepAction, StepRecord
 from core.queries import one
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer
+from warbands.permissions import secret_refusals
+
+# What a refused reversal tells someone who may not see inside the container (an organiser
+# reopening a step): the treasury's own reason names its contents or its name.
+REOPEN_REFUSED = "That step cannot be reopened: later treasury changes depend on it."
 
 
 def _label(obj_or_model) -> str:
@@ -181,11 +186,18 @@ class Journal:
 
 
 def revert(journal: list[dict], *, actor=None) -> None:
-    """Undo a journal, newest change first."""
+    """Undo a journal, newest change first. A ledger entry that cannot be reversed (the
+    treasure has moved on since) refuses the whole undo, with the treasury's reason for those
+    who may see inside the container as it is now, and ``REOPEN_REFUSED`` for anyone else
+    (``warbands.permissions.secret_refusals``)."""
     for op in reversed(journal):
         if op["op"] == "ledger":
             for pk in reversed(op["pks"]):
-                treasury.reverse_entry(LedgerEntry.objects.get(pk=pk), actor=actor)
+                entry = LedgerEntry.objects.select_related("container__warband__campaign").get(
+                    pk=pk
+                )
+                with secret_refusals(actor, entry.container.warband, neutral=REOPEN_REFUSED):
+                    treasury.reverse_entry(entry, actor=actor)
             continue
         model = apps.get_model(op["model"])
         if op["op"] == "m2m_add":

@@ -1,8 +1,10 @@
 """Random fortune (Mayhem in Mordheim), with scripted dice."""
 
 import pytest
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 
-from battles import rules, services
+from battles import fortune, rules, services
 from battles.forms import FortuneTableForm
 from battles.rules import ReportedResult
 from campaign.models import RandomFortuneEntry
@@ -62,28 +64,35 @@ def test_the_fortune_table_lookup_by_d66_and_d100():
 pytestmark = pytest.mark.django_db
 
 
-def fortune_battle(duel):
+def fortune_battle(duel, *, d3_face=6):
+    """A battle with random fortune in play, its markers rolled (a 6 for the D3: 5 markers
+    for two warbands; their ratings tie, so two roll-off dice follow)."""
     reavers, scourge = duel["reavers"], duel["scourge"]
-    return services.report_battle(
+    battle = services.report_battle(
         actor=reavers.owner,
         campaign=duel["campaign"],
         scenario="Hidden Treasure",
         results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost", True, 1)],
         random_fortune=True,
     )
+    if d3_face is not None:
+        fortune.roll_fortune_markers(
+            battle, actor=reavers.owner, dice=ScriptedDice([d3_face, 3, 4])
+        )
+    return battle
 
 
 def test_markers_are_rolled_once_and_logged(duel):
-    battle = fortune_battle(duel)
+    battle = fortune_battle(duel, d3_face=None)
 
-    markers, order = services.roll_fortune_markers(
+    markers, order = fortune.roll_fortune_markers(
         battle, actor=duel["reavers"].owner, dice=ScriptedDice([6, 3, 4])
     )
 
     assert markers == 5
     assert len(order) == 2
     with pytest.raises(RuleViolation, match="already"):
-        services.roll_fortune_markers(battle, actor=duel["reavers"].owner, dice=ScriptedDice([1]))
+        fortune.roll_fortune_markers(battle, actor=duel["reavers"].owner, dice=ScriptedDice([1]))
 
 
 def test_a_discovery_uses_the_campaigns_table_when_there_is_one(duel):
@@ -92,7 +101,7 @@ def test_a_discovery_uses_the_campaigns_table_when_there_is_one(duel):
     )
     battle = fortune_battle(duel)
 
-    found = services.test_discovery(
+    found = fortune.test_discovery(
         battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([4, 3, 2])
     )
 
@@ -102,11 +111,11 @@ def test_a_discovery_uses_the_campaigns_table_when_there_is_one(duel):
 def test_without_a_table_the_discovery_is_recorded_as_typed(duel):
     battle = fortune_battle(duel)
 
-    found = services.test_discovery(
+    found = fortune.test_discovery(
         battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([6]),
         result="A silver locket",
     )  # fmt: skip
-    nothing = services.test_discovery(
+    nothing = fortune.test_discovery(
         battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([3])
     )
 
@@ -118,7 +127,7 @@ def test_a_natural_one_brings_the_cult_to_a_warband_with_a_dark_artefact(duel):
     VesselItem.objects.create(warband=duel["scourge"], kind="dark_artefact", name="Eye of Zar")
     battle = fortune_battle(duel)
 
-    test = services.test_discovery(
+    test = fortune.test_discovery(
         battle, duel["scourge"], actor=duel["scourge"].owner, dice=ScriptedDice([1])
     )
 
@@ -138,9 +147,90 @@ def test_random_fortune_must_be_in_play(duel):
     )
 
     with pytest.raises(RuleViolation, match="not in play"):
-        services.test_discovery(
+        fortune.test_discovery(
             battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([5])
         )
+
+
+def test_no_marker_is_tested_before_the_markers_are_rolled(duel):
+    battle = fortune_battle(duel, d3_face=None)
+
+    with pytest.raises(RuleViolation, match="Roll the random fortune markers first"):
+        fortune.test_discovery(
+            battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([5])
+        )
+    assert not battle.discoveries.exists()
+
+
+def test_no_more_tests_than_markers_placed(duel):
+    battle = fortune_battle(duel, d3_face=3)  # D3 2 + two warbands: 4 markers
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    for warband, face in ((reavers, 5), (scourge, 2), (reavers, 3), (scourge, 6)):
+        fortune.test_discovery(battle, warband, actor=warband.owner, dice=ScriptedDice([face]))
+
+    with pytest.raises(RuleViolation, match="All 4 random fortune markers have been tested"):
+        fortune.test_discovery(battle, reavers, actor=reavers.owner, dice=ScriptedDice([6]))
+    assert battle.discoveries.count() == 4
+    assert fortune.markers_left(battle) == 0
+
+
+def test_a_player_never_tests_a_marker_for_the_opponent(duel):
+    battle = fortune_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+
+    with pytest.raises(PermissionDenied):
+        fortune.test_discovery(battle, scourge, actor=reavers.owner, dice=ScriptedDice([1]))
+    assert not battle.discoveries.exists()
+
+
+def test_an_organiser_tests_a_marker_for_the_warband_that_reached_it(duel):
+    battle = fortune_battle(duel)
+
+    found = fortune.test_discovery(
+        battle, duel["scourge"], actor=duel["organiser"], dice=ScriptedDice([4]),
+        result="A rusty key",
+    )  # fmt: skip
+
+    assert (found.warband, found.result) == (duel["scourge"], "A rusty key")
+
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_the_discovery_form_offers_a_player_only_his_own_warband(client, duel):
+    battle = fortune_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    client.force_login(reavers.owner)
+    url = reverse("battle_discovery", args=[battle.pk])
+
+    page = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
+    form = page.split(f'action="{url}"')[1].split("</form>")[0]
+    assert f'<option value="{reavers.pk}">' in form
+    assert f'<option value="{scourge.pk}">' not in form
+    assert "5 markers left to test" in page
+
+    response = client.post(url, {"warband": scourge.pk, "dice": "1"}, headers=HTMX)
+    assert response.status_code == 403
+    response = client.post(url, {"warband": reavers.pk, "dice": "2"}, headers=HTMX)
+    assert response.status_code == 200
+    assert "4 markers left to test" in response.content.decode()
+    assert list(battle.discoveries.values_list("warband", flat=True)) == [reavers.pk]
+
+
+def test_once_every_marker_is_tested_the_page_offers_no_more_tests(client, duel):
+    battle = fortune_battle(duel, d3_face=1)  # 3 markers
+    for _ in range(3):
+        fortune.test_discovery(
+            battle, duel["reavers"], actor=duel["reavers"].owner, dice=ScriptedDice([2])
+        )
+    client.force_login(duel["organiser"])
+    url = reverse("battle_discovery", args=[battle.pk])
+
+    page = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
+    assert f'action="{url}"' not in page
+    response = client.post(url, {"warband": duel["scourge"].pk, "dice": "6"}, headers=HTMX)
+    assert response.status_code == 422
+    assert "All 3 random fortune markers have been tested" in response.content.decode()
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,21 @@ from django.urls import reverse
 from battles import sequence as sequences
 from battles.models import DiceRoll, PostBattleSequence
 from tests.factories import SECRET_ITEM, change_secrets, hide_secrets, hire
-from tests.helpers import battle_of, fought, play_to, roll, sequence_of, warriors
+from tests.helpers import (
+    act,
+    at_step,
+    battle_of,
+    chest,
+    fought,
+    play_to,
+    roll,
+    sack_with_room,
+    sequence_of,
+    warriors,
+)
 from tests.secrets import assert_unchanged_by_secrets
 from warbands import treasury
-from warbands.models import LedgerEntry, Skill, Warband, WarriorSkill
+from warbands.models import LedgerEntry, Skill, StorageContainer, StoredItem, Warband, WarriorSkill
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -309,3 +320,66 @@ def test_undo_from_two_tabs_undoes_one_step(client, duel):
     assert "not the last step done any more" in second.content.decode()
     sequence.refresh_from_db()
     assert sequence.current_step == 8
+
+
+# --- A refused reopening names no secret ---------------------------------------------------
+
+
+def _reopen_refused_by_a_full_chest(duel):
+    """Step 9 moved 7 gc out of the Reavers' chest; since then the owner filled it again to
+    its 100 gc: reopening step 9 would put the 7 gc back, which the chest cannot hold."""
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 9)
+    box, sack = chest(reavers), sack_with_room(reavers)
+    assert box.gold_crowns == 100
+    act(sequence, "move", owner, source=box.pk, target=sack.pk, gold=7)
+    sequences.complete_step(sequence, actor=owner, step=9)
+    treasury.move_treasure(sack_with_room(reavers), chest(reavers), actor=owner, gold=7)
+    return sequence, "Only 100 gc fit in the Treasure Chest (that would make 107)"
+
+
+def _reopen_refused_by_an_item_moved_on(duel):
+    """Step 9 put the captain's sword into a large sack the owner named "Wqzt Cache"; since
+    then the champion took it: reopening step 9 would take the sword out of the sack."""
+    reavers = duel["reavers"]
+    captain, champion, _ = warriors(reavers)
+    sequence, owner = at_step(duel, 9)
+    sack = sack_with_room(reavers)
+    StorageContainer.objects.filter(pk=sack.pk).update(label="Wqzt Cache")
+    act(sequence, "unequip", owner, owned=captain.items.get(item__key="sword").pk, target=sack.pk)
+    sequences.complete_step(sequence, actor=owner, step=9)
+    stored = StoredItem.objects.get(container=sack, item__key="sword")
+    treasury.equip_stored_item(stored, champion, actor=owner)
+    return sequence, "Wqzt Cache"
+
+
+@pytest.mark.parametrize(
+    "scene", [_reopen_refused_by_a_full_chest, _reopen_refused_by_an_item_moved_on]
+)
+def test_a_refused_reopening_tells_an_organiser_no_secret(client, duel, scene):
+    sequence, secret = scene(duel)
+    before = list(LedgerEntry.objects.values_list("pk", flat=True))
+
+    response = post(
+        client,
+        "sequence_reopen",
+        sequence,
+        {"step": 9, "current": 10, "reason": "Misread"},
+        duel["organiser"],
+    )
+
+    body = response.content.decode()
+    assert response.status_code == 422
+    assert "That step cannot be reopened: later treasury changes depend on it." in body
+    assert secret not in body and "107" not in body
+    assert list(LedgerEntry.objects.values_list("pk", flat=True)) == before
+    sequence.refresh_from_db()
+    assert sequence.current_step == 10
+
+    campaign = duel["campaign"]  # once the campaign lets organisers see inside, it says why
+    campaign.organiser_sees_secrets = True
+    campaign.save()
+    response = post(
+        client, "sequence_reopen", sequence, {"step": 9, "current": 10, "reason": "Misread"}
+    )
+    assert response.status_code == 422 and secret in response.content.decode()

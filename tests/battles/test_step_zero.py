@@ -2,8 +2,9 @@
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 
-from battles import services
+from battles import fortune, services
 from battles.models import CarriedItemAtEnd
 from battles.rules import ReportedResult
 from battles.sequence import carried_items
@@ -35,8 +36,12 @@ def confirmed_battle(duel, *, scourge_routed=True, draw=False):
     return battle
 
 
-def declare(battle, warband, states: dict[str, str] | None = None, *, securers=3, **extra):
-    """Declare every item of ``warband``: ``states`` by label, the rest controlled."""
+def declare(
+    battle, warband, states: dict[str, str] | None = None, *, securers=3, actor=None,
+    override=False, **extra,
+):  # fmt: skip
+    """Declare every item of ``warband``: ``states`` by label, the rest controlled; by its
+    owner unless ``actor`` says who."""
     states = states or {}
     declarations = []
     for item in battle.carried_items.filter(owner=warband).order_by("pk"):
@@ -50,8 +55,8 @@ def declare(battle, warband, states: dict[str, str] | None = None, *, securers=3
             )
         )
     carried_items.declare_carried_items(
-        battle, warband, actor=warband.owner, declarations=declarations, securers=securers,
-        pitters=extra.get("pitters", 0),
+        battle, warband, actor=actor or warband.owner, declarations=declarations,
+        securers=securers, pitters=extra.get("pitters", 0), override=override,
     )  # fmt: skip
 
 
@@ -250,7 +255,8 @@ def test_a_discovery_secured_goes_to_the_unstored_treasure_of_who_secures_it(due
         results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost", True, 1)],
         random_fortune=True,
     )
-    services.test_discovery(
+    fortune.roll_fortune_markers(battle, actor=scourge.owner, dice=ScriptedDice([1, 3, 4]))
+    fortune.test_discovery(
         battle, scourge, actor=scourge.owner, dice=ScriptedDice([5]), result="Silver goblet"
     )
     services.respond(battle, actor=scourge.owner, agree=True)
@@ -261,3 +267,112 @@ def test_a_discovery_secured_goes_to_the_unstored_treasure_of_who_secures_it(due
     pile = treasury.loose_pile(reavers)
     assert list(pile.stored_items.values_list("name", flat=True)) == ["Silver goblet"]
     assert treasury.ledger_mismatches() == []
+
+
+# --- An organiser's declaration for a player waits for the player --------------------------
+
+
+def test_an_organisers_declaration_that_gives_a_chest_away_waits_for_its_player(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge, organiser = duel["reavers"], duel["scourge"], duel["organiser"]
+    chest = scourge.containers.get(kind="treasure_chest")
+    gold = chest.gold_crowns
+    declare(battle, reavers)
+
+    declare(battle, scourge, {"Treasure Chest": f"enemy:{reavers.pk}"}, actor=organiser)
+
+    chest.refresh_from_db()
+    assert (chest.warband, chest.gold_crowns) == (scourge, gold)  # nothing moved
+    participant = battle.participants.get(warband=scourge)
+    assert (participant.carried_items_declared, participant.declaration_proposed_by) == (
+        False,
+        organiser,
+    )
+    assert not battle.carried_items.exclude(outcome="pending").exists()
+    with pytest.raises(RuleViolation, match="declare its carried items first"):
+        carried_items.start_recovery(battle, actor=organiser, dice=ScriptedDice([]))
+
+    declare(battle, scourge, {"Treasure Chest": f"enemy:{reavers.pk}"})  # its player agrees
+
+    chest.refresh_from_db()
+    assert chest.warband == reavers
+    participant.refresh_from_db()
+    assert (participant.carried_items_declared, participant.declaration_proposed_by) == (True, None)
+
+
+def test_the_player_disputes_an_organisers_declaration_by_declaring_otherwise(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    declare(battle, reavers)
+    declare(battle, scourge, {"Treasure Chest": f"enemy:{reavers.pk}"}, actor=duel["organiser"])
+
+    declare(battle, scourge)  # every item with its own warriors
+
+    chest = item_of(battle, scourge)
+    assert (chest.outcome, chest.container.warband) == ("secured", scourge)
+    assert not CampaignEvent.objects.filter(kind="container").exists()
+
+
+def test_an_organiser_overrides_the_wait_and_the_feed_names_him(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge, organiser = duel["reavers"], duel["scourge"], duel["organiser"]
+    declare(battle, reavers)
+
+    declare(
+        battle, scourge, {"Treasure Chest": f"enemy:{reavers.pk}"}, actor=organiser,
+        override=True,
+    )  # fmt: skip
+
+    assert item_of(battle, scourge).container.warband == reavers
+    assert CampaignEvent.objects.filter(
+        message=f"{organiser.username}, organiser, declared where Scourge's carried items ended "
+        f"{battle} without waiting for its player (Treasure Chest not kept)."
+    ).exists()
+
+
+def test_an_organisers_declaration_that_keeps_everything_applies_at_once(duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    declare(battle, reavers, {"Treasure Chest": "uncontrolled"})
+
+    declare(battle, scourge, actor=duel["organiser"])
+
+    participant = battle.participants.get(warband=scourge)
+    assert participant.carried_items_declared and participant.declaration_proposed_by is None
+    assert item_of(battle, scourge).outcome == "secured"
+    assert not CampaignEvent.objects.filter(message__contains="without waiting").exists()
+
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_the_player_sees_the_proposal_and_confirms_it_on_the_declaration_page(client, duel):
+    battle = confirmed_battle(duel)
+    reavers, scourge, organiser = duel["reavers"], duel["scourge"], duel["organiser"]
+    declare(battle, reavers)
+    chest = item_of(battle, scourge)
+    url = reverse("battle_declare", args=[battle.pk, scourge.pk])
+    client.force_login(organiser)
+    page = client.get(url).content.decode()
+    assert 'name="override"' in page
+    data = {"securers": 2, "pitters": 0}
+    for item in battle.carried_items.filter(owner=scourge):
+        data[f"i{item.pk}-state"] = f"enemy-{reavers.pk}" if item.pk == chest.pk else "own"
+    assert client.post(url, data).status_code == 302
+
+    client.force_login(scourge.owner)
+    board = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
+    assert f"{organiser.username} (organiser) proposed where the carried items of Scourge" in board
+    assert "Confirm or change the declaration" in board
+    page = client.get(url).content.decode()
+    assert f"{organiser.username} (organiser) proposed this declaration for you" in page
+    assert f'<option value="enemy-{reavers.pk}" selected>' in page
+    assert 'name="override"' not in page
+    chest.container.refresh_from_db()
+    assert chest.container.warband == scourge
+
+    assert client.post(url, {**data, "override": "on"}).status_code == 302
+
+    chest.refresh_from_db()
+    assert (chest.outcome, chest.container.warband) == ("captured", reavers)
+    assert not CampaignEvent.objects.filter(message__contains="without waiting").exists()

@@ -3,17 +3,16 @@
 import pytest
 from django.urls import reverse
 
+from battles import services as battle_services
 from battles.models import Battle
 from campaign.models import Campaign, CampaignEvent, Membership
 from tests.factories import (
     SECRET_ITEM,
-    CampaignFactory,
     MembershipFactory,
     UserFactory,
     WarbandFactory,
     change_secrets,
     hide_secrets,
-    mustered_warband,
     record,
 )
 from tests.secrets import assert_unchanged_by_secrets
@@ -21,27 +20,6 @@ from warbands import treasury
 from warbands.models import Warband
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def league():
-    """An open campaign: organiser, co-organiser, two players with warbands; and a player of
-    another campaign."""
-    campaign = CampaignFactory(name="Siege of Sigmarhafen")
-    organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
-    co_organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
-    reavers = mustered_warband(campaign=campaign, name="Reavers")
-    scourge = mustered_warband(campaign=campaign, name="Scourge")
-    outsider = mustered_warband(name="Elsewhere").owner
-    return {
-        "campaign": campaign,
-        "organiser": organiser,
-        "co_organiser": co_organiser,
-        "player": reavers.owner,
-        "reavers": reavers,
-        "scourge": scourge,
-        "outsider": outsider,
-    }
 
 
 # --- Creating and joining ------------------------------------------------------------------
@@ -226,6 +204,13 @@ def test_an_organiser_records_and_corrects_a_battle(client, league):
 
     battle = Battle.objects.get()
     assert response["Location"] == reverse("battle_detail", args=[battle.pk])
+    assert battle.status == "reported"  # each player confirms it, as with a player's report
+    assert set(battle.participants.values_list("confirmation", flat=True)) == {"pending"}
+    assert not CampaignEvent.objects.filter(kind="battle", battle=battle).exists()
+    assert not battle.carried_items.exists()
+    battle_services.respond(battle, actor=reavers.owner, agree=True)
+    battle_services.respond(battle, actor=scourge.owner, agree=True)
+    battle.refresh_from_db()
     assert battle.status == "confirmed"
     assert {(p.warband.name, p.result, p.routed) for p in battle.participants.all()} == {
         ("Reavers", "won", False),

@@ -17,8 +17,9 @@ from tests.factories import (
     mustered_warband,
 )
 from tests.secrets import assert_unchanged_by_secrets, contains_value
-from warbands import treasury
+from warbands import permissions, treasury
 from warbands.models import StorageContainer
+from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -134,6 +135,20 @@ def test_an_organiser_sees_inside_only_when_the_campaign_says_so(client, league)
     assert client.post(reverse("treasury_move", args=[warband.pk]), {}).status_code == 403
 
 
+def test_the_treasury_page_says_plainly_whether_the_organisers_see_inside(client, league):
+    warband = league["warband"]
+    campaign = warband.campaign
+    client.force_login(warband.owner)
+    url = reverse("warband_treasury", args=[warband.pk])
+
+    page = client.get(url).content.decode()
+    assert "This campaign's organisers cannot see inside your containers." in page
+    campaign.organiser_sees_secrets = True
+    campaign.save()
+    page = client.get(url).content.decode()
+    assert "This campaign's organisers can see inside your containers." in page
+
+
 def test_after_a_capture_the_captor_sees_inside_and_nobody_else_does(client, league):
     warband, captor = league["warband"], league["opponent_warband"]
     chest = warband.containers.get(kind="treasure_chest")
@@ -176,3 +191,24 @@ def test_after_a_capture_the_captor_sees_inside_and_nobody_else_does(client, lea
             StorageContainer.objects.get(pk=chest.pk), gold=1, reason="income"
         ),
     )
+
+
+def test_a_treasury_refusal_reaches_only_those_who_may_see_inside(league):
+    warband = league["warband"]
+
+    def refusal_for(user) -> str:
+        with (
+            pytest.raises(RuleViolation) as refused,
+            permissions.secret_refusals(user, warband, neutral="Refused."),
+        ):
+            raise RuleViolation(f"{SECRET_ITEM} is no longer in the Large Sack “Tithes”.")
+        return str(refused.value)
+
+    secret = f"{SECRET_ITEM} is no longer in the Large Sack “Tithes”."
+    assert refusal_for(warband.owner) == secret
+    assert refusal_for(None) == secret  # the app itself
+    for role in ("organiser", "opponent", "bystander"):
+        assert refusal_for(league[role]) == "Refused.", role
+    warband.campaign.organiser_sees_secrets = True
+    warband.campaign.save()
+    assert refusal_for(league["organiser"]) == secret
