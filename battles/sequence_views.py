@@ -230,7 +230,13 @@ def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied("Only an organiser reopens a step.")
     try:
         posted = step_forms.clean_posted(request.POST)
-        sequences.reopen_step(sequence, posted["step"], actor=request.user, reason=posted["reason"])
+        sequences.reopen_step(
+            sequence,
+            posted["step"],
+            actor=request.user,
+            reason=posted["reason"],
+            seen=posted["current"],
+        )
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
     messages.success(request, "Step reopened.")

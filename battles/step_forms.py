@@ -243,7 +243,9 @@ ACTIONS: dict[tuple[int, str], type[forms.Form]] = {
     (9, "buy_container"): BuyContainerForm,
     (9, "sell_container"): SellContainerForm,
     (9, "place"): PlaceForm,
-    **{(step, "store"): StoreForm for step in TREASURY_STEPS},
+    # Storing what lies unstored, in every treasury step but the last: step 10 only counts
+    # what is left unstored, which is lost as it ends.
+    **{(step, "store"): StoreForm for step in TREASURY_STEPS if step != TREASURY_STEPS[-1]},
 }
 
 
@@ -269,6 +271,8 @@ class PostedStepForm(forms.Form):
     dice = DiceField()
     answer = Text(max_length=200)
     reason = Text(max_length=300)
+    # The current step the page showed (reopening: nothing happens when it has moved on).
+    current = forms.IntegerField(required=False, min_value=0, max_value=11)
 
 
 def _cleaned(form: forms.Form) -> dict:

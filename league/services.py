@@ -34,8 +34,14 @@ def remove_member(membership: Membership, *, actor) -> None:
 
 @transaction.atomic
 def archive_warband(warband: Warband, *, actor) -> None:
-    """Remove a warband from play; its battles stay in the history."""
+    """Remove a warband from play; its battles stay in the history. The warband is read again
+    under its row lock, so two organisers' tabs archive it (and tell the feed) once."""
     require_organiser(actor, warband.campaign)
+    warband = (
+        Warband.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=warband.pk)
+    )
     if warband.status not in (Warband.Status.DRAFT, Warband.Status.ACTIVE):
         raise RuleViolation(f"{warband.name} no longer plays.")
     warband.status = Warband.Status.ARCHIVED

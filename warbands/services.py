@@ -149,13 +149,23 @@ def muster_problems(warband: Warband, warriors) -> list[rules.MusterProblem]:
 def _locked(warband: Warband, actor) -> Warband:
     """Re-read the warband under a row lock and check that ``actor`` may change it."""
     locked = (
-        Warband.objects.select_for_update(of=("self",))
+        Warband.objects.select_for_update(of=("self",), no_key=True)
         .select_related("warband_type")
         .get(pk=warband.pk)
     )
     if not permissions.can_edit_warband(actor, locked):
         raise PermissionDenied("Only the warband's owner may change it.")
     return locked
+
+
+def _on_roll(warband: Warband, warrior: Warrior, related=("warrior_type",), prefetch=()) -> Warrior:
+    """The warrior read again once the warband is locked: one a second tab dismissed
+    meanwhile is refused with a message (not a server error)."""
+    rows = Warrior.objects.select_related(*related).prefetch_related(*prefetch)
+    found = rows.filter(pk=warrior.pk, warband=warband).first()
+    if found is None:
+        raise RuleViolation(f"{warrior.name} is no longer in the warband: reload the page.")
+    return found
 
 
 def _require_draft(warband: Warband) -> None:
@@ -174,7 +184,7 @@ def create_warband(*, actor, campaign: Campaign, warband_type: WarbandType, name
     if not name:
         raise RuleViolation("The warband needs a name.")
     # Lock the user's memberships so two tabs cannot both create the last allowed warband.
-    list(campaign.memberships.select_for_update().filter(user=actor))
+    list(campaign.memberships.select_for_update(no_key=True).filter(user=actor))
     playing = Warband.objects.owned_by(actor).in_campaign(campaign).playing().count()
     if playing >= campaign.max_warbands_per_player:
         allowed = campaign.max_warbands_per_player
@@ -278,11 +288,7 @@ def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = Non
     mustering, FACTS.md section 7). A henchman group buys it for all its models at once."""
     warband = _locked(warrior.warband, actor)
     _require_draft(warband)
-    warrior = (
-        Warrior.objects.select_related("warrior_type")
-        .prefetch_related("items__item")
-        .get(pk=warrior.pk, warband=warband)
-    )
+    warrior = _on_roll(warband, warrior, prefetch=("items__item",))
     warrior.warband = warband
     offered = list_entries_by_type([warrior.warrior_type_id]).get(warrior.warrior_type_id, [])
     entries = [entry.as_rule() for entry in offered]
@@ -308,7 +314,12 @@ def remove_item(owned: WarriorItem, *, actor) -> None:
     """Undo a purchase while mustering: the item goes, its price comes back."""
     warband = _locked(owned.warrior.warband, actor)
     _require_draft(warband)
-    owned = WarriorItem.objects.select_related("warrior").get(pk=owned.pk, warrior__warband=warband)
+    found = WarriorItem.objects.select_related("warrior").filter(
+        pk=owned.pk, warrior__warband=warband
+    )
+    owned = found.select_for_update(of=("self",), no_key=True).first()
+    if owned is None:  # removed meanwhile, by another tab
+        raise RuleViolation("That item has been removed already.")
     warband.gold_crowns += owned.price_paid * owned.warrior.group_size
     owned.delete()
     warband.save(update_fields=["gold_crowns"])
@@ -320,7 +331,7 @@ def set_group_size(warrior: Warrior, *, actor, group_size: int) -> Warrior:
     type's price plus the group's equipment (henchmen of a group are equipped alike)."""
     warband = _locked(warrior.warband, actor)
     _require_draft(warband)
-    warrior = Warrior.objects.select_related("warrior_type").get(pk=warrior.pk, warband=warband)
+    warrior = _on_roll(warband, warrior)
     if warrior.is_hero:
         raise RuleViolation("Heroes are not in groups.")
     change = group_size - warrior.group_size
@@ -363,7 +374,7 @@ def dismiss_warrior(warrior: Warrior, *, actor) -> None:
     puts it in a container or it is lost at the end of the next post-battle sequence.
     """
     warband = _locked(warrior.warband, actor)
-    warrior = Warrior.objects.select_related("warrior_type").get(pk=warrior.pk, warband=warband)
+    warrior = _on_roll(warband, warrior)
     if warrior.status not in Warrior.ON_ROSTER:
         raise RuleViolation(f"{warrior.name} is no longer on the roster.")
     if warband.is_draft:
@@ -422,7 +433,7 @@ def rename_warband(warband: Warband, *, actor, name: str) -> Warband:
 @transaction.atomic
 def rename_warrior(warrior: Warrior, *, actor, name: str) -> Warrior:
     warband = _locked(warrior.warband, actor)
-    warrior = Warrior.objects.get(pk=warrior.pk, warband=warband)
+    warrior = _on_roll(warband, warrior, related=())
     name = name.strip()
     if not name:
         raise RuleViolation("The warrior needs a name.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 
 from battles.models import Battle, Participant, PostBattleSequence, SequenceTask, StepRecord
 from battles.sequence.journal import Journal
@@ -57,7 +58,7 @@ def lock_sequence(
     loaded = earlier is not None and all(
         Participant._meta.get_field(name).is_cached(earlier) for name in ("battle", "warband")
     )
-    rows = PostBattleSequence.objects.select_for_update(of=("self",))
+    rows = PostBattleSequence.objects.select_for_update(of=("self",), no_key=True)
     if not loaded:
         rows = rows.select_related(
             "participant__battle__campaign",
@@ -170,3 +171,18 @@ class Step:
 
     def complete(self, ctx: Context, values: dict) -> str:
         return ""
+
+
+def list_rolls(sequence: PostBattleSequence, step: int, tasks: list[SequenceTask]) -> None:
+    """List ``tasks``, the rolls ``step`` makes when its page is first drawn, unless they are
+    listed already. Read under the sequence's row lock (the step still current, no rolls of it
+    yet), so that pages drawn at once (two tabs, the player's and an organiser's, stale posts
+    answered with the page) list them once. The caller checked without the lock first, which
+    every later page finds listed: only a step's first page takes the lock."""
+    with transaction.atomic(savepoint=False):  # no savepoint inside a request's own
+        locked = PostBattleSequence.objects.select_for_update(no_key=True).filter(pk=sequence.pk)
+        if list(locked.values_list("current_step", flat=True)) != [step]:
+            return  # moved on meanwhile, by another tab
+        if sequence.tasks.filter(step=step, void=False).exists():
+            return
+        SequenceTask.objects.bulk_create(tasks)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from battles.models import PostBattleSequence, SequenceTask
 from battles.rules import exploration as rules
-from battles.sequence.engine import Context, Step
+from battles.sequence.engine import Context, Step, list_rolls
 from battles.sequence.experience import roll_hero_advance
 from battles.sequence.injuries import kill_warrior
 from battles.sequence.treasury_steps import (
@@ -105,14 +105,10 @@ class Exploration(TreasuryStep):
             "the Straggler's extra die" if setup.straggler else "",
         ]
         why = ", ".join(e for e in extras if e)
-        SequenceTask.objects.create(
-            sequence=sequence,
-            step=3,
-            order=0,
-            kind="exploration",
-            label=f"Exploration: {count} {'die' if count == 1 else 'dice'}"
-            + (f" ({why})" if why else ""),
-        )
+        label = f"Exploration: {count} {'die' if count == 1 else 'dice'}"
+        task = SequenceTask(sequence=sequence, step=3, order=0, kind="exploration",
+                            label=label + (f" ({why})" if why else ""))  # fmt: skip
+        list_rolls(sequence, 3, [task])
 
     def page_context(self, sequence, user):
         context = treasury_page(sequence, user)

@@ -11,17 +11,21 @@ from __future__ import annotations
 
 from battles.models import Captive, SequenceTask, WarriorOutcome
 from battles.rules import injuries as injury_rules
-from battles.sequence.engine import Context, Step
+from battles.sequence.engine import Context, Step, list_rolls
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.queries import one
 from warbands import rules as roster_rules
 from warbands import treasury
 from warbands.models import Injury, Item, StorageContainer, Warrior
+from warbands.permissions import secret_refusals
 
 # The warbands whose new leader learns the old leader's magic (campaigns text, Death of the
 # leader, and the lists of these warbands).
 MAGIC_SUCCESSION = ("Sisters of Sigmar", "Cult of the Possessed", "Carnival of Chaos")
+
+# A pouch's loss refused, as told to whoever may not see inside it (``secret_refusals``).
+POUCH_REFUSED = "The hero's pouch cannot be taken off the treasury: ask the warband's player."
 
 WEAPONS_AND_ARMOUR = (
     Item.Category.HAND_TO_HAND,
@@ -65,7 +69,7 @@ class Injuries(Step):
                         warrior=warrior, data={"models": models},
                         label=f"{warrior.name} ({models} out of action)",
                     ))  # fmt: skip
-        SequenceTask.objects.bulk_create(tasks)
+        list_rolls(sequence, 1, tasks)
 
     def run_task(self, ctx, task, dice):
         warrior = _task_warrior(ctx, task)
@@ -138,7 +142,12 @@ def _lose_equipment(ctx: Context, warrior: Warrior, which: str) -> None:
         ctx.journal.delete(owned)
     if which == "all":
         for pouch in StorageContainer.objects.held().filter(holder=warrior):
-            with ctx.journal.watch(pouch, ["status", "holder"]):
+            # An organiser may play this step for the player: the treasury's refusal would
+            # name the pouch's contents (``secret_refusals``).
+            with (
+                ctx.journal.watch(pouch, ["status", "holder"]),
+                secret_refusals(ctx.actor, ctx.warband, neutral=POUCH_REFUSED),
+            ):
                 treasury.lose_container(
                     pouch, actor=ctx.actor, battle=ctx.battle, step=ctx.sequence.current_step
                 )

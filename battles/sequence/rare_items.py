@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from battles.models import SequenceTask
 from battles.rules import exploration as rules
+from battles.sequence.engine import list_rolls
 from battles.sequence.treasury_steps import (
     TreasuryStep,
     gold_held,
@@ -54,6 +55,8 @@ class RareItems(TreasuryStep):
             return
         bonus = sequence.participant.warband.warband_type.rare_item_modifier
         heroes = standing_heroes(sequence)
+        if not heroes:
+            return
         streetwise = set(
             WarriorSkill.objects.filter(warrior__in=heroes, skill__key="streetwise").values_list(
                 "warrior_id", flat=True
@@ -67,7 +70,7 @@ class RareItems(TreasuryStep):
                 label=f"{hero.name}'s rarity roll" + (f" (+{modifier})" if modifier else ""),
                 data={"streetwise": hero.pk in streetwise},
             ))  # fmt: skip
-        SequenceTask.objects.bulk_create(tasks)
+        list_rolls(sequence, 6, tasks)
 
     @staticmethod
     def modifier(hero: Warrior, warband_bonus: int, *, streetwise: bool | None = None) -> int:
@@ -106,7 +109,7 @@ class RareItems(TreasuryStep):
 
     def do_buy_rare(self, ctx, values, dice):
         task = (
-            SequenceTask.objects.select_for_update()
+            SequenceTask.objects.select_for_update(no_key=True)
             .filter(
                 sequence=ctx.sequence,
                 step=6,

@@ -102,7 +102,7 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     """Roll (or go on rolling, with the player's answers) for one task of the current step."""
     caller, sequence = sequence, lock_sequence(sequence, actor, step=step)
     task = (
-        SequenceTask.objects.select_for_update(of=("self",))
+        SequenceTask.objects.select_for_update(of=("self",), no_key=True)
         .select_related("warrior__warrior_type")
         .get(pk=task.pk, sequence=sequence)
     )
@@ -250,11 +250,16 @@ def undo_last_step(sequence, *, actor, step: int | None = None) -> PostBattleSeq
 
 
 @transaction.atomic
-def reopen_step(sequence, step: int, *, actor, reason: str) -> PostBattleSequence:
+def reopen_step(sequence, step: int, *, actor, reason: str, seen: int | None) -> PostBattleSequence:
     """An organiser reopens any earlier step, with a reason shown in the battle's history:
-    every later change is undone, and the rolls of the reopened steps may be made again."""
+    every later change is undone, and the rolls of the reopened steps may be made again.
+
+    ``seen``: the current step the organiser's page showed. A reopening posted from a page
+    drawn before the sequence moved (a second tab, a double click with its own token, or
+    after the player played the reopened steps again) is refused, so it never undoes what
+    was done since."""
     sequence = (
-        PostBattleSequence.objects.select_for_update(of=("self",))
+        PostBattleSequence.objects.select_for_update(of=("self",), no_key=True)
         .select_related("participant__battle__campaign", "participant__warband")
         .get(pk=sequence.pk)
     )
@@ -262,7 +267,9 @@ def reopen_step(sequence, step: int, *, actor, reason: str) -> PostBattleSequenc
         raise PermissionDenied("Only an organiser reopens a step.")
     if not reason.strip():
         raise RuleViolation("Say why the step is reopened: it is shown in the battle's history.")
-    if not 1 <= step <= min(sequence.current_step, 10):
+    if seen != sequence.current_step:
+        raise RuleViolation("The sequence has moved on since this page was drawn: reload it.")
+    if not 1 <= step < sequence.current_step or step > 10:
         raise RuleViolation("That step cannot be reopened.")
     for number in range(min(sequence.current_step, 10), step - 1, -1):
         _revert_step(sequence, number, actor=actor, reason=reason.strip()[:300])

@@ -106,7 +106,7 @@ def locked_containers(ctx: Context, prefer: int | None = None) -> list[StorageCo
     containers = list(
         StorageContainer.objects.held()
         .filter(warband=ctx.warband)
-        .select_for_update()
+        .select_for_update(no_key=True)
         .order_by("pk")
     )
     return sorted(
@@ -160,6 +160,9 @@ def receive(
         reason=reason,
         context=ctx.treasury_context(note),
     )
+
+
+# --- Listing a step's rolls (steps 1, 3, 5 and 6 list theirs when the page is drawn) -------
 
 
 # --- Shared pieces of the treasury steps ---------------------------------------------------

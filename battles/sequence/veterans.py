@@ -8,6 +8,7 @@ the new men may bring. Readings where the rules are silent:
 from __future__ import annotations
 
 from battles.models import SequenceTask
+from battles.sequence.engine import list_rolls
 from battles.sequence.treasury_steps import (
     TreasuryStep,
     check_group_grows,
@@ -41,14 +42,11 @@ class Veterans(TreasuryStep):
     def prepare(self, sequence):
         if sequence.tasks.filter(step=5, void=False).exists():
             return
-        if _experienced_groups(sequence.participant.warband):
-            SequenceTask.objects.create(
-                sequence=sequence,
-                step=5,
-                order=0,
-                kind="veterans",
-                label="Veterans: 2D6 for the experience available",
-            )
+        if not _experienced_groups(sequence.participant.warband):
+            return
+        label = "Veterans: 2D6 for the experience available"
+        list_rolls(sequence, 5, [SequenceTask(sequence=sequence, step=5, order=0,
+                                              kind="veterans", label=label)])  # fmt: skip
 
     def page_context(self, sequence, user):
         context = treasury_page(sequence, user)

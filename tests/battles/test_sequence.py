@@ -335,13 +335,19 @@ def test_an_organiser_reopens_a_step_with_a_reason(duel):
     assert champion.WS == 3 and champion.experience == 9
 
     with pytest.raises(RuleViolation, match="Say why"):
-        sequences.reopen_step(sequence, 1, actor=duel["organiser"], reason="")
-    sequences.reopen_step(sequence, 1, actor=duel["organiser"], reason="The dice were misread")
+        sequences.reopen_step(sequence, 1, actor=duel["organiser"], reason="", seen=3)
+    with pytest.raises(RuleViolation, match="moved on since this page was drawn"):
+        sequences.reopen_step(sequence, 1, actor=duel["organiser"], reason="Stale", seen=2)
+    sequences.reopen_step(
+        sequence, 1, actor=duel["organiser"], reason="The dice were misread", seen=3
+    )
 
     sequence.refresh_from_db()
     champion.refresh_from_db()
     assert sequence.current_step == 1
     assert (champion.WS, champion.experience) == (4, 8)
+    with pytest.raises(RuleViolation, match="cannot be reopened"):  # only an earlier step
+        sequences.reopen_step(sequence, 1, actor=duel["organiser"], reason="Again", seen=1)
     assert sequence.records.filter(reason="The dice were misread").count() == 2
     assert not sequence.tasks.filter(void=False).exists()
     sequences.prepare(sequence)
@@ -353,7 +359,7 @@ def test_a_player_cannot_reopen(duel):
     sequence = advance_to(sequence_of(battle, duel["reavers"]), 2, duel["reavers"].owner)
 
     with pytest.raises(PermissionDenied):
-        sequences.reopen_step(sequence, 1, actor=duel["reavers"].owner, reason="please")
+        sequences.reopen_step(sequence, 1, actor=duel["reavers"].owner, reason="please", seen=2)
 
 
 def test_a_missed_game_is_counted_at_the_next_battle(duel):

@@ -91,9 +91,11 @@ def test_an_action_that_the_step_does_not_have_is_refused():
         step_forms.clean_action(4, "move", {})  # step 9's, not step 4's
 
 
-def test_every_treasury_step_stores_from_the_pile():
-    for step in TREASURY_STEPS:
+def test_every_treasury_step_but_the_last_stores_from_the_pile():
+    for step in TREASURY_STEPS[:-1]:
         assert step_forms.clean_action(step, "store", {"target": "2", "gold": "5"})["gold"] == 5
+    with pytest.raises(RuleViolation, match="Nothing to do here"):  # step 10 only counts
+        step_forms.clean_action(10, "store", {"target": "2", "gold": "5"})
 
 
 @pytest.mark.parametrize("step", ["", "eleven", "-1", "11"])
@@ -105,7 +107,14 @@ def test_a_post_for_no_step_is_out_of_date(step):
 def test_a_post_says_its_step_action_dice_and_answer():
     posted = step_forms.clean_posted({"step": "3", "action": "store", "dice": "4 2"})
 
-    assert posted == {"step": 3, "action": "store", "dice": "4 2", "answer": "", "reason": ""}
+    assert posted == {
+        "step": 3,
+        "action": "store",
+        "dice": "4 2",
+        "answer": "",
+        "reason": "",
+        "current": None,
+    }
 
 
 @pytest.mark.django_db

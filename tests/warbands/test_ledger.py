@@ -7,9 +7,11 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 
 from tests.helpers import container
+from warbands import treasury
 from warbands.models import (
     LedgerEntry,
 )
+from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 
@@ -101,4 +103,19 @@ def test_check_ledgers_fails_when_a_balance_was_changed_behind_the_ledger(warban
         call_command("check_ledgers")
 
     assert failure.value.returncode == 1
-    assert str(failure.value).startswith("2 mismatch(es)")  # the container's and the warband's
+    assert str(failure.value).startswith("2 problem(s)")  # the container's and the warband's
+
+
+def test_a_reversal_the_unstored_pile_can_no_longer_pay_is_refused(warband):
+    """Gold that came into the pile and was moved on since cannot go back out of it: a
+    refusal, not the database's negative-balance constraint (a 500)."""
+    pile = treasury.loose_pile(warband)
+    treasury.add_treasure(pile, gold=10, reason=LedgerEntry.Reason.INCOME)
+    came = LedgerEntry.objects.filter(container=pile).latest("pk")
+    sack = warband.containers.filter(kind="large_sack").order_by("gold_crowns").first()
+    treasury.add_treasure(sack, gold=-sack.gold_crowns, reason=LedgerEntry.Reason.LOSS)
+    treasury.move_treasure(pile, sack, actor=warband.owner, gold=10)
+
+    with pytest.raises(RuleViolation, match="no longer holds what is to go back"):
+        treasury.reverse_entry(came, actor=warband.owner)
+    assert not treasury.conservation_problems()

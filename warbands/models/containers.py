@@ -303,6 +303,15 @@ class LedgerEntry(models.Model):
     reverses = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )
+    # A sale's proceeds name the container sold (and so does the entry that reverses them):
+    # the conservation audit sees a container's price paid out at most once.
+    sold_container = models.ForeignKey(
+        StorageContainer,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sale_entries",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = LedgerQuerySet.as_manager()
@@ -321,6 +330,15 @@ class LedgerEntry(models.Model):
             models.CheckConstraint(condition=~Q(amount=0), name="ledger_amount_not_zero"),
             models.CheckConstraint(
                 condition=~Q(kind="item") | Q(amount__in=[1, -1]), name="ledger_one_item_a_row"
+            ),
+            # Only a sale's proceeds (and their reversal) name a container sold. "Sold once"
+            # itself is the services' check of the container's status under its row lock, and
+            # the audit's (warbands.treasury.audit.sale_problems): a unique index could not
+            # tell a second sale from a sale made again after its step was undone.
+            models.CheckConstraint(
+                condition=Q(sold_container__isnull=True)
+                | Q(reason__in=["sale", "reversal"], kind="gold"),
+                name="ledger_sold_container_on_sales",
             ),
         ]
 

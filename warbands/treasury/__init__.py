@@ -11,14 +11,20 @@ service keeps). The modules:
 - ``containers``: buying, selling, naming, numbering and placing containers, and the purse
   stored at the end of mustering;
 - ``capture``: containers captured or lost, unstored treasure lost after a battle;
-- ``audit``: every balance against the sum of its ledger entries.
+- ``audit``: every balance against the sum of its ledger entries, and value minted from
+  nothing (``conservation_problems``).
 
 Callers use the package (``treasury.move_treasure(...)``); the modules import each other
 directly, never this one.
 """
 
 from warbands.models import LedgerEntry
-from warbands.treasury.audit import LedgerMismatch, ledger_mismatches
+from warbands.treasury.audit import (
+    LedgerMismatch,
+    conservation_problems,
+    ledger_mismatches,
+    mustering_spent,
+)
 from warbands.treasury.capture import capture_container, lose_container, settle_unstored_treasure
 from warbands.treasury.containers import (
     BUYABLE_CONTAINERS,
@@ -84,6 +90,7 @@ __all__ = [
     "buy_container",
     "capture_container",
     "check_may_use",
+    "conservation_problems",
     "containers_of",
     "create_starting_chest",
     "equip_stored_item",
@@ -94,6 +101,7 @@ __all__ = [
     "lose_container",
     "move_stored_item",
     "move_treasure",
+    "mustering_spent",
     "name_container",
     "noting_entries",
     "number_alike",

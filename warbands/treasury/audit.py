@@ -1,5 +1,8 @@
 """The treasury's conservation audit: every balance equals the sum of the ledger entries that
-explain it (the ledger is append-only, so a balance changed any other way shows here).
+explain it (the ledger is append-only, so a balance changed any other way shows here), and
+every entry that brings value in has a source that gives it once: a sale names the container
+sold, whose price is paid once; the starting treasury and a mustering purse come from the
+list's starting gold, less what was bought with it.
 
 Run by ``manage.py check_ledgers`` and by the tests.
 """
@@ -11,7 +14,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Sum
 
-from warbands.models import LedgerEntry, StorageContainer, StoredItem
+from warbands.models import LedgerEntry, StorageContainer, StoredItem, Warband
+from warbands.treasury.containers import free_chest_pk
 
 
 @dataclass(frozen=True)
@@ -83,3 +87,82 @@ def ledger_mismatches(containers: Iterable[StorageContainer] | None = None) -> l
                                expected, row["total"])
             )  # fmt: skip
     return mismatches
+
+
+@dataclass(frozen=True)
+class Minted:
+    """Value the ledger or a purse holds that its sources cannot have given."""
+
+    warband_id: int
+    what: str
+
+    def __str__(self) -> str:
+        return f"warband {self.warband_id}: {self.what}"
+
+
+def sale_problems() -> list[Minted]:
+    """A container's price is paid out at most once: the net proceeds naming a container
+    (``LedgerEntry.sold_container``, reversals included) are nothing while it is not sold, and
+    nothing (given back while mustering, into the purse) or half its price once it is."""
+    problems = []
+    proceeds = (
+        LedgerEntry.objects.filter(sold_container__isnull=False)
+        .values("sold_container")
+        .annotate(total=Sum("amount"))
+    )
+    paid = {row["sold_container"]: row["total"] for row in proceeds}
+    for container in StorageContainer.objects.filter(pk__in=paid):
+        total = paid[container.pk]
+        sold = container.status == StorageContainer.Status.SOLD
+        price = container.spec.price // 2 if container.spec and container.spec.price else 0
+        if total not in ((0, price) if sold else (0,)):
+            problems.append(Minted(container.warband_id, f"{container} sold for {total} gc in all"))
+    return problems
+
+
+def purse_problems() -> list[Minted]:
+    """The gold a warband brought to the campaign is its list's starting gold, no more: while
+    mustering the purse is that gold less what the roster and the containers cost (the free
+    treasure chest aside); afterwards the starting treasury in the ledger is no more than it."""
+    problems = []
+    starting = dict(
+        LedgerEntry.objects.filter(reason=LedgerEntry.Reason.STARTING_TREASURY)
+        .values("warband")
+        .annotate(total=Sum("amount"))
+        .values_list("warband", "total")
+    )
+    for warband in Warband.objects.select_related("warband_type"):
+        start = warband.warband_type.starting_gold
+        if starting.get(warband.pk, 0) > start:
+            problems.append(
+                Minted(warband.pk, f"a starting treasury of {starting[warband.pk]} gc from {start}")
+            )
+        if warband.is_draft and warband.gold_crowns != start - mustering_spent(warband):
+            problems.append(
+                Minted(
+                    warband.pk,
+                    f"a purse of {warband.gold_crowns} gc where the muster leaves "
+                    f"{start - mustering_spent(warband)}",
+                )
+            )
+    return problems
+
+
+def mustering_spent(warband: Warband) -> int:
+    """What a warband being mustered has spent: warriors, their equipment (per model) and
+    the containers bought (the free treasure chest is its first)."""
+    spent = 0
+    for warrior in warband.warriors.on_roster().select_related("warrior_type"):
+        per_model = warrior.warrior_type.cost + sum(o.price_paid for o in warrior.items.all())
+        spent += per_model * warrior.group_size
+    free = free_chest_pk(warband.pk)
+    for container in StorageContainer.objects.real().filter(warband=warband).exclude(pk=free):
+        spent += container.spec.price or 0
+    return spent
+
+
+def conservation_problems() -> list[object]:
+    """Everything the audit finds: balances that their ledger does not explain
+    (``ledger_mismatches``) and value minted from nothing (a container sold twice, a purse
+    given back more than was spent)."""
+    return [*ledger_mismatches(), *sale_problems(), *purse_problems()]

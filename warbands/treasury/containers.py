@@ -25,6 +25,7 @@ from warbands.treasury.ledger import (
     check_owner,
     children_kinds,
     lock_containers,
+    lock_held,
     lock_warbands,
     with_note,
 )
@@ -56,7 +57,7 @@ def buy_container(
     ``rarity_passed`` (the post-battle sequence's rarity roll). A pouch is hero equipment and
     names its hero.
     """
-    warband = Warband.objects.select_for_update().get(pk=warband.pk)
+    warband = Warband.objects.select_for_update(no_key=True).get(pk=warband.pk)
     if not permissions.can_edit_warband(actor, warband):
         raise PermissionDenied("Only the warband's owner may buy for it.")
     spec = rules.spec(kind)
@@ -85,7 +86,7 @@ def buy_container(
     else:
         if pay_from is None or pay_from.warband_id != warband.pk:
             raise RuleViolation("Choose the container to pay from.")
-        (pay_from,) = lock_containers(pay_from)
+        (pay_from,) = lock_held(pay_from)
         if pay_from.gold_crowns < spec.price:
             raise RuleViolation(
                 f"A {spec.name} costs {spec.price} gc; the {pay_from} holds "
@@ -107,10 +108,14 @@ def sell_container(
     proceeds_to: StorageContainer | None,
     context: Context | None = None,
 ):
-    """Sell an empty container for half its price, rounded down."""
-    warband = Warband.objects.select_for_update().get(pk=container.warband_id)
-    (container,) = lock_containers(container)
+    """Sell an empty container for half its price, rounded down. The container is read again
+    under its lock: one sold meanwhile (a second tab, a double click with its own token) is
+    refused, so its price is paid once."""
+    warband = Warband.objects.select_for_update(no_key=True).get(pk=container.warband_id)
     check_owner(actor, container)
+    # Both containers at once, in the lock order (a move between them waits, never deadlocks).
+    receiving = [proceeds_to] if proceeds_to is not None and proceeds_to.pk != container.pk else []
+    (container, *_) = lock_held(container, *receiving)
     spec = container.spec
     if spec is None or spec.price is None:
         raise RuleViolation("That cannot be sold.")
@@ -121,7 +126,10 @@ def sell_container(
     container.parent = None
     container.save(update_fields=["status", "parent"])
     if warband.is_draft:
-        # While mustering a container goes back for what it cost, like any purchase.
+        # While mustering a container goes back for what it cost, like any purchase; the
+        # free treasure chest cost nothing and is not given back.
+        if container.pk == free_chest_pk(warband.pk):
+            raise RuleViolation("The free treasure chest cannot be given back.")
         warband.gold_crowns += spec.price
         warband.save(update_fields=["gold_crowns"])
         return
@@ -137,6 +145,7 @@ def sell_container(
             gold=price,
             reason=Reason.SALE,
             context=with_note(context, actor, f"sold a {spec.name}"),
+            sold=container,
         )
 
 
@@ -146,7 +155,7 @@ def place_container(container: StorageContainer, parent: StorageContainer | None
     it off: ``parent=None``)."""
     containers = [container] + ([parent] if parent else [])
     check_owner(actor, *containers)
-    locked = lock_containers(*containers)
+    locked = lock_held(*containers)
     container = locked[0]
     if parent is None:
         container.parent = None
@@ -200,7 +209,7 @@ def name_container(container: StorageContainer, label: str, *, actor) -> Storage
 def place_vessel_item(vessel: VesselItem, container: StorageContainer | None, *, actor):
     """Dark Artefacts and Loyalty Symbols "cannot be placed in storage containers"; only an
     opulent coach carries them (inside, whatever is on its roof)."""
-    vessel = VesselItem.objects.select_for_update().get(pk=vessel.pk)
+    vessel = VesselItem.objects.select_for_update(no_key=True).get(pk=vessel.pk)
     warband = Warband.objects.get(pk=vessel.warband_id)
     if not permissions.can_edit_warband(actor, warband):
         raise PermissionDenied("Only the warband's owner may move its treasure.")
@@ -259,6 +268,12 @@ def number_alike(warband_id: int, kind: str, changed: list[StorageContainer] = (
 def create_starting_chest(warband: Warband) -> StorageContainer:
     """MiM: "Each warband starts the campaign with a treasure chest for free"."""
     return StorageContainer.objects.create(warband=warband, kind="treasure_chest")
+
+
+def free_chest_pk(warband_id: int) -> int | None:
+    """The treasure chest every warband starts with for free (MiM): its first one."""
+    chests = StorageContainer.objects.filter(warband_id=warband_id, kind="treasure_chest")
+    return chests.order_by("pk").values_list("pk", flat=True).first()
 
 
 def storage_problems(warband: Warband) -> list[str]:

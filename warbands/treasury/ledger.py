@@ -10,6 +10,10 @@ over-capacity balances as a last line.
 Every service of the app takes its row locks in one order, so that two requests never wait on
 each other in opposite orders (a deadlock): a battle, then a post-battle sequence, then
 warbands (by primary key), then storage containers (by primary key), then stored items.
+Every lock of the app is ``FOR NO KEY UPDATE`` (``select_for_update(no_key=True)``): no
+service changes a primary key, and a plain ``FOR UPDATE`` would also hold off every insert of
+a row that refers to the locked one (a ledger entry naming its warband takes a key-share lock
+on the warband), which deadlocked a sale against a move into the sack being sold.
 """
 
 from __future__ import annotations
@@ -76,6 +80,7 @@ def new_entry(
     item_name: str = "",
     reverses: LedgerEntry | None = None,
     warband_id: int | None = None,
+    sold: StorageContainer | None = None,
 ) -> LedgerEntry:
     """A ledger entry, not saved yet (``write_entry`` or ``save_balances`` write it). It
     belongs to the container's warband unless ``warband_id`` names another (a capture
@@ -93,6 +98,7 @@ def new_entry(
         step=context.step,
         actor=context.actor if getattr(context.actor, "is_authenticated", False) else None,
         reverses=reverses,
+        sold_container=sold,
     )
 
 
@@ -113,14 +119,38 @@ def lock_containers(*containers: StorageContainer) -> list[StorageContainer]:
     pks = [c.pk for c in containers]
     locked = {
         c.pk: c
-        for c in StorageContainer.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+        for c in StorageContainer.objects.select_for_update(no_key=True)
+        .filter(pk__in=pks)
+        .order_by("pk")
     }
     return [locked[pk] for pk in pks]
 
 
+def lock_held(*containers: StorageContainer) -> list[StorageContainer]:
+    """``lock_containers`` for a change that needs the containers in the warband's hands: one
+    sold, lost or captured meanwhile (by another tab, while this request waited for its lock)
+    is refused with a message instead of breaking a constraint of the database."""
+    locked = lock_containers(*containers)
+    for container in locked:
+        if container.status != StorageContainer.Status.HELD:
+            raise RuleViolation(
+                f"{sentence(container.the)} is no longer the warband's: reload the page."
+            )
+    return locked
+
+
+def sentence(words: str) -> str:
+    """ "the unstored treasure" → "The unstored treasure" (the rest as it is)."""
+    return words[:1].upper() + words[1:]
+
+
 def lock_warbands(*pks: int) -> None:
     """Lock the warbands' rows, in primary-key order (before any of their containers)."""
-    list(Warband.objects.select_for_update().filter(pk__in=sorted(set(pks))).order_by("pk"))
+    list(
+        Warband.objects.select_for_update(no_key=True)
+        .filter(pk__in=sorted(set(pks)))
+        .order_by("pk")
+    )
 
 
 def check_owner(actor, *containers: StorageContainer) -> None:
@@ -173,11 +203,13 @@ def add_treasure(
     wyrdstone: int = 0,
     reason: str,
     context: Context = NO_CONTEXT,
+    sold: StorageContainer | None = None,
 ) -> None:
     """Put (or, with negative amounts, take) gold and wyrdstone into one container, with its
-    ledger entries. The building block of income, purchases, sales and losses."""
+    ledger entries. The building block of income, purchases, sales (``sold``: the container
+    whose price this is) and losses."""
     with atomic_change(context):
-        (container,) = lock_containers(container)
+        (container,) = lock_held(container)
         container.gold_crowns += gold
         container.wyrdstone += wyrdstone
         entries = [
@@ -188,6 +220,8 @@ def add_treasure(
             )
             if amount
         ]
+        for entry in entries:
+            entry.sold_container = sold
         save_balances(container, entries=entries)
 
 
@@ -202,7 +236,7 @@ def add_item(
     """Put one item into a container, with its ledger entry: equipment (``item``) or a
     discovery the chart does not list (``name`` alone)."""
     with atomic_change(context):
-        (container,) = lock_containers(container)
+        (container,) = lock_held(container)
         container.item_count += 1
         save_balances(container)
         stored = StoredItem.objects.create(
@@ -218,7 +252,9 @@ def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEX
     """Take one stored item out of its container, with its ledger entry."""
     with atomic_change(context):
         (container,) = lock_containers(stored.container)
-        stored = StoredItem.objects.select_for_update().get(pk=stored.pk, container=container)
+        stored = StoredItem.objects.select_for_update(no_key=True).get(
+            pk=stored.pk, container=container
+        )
         container.item_count -= 1
         save_balances(container)
         write_entry(
@@ -261,6 +297,8 @@ def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
     # against the rules only while the container is held.
     if container.status == StorageContainer.Status.HELD:
         check_contents(container)
+    if min(container.gold_crowns, container.wyrdstone) < 0:  # spent since (the pile, too)
+        raise RuleViolation(f"{sentence(container.the)} no longer holds what is to go back.")
     container.save(update_fields=BALANCES)
     return write_entry(
         container,
@@ -272,4 +310,5 @@ def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
         item_name=entry.item_name,
         reverses=entry,
         warband_id=entry.warband_id,
+        sold=entry.sold_container,
     )

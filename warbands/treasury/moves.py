@@ -27,10 +27,11 @@ from warbands.treasury.ledger import (
     add_item,
     atomic_change,
     check_owner,
-    lock_containers,
+    lock_held,
     new_entry,
     remove_item,
     save_balances,
+    sentence,
     with_note,
     write_entry,
 )
@@ -39,11 +40,6 @@ from warbands.treasury.queries import loose_pile
 # Neither stored nor handed from warrior to warrior: a mutation is part of its warrior, an
 # animal is no item to put in a container.
 NOT_STORABLE = (Item.Category.MUTATION, Item.Category.ANIMAL)
-
-
-def _sentence(words: str) -> str:
-    """ "the unstored treasure" → "The unstored treasure" (the rest as it is)."""
-    return words[:1].upper() + words[1:]
 
 
 def move_treasure(
@@ -67,11 +63,11 @@ def _move_treasure(source, target, actor, gold, wyrdstone, context):
         raise RuleViolation("Choose two different containers.")
     if gold < 0 or wyrdstone < 0 or not (gold or wyrdstone):
         raise RuleViolation("Say how many gold crowns or wyrdstone shards to move.")
-    source, target = lock_containers(source, target)
+    source, target = lock_held(source, target)
     if gold > source.gold_crowns:
-        raise RuleViolation(f"{_sentence(source.the)} holds only {source.gold_crowns} gc.")
+        raise RuleViolation(f"{sentence(source.the)} holds only {source.gold_crowns} gc.")
     if wyrdstone > source.wyrdstone:
-        raise RuleViolation(f"{_sentence(source.the)} holds only {source.wyrdstone} wyrdstone.")
+        raise RuleViolation(f"{sentence(source.the)} holds only {source.wyrdstone} wyrdstone.")
     source.gold_crowns -= gold
     source.wyrdstone -= wyrdstone
     target.gold_crowns += gold
@@ -94,8 +90,15 @@ def move_stored_item(
     stored: StoredItem, target: StorageContainer, *, actor, context: Context | None = None
 ) -> StoredItem:
     """Move one stored item to another of the owner's containers."""
-    source, target = lock_containers(StoredItem.objects.get(pk=stored.pk).container, target)
-    stored = StoredItem.objects.select_for_update().filter(pk=stored.pk, container=source).first()
+    found = StoredItem.objects.filter(pk=stored.pk).select_related("container").first()
+    if found is None:  # equipped or sold meanwhile, by another tab
+        raise RuleViolation(f"{stored.name} is no longer stored: reload the page.")
+    source, target = lock_held(found.container, target)
+    stored = (
+        StoredItem.objects.select_for_update(no_key=True)
+        .filter(pk=stored.pk, container=source)
+        .first()
+    )
     if stored is None:  # moved meanwhile, by another tab
         raise RuleViolation("That item has moved meanwhile: reload the page.")
     check_owner(actor, source, target)
@@ -137,17 +140,26 @@ def check_may_use(warrior: Warrior, item: Item) -> None:
 def store_warrior_item(
     owned: WarriorItem, container: StorageContainer, *, actor, context: Context | None = None
 ) -> None:
-    """Take an item off a warrior (off every model of a henchman group) into a container."""
-    owned = WarriorItem.objects.select_related("warrior__warband", "item").get(pk=owned.pk)
-    warrior = owned.warrior
+    """Take an item off a warrior (off every model of a henchman group) into a container.
+    The container is locked first, then the warrior's item: a second tab storing the same item
+    finds it gone and stores nothing."""
     check_owner(actor, container)
+    (container,) = lock_held(container)
+    owned = (
+        WarriorItem.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("warrior__warband", "item")
+        .filter(pk=owned.pk)
+        .first()
+    )
+    if owned is None:
+        raise RuleViolation("That item is no longer carried: reload the page.")
+    warrior = owned.warrior
     if warrior.warband_id != container.warband_id:
         raise RuleViolation("Both must belong to the same warband.")
     if warrior.warband.is_draft:
         raise RuleViolation("While mustering, give the item back instead.")
     if owned.item.category in NOT_STORABLE:
         raise RuleViolation(f"{owned.item.name} cannot be stored.")
-    (container,) = lock_containers(container)
     context = with_note(context, actor, f"from {warrior.name}")
     for _ in range(warrior.group_size):
         container.item_count += 1
@@ -163,7 +175,10 @@ def equip_stored_item(
 ) -> WarriorItem:
     """Give a stored item to a warrior who may use it; a henchman group takes one per model,
     from the chosen container first, then from the warband's other containers."""
-    stored = StoredItem.objects.select_related("container", "item").get(pk=stored.pk)
+    chosen = stored
+    stored = StoredItem.objects.select_related("container", "item").filter(pk=stored.pk).first()
+    if stored is None:  # equipped, moved or sold meanwhile, by another tab
+        raise RuleViolation(f"{chosen.name} is no longer stored: reload the page.")
     check_owner(actor, stored.container)
     warrior = Warrior.objects.select_related("warrior_type", "warband").get(pk=warrior.pk)
     if warrior.warband_id != stored.container.warband_id:
@@ -179,12 +194,16 @@ def equip_stored_item(
     alike = StoredItem.objects.filter(container__warband=warrior.warband, item=stored.item)
     # The containers before the items, as every service locks them.
     holding = StorageContainer.objects.filter(pk__in=alike.values("container_id"))
-    locked = list(holding.select_for_update().order_by("pk").values_list("pk", flat=True))
+    locked = list(
+        holding.select_for_update(no_key=True).order_by("pk").values_list("pk", flat=True)
+    )
     same = list(
         alike.filter(container__in=locked)
-        .select_for_update(of=("self",))
+        .select_for_update(of=("self",), no_key=True)
         .order_by(preference, "pk")[: warrior.group_size]
     )
+    if stored.pk not in {taken.pk for taken in same}:
+        raise RuleViolation(f"{stored.name} is no longer stored: reload the page.")
     if len(same) < warrior.group_size:
         raise RuleViolation(
             f"Henchmen in a group are equipped alike: {warrior.name} need {warrior.group_size} "

@@ -1,26 +1,29 @@
-"""`manage.py check_ledgers`: every container's balances equal the sum of its ledger entries.
+"""`manage.py check_ledgers`: the treasury's conservation audit
+(``warbands.treasury.conservation_problems``). Every container's balances equal the sum of its
+ledger entries, and no value came from nowhere: a container's price is paid out once, a
+warband's starting treasury and mustering purse come from its list's starting gold.
 
-Exits 0 when all agree, 1 (listing each mismatch) otherwise, so it can run in cron or CI.
+Exits 0 when all agree, 1 (listing each problem) otherwise, so it can run in cron or CI.
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
 from warbands.models import LedgerEntry, StorageContainer
-from warbands.treasury import ledger_mismatches
+from warbands.treasury import conservation_problems
 
 
 class Command(BaseCommand):
-    help = "Check that every storage container's balances equal the sum of its ledger entries."
+    help = "Check that the treasury's balances equal its ledger and that no value was minted."
 
     def handle(self, *args, **options):
-        mismatches = ledger_mismatches()
+        problems = conservation_problems()
         containers = StorageContainer.objects.count()
         entries = LedgerEntry.objects.count()
-        if mismatches:
-            for mismatch in mismatches:
-                self.stderr.write(str(mismatch))
+        if problems:
+            for problem in problems:
+                self.stderr.write(str(problem))
             raise CommandError(
-                f"{len(mismatches)} mismatch(es) in {containers} containers, {entries} entries.",
+                f"{len(problems)} problem(s) in {containers} containers, {entries} entries.",
                 returncode=1,
             )
         self.stdout.write(f"Ledgers agree: {containers} containers, {entries} entries.")
