@@ -59,9 +59,13 @@ def test_every_sequence_action_is_raced():
 
 
 @pytest.mark.parametrize("endpoint", sorted(RACES))
-def test_a_race_applies_the_allowed_number_and_conserves_treasure(endpoint, reference_data):
+def test_a_race_applies_the_allowed_number_and_conserves_treasure(
+    endpoint, reference_data, record_property
+):
     shot = RACES[endpoint].setup()
     volley = fire(shot)
+    record_property("statuses", volley.statuses)  # in --junitxml reports: the volley's answers
+    record_property("applied", volley.applied)
     assert all(status < 500 for status in volley.statuses), volley.statuses
     assert volley.applied == shot.allowed, (volley.applied, volley.statuses)
     assert len(volley.statuses) == POSTS
