@@ -39,6 +39,7 @@ from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError
 from warbands.models import Warband, Warrior
+from warbands.permissions import can_see_contents
 from warbands.rules import RuleViolation
 
 
@@ -365,7 +366,14 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
     owner = warband.owner_id == request.user.pk
     if not owner and not can_run_campaign(request.user, battle.campaign):
         raise PermissionDenied("Each warband declares its own carried items.")
-    items = list(battle.carried_items.filter(owner=warband))
+    items = list(battle.carried_items.filter(owner=warband).select_related("container__warband"))
+    # The names the owner gave his containers, for whoever may see inside them; the table's
+    # label (kind and number) for everybody else.
+    names = {
+        item.pk: str(item.container)
+        for item in items
+        if item.container is not None and can_see_contents(request.user, item.container)
+    }
     enemies = [
         p.warband
         for p in battle.participants.select_related("warband")
@@ -395,6 +403,7 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
             "participant": participant,
             "warband": warband,
             "items": items,
+            "names": names,
             "enemies": enemies,
             "owner": owner,
             "proposed": participant.declaration_proposed_by

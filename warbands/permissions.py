@@ -95,7 +95,8 @@ class ContainerView:
     """What a user may know of a container. Everybody sees its kind, whether it is heavy (it
     is on the table) and who carries it; ``label`` and ``contents`` are None unless
     ``can_see_contents``. ``name``: what to call it, "Large Sack 2" or "Large Sack “Loot”"
-    for those who may see inside, only the kind for anybody else (the label is the owner's).
+    for those who may see inside, the kind and its number ("Large Sack 2") for anybody else
+    (the label is the owner's).
     Templates get these, never the model, so they cannot leak."""
 
     pk: int
@@ -152,7 +153,7 @@ def visible_containers(
                 carried_by=carried_by,
                 label=container.label if allowed[container.warband_id] else None,
                 contents=contents,
-                name=str(container) if allowed[container.warband_id] else kind_label,
+                name=str(container) if allowed[container.warband_id] else container.public_name,
             )
         )
     return views

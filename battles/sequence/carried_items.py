@@ -98,16 +98,18 @@ def prepare_carried_items(battle: Battle) -> None:
         return
     for participant in battle.participants.select_related("warband"):
         warband = participant.warband
-        containers = (
+        containers = list(
             StorageContainer.objects.real()
             .filter(warband=warband, parent__isnull=True)
             .exclude(kind="pouch")
+            .order_by("pk")
         )
+        labels = table_labels(containers)
         for container in containers:
             CarriedItemAtEnd.objects.create(
                 battle=battle,
                 owner=warband,
-                label=container.get_kind_display(),
+                label=labels[container.pk],
                 container=container,
                 heavy=_heavy(container),
                 is_warmount=container.kind == "warmount",
@@ -119,6 +121,29 @@ def prepare_carried_items(battle: Battle) -> None:
             )
         for discovery in battle.discoveries.filter(warband=warband, discovered=True):
             add_discovery_item(battle, discovery)
+
+
+def table_labels(containers: list[StorageContainer]) -> dict[int, str]:
+    """What everybody at the table calls each of a warband's containers: its kind, and its
+    number when the warband has more than one of that kind ("Large Sack 2"), never the name
+    its owner gave it (a secret: ``warbands.permissions``). A container that has no number
+    (named before a second of its kind came) gets the next one free, so that no two rows of
+    the carried-items form read alike."""
+    labels = {}
+    for kind in {c.kind for c in containers}:
+        alike = [c for c in containers if c.kind == kind]
+        if len(alike) == 1:
+            labels[alike[0].pk] = alike[0].kind_label
+            continue
+        taken = {c.number for c in alike if c.number}
+        spare = (n for n in range(1, len(alike) + len(taken) + 1) if n not in taken)
+        for container in alike:
+            labels[container.pk] = (
+                container.public_name
+                if container.number
+                else f"{container.kind_label} {next(spare)}"
+            )
+    return labels
 
 
 @dataclass(frozen=True)

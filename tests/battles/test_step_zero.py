@@ -77,8 +77,8 @@ def test_the_items_on_the_table_are_the_top_containers_vessels_and_discoveries(d
     battle = confirmed_battle(duel)
 
     labels = sorted(battle.carried_items.filter(owner=reavers).values_list("label", flat=True))
-    assert labels == ["Dark Artefact", "Large Sack", "Large Sack", "Large Sack", "Large Sack",
-                      "Pack Animal (mule)"]  # fmt: skip
+    assert labels == ["Dark Artefact", "Large Sack 1", "Large Sack 2", "Large Sack 3",
+                      "Large Sack 4", "Pack Animal (mule)"]  # fmt: skip
     mule_item = item_of(battle, reavers, "Pack Animal (mule)")
     assert mule_item.is_mule and mule_item.heavy  # it carries the chest with 100 gc
 
@@ -169,7 +169,9 @@ def test_a_heavy_item_of_routers_caught_in_the_open_becomes_uncontrolled(duel):
     battle = confirmed_battle(duel)
     reavers, scourge = duel["reavers"], duel["scourge"]
     declare(battle, reavers)
-    sack = battle.carried_items.filter(owner=scourge, heavy=True, label="Large Sack").first()
+    sack = battle.carried_items.filter(
+        owner=scourge, heavy=True, label__startswith="Large Sack"
+    ).first()
     assert sack is not None
     declarations = [
         carried_items.Declaration(i.pk, "own", exposed=i.pk == sack.pk)
@@ -376,3 +378,27 @@ def test_the_player_sees_the_proposal_and_confirms_it_on_the_declaration_page(cl
     chest.refresh_from_db()
     assert (chest.outcome, chest.container.warband) == ("captured", reavers)
     assert not CampaignEvent.objects.filter(message__contains="without waiting").exists()
+
+
+def test_containers_alike_are_told_apart_and_only_their_owner_sees_their_names(client, duel):
+    """Two sacks never read alike on the carried-items form: everybody sees kind and number;
+    the owner sees the names he gave them, which the organiser (who may not see inside)
+    never does."""
+    reavers = duel["reavers"]
+    first, second, *_ = reavers.containers.filter(kind="large_sack").order_by("pk")
+    treasury.name_container(second, "Tithes", actor=reavers.owner)
+    loot = StorageContainer.objects.create(warband=reavers, kind="large_sack", label="Loot")
+    battle = confirmed_battle(duel)
+
+    labels = dict(battle.carried_items.filter(owner=reavers).values_list("container", "label"))
+    sacks = [labels[c.pk] for c in (first, second, loot)]
+    assert sacks == ["Large Sack 1", "Large Sack 2", "Large Sack 5"]  # the named loot: the next
+    url = reverse("battle_declare", args=[battle.pk, reavers.pk])
+    client.force_login(reavers.owner)
+    page = client.get(url).content.decode()
+    assert 'Large Sack “Tithes” <small class="muted">(Large Sack 2 to the other players)' in page
+    assert 'Large Sack “Loot” <small class="muted">(Large Sack 5 to the other players)' in page
+    client.force_login(duel["organiser"])
+    page = client.get(url).content.decode()
+    assert "Tithes" not in page and "Loot" not in page
+    assert page.count("Large Sack 2") == 2  # its row and its select's label

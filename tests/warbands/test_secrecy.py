@@ -96,6 +96,18 @@ def test_opponents_see_kind_heaviness_and_carrier_on_the_roster(client, league):
     assert "is Reavers's secret" in page or "secret until an enemy captures" in page
 
 
+def test_opponents_tell_containers_alike_apart_by_number_never_by_name(client, league):
+    warband = league["warband"]
+    second = warband.containers.filter(kind="large_sack").order_by("pk")[1]
+    treasury.name_container(second, "Tithes", actor=warband.owner)
+    client.force_login(league["opponent"])
+
+    page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+
+    assert all(f"Large Sack {n}" in page for n in (1, 2, 3, 4))
+    assert "Tithes" not in page
+
+
 @pytest.mark.parametrize("role", ["opponent", "organiser", "stranger"])
 def test_nobody_else_can_touch_the_containers(client, league, role):
     warband = league["warband"]

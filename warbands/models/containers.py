@@ -153,6 +153,14 @@ class StorageContainer(models.Model):
         return name
 
     @property
+    def public_name(self) -> str:
+        """What anybody may call it: its kind, with its number among its kind when it has one
+        ("Large Sack 2"), never the name its owner gave it (that is as secret as the
+        contents)."""
+        name = _CONTAINER_NAMES.get(self.kind, self.kind)
+        return f"{name} {self.number}" if self.number else name
+
+    @property
     def kind_label(self) -> str:
         """``get_kind_display()`` from a plain dict (see ``__str__``)."""
         return _CONTAINER_NAMES.get(self.kind, self.kind)
