@@ -39,7 +39,7 @@ from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError
 from warbands.models import Warband, Warrior
-from warbands.permissions import can_see_contents
+from warbands.permissions import can_see_treasury
 from warbands.rules import RuleViolation
 
 
@@ -366,13 +366,15 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
     owner = warband.owner_id == request.user.pk
     if not owner and not can_run_campaign(request.user, battle.campaign):
         raise PermissionDenied("Each warband declares its own carried items.")
-    items = list(battle.carried_items.filter(owner=warband).select_related("container__warband"))
-    # The names the owner gave his containers, for whoever may see inside them; the table's
-    # label (kind and number) for everybody else.
+    items = list(battle.carried_items.filter(owner=warband).select_related("container"))
+    # The names the owner gave his containers, for whoever may see inside them (decided once:
+    # they are all the warband's while it declares); the table's label (kind and number) for
+    # everybody else.
+    sees = can_see_treasury(request.user, warband)
     names = {
         item.pk: str(item.container)
         for item in items
-        if item.container is not None and can_see_contents(request.user, item.container)
+        if sees and item.container is not None and item.container.warband_id == warband.pk
     }
     enemies = [
         p.warband

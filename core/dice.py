@@ -98,7 +98,14 @@ class _QueuedDice:
     def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
         _check_shape(n, sides)
         if len(self._faces) < n:
-            raise DiceError(f"{purpose or 'a roll'} needs {n} more dice")
+            left = len(self._faces)
+            typed = (
+                "no typed dice are left for it"
+                if not left
+                else f"only {left} typed {'die is' if left == 1 else 'dice are'} left for it"
+            )
+            what = purpose[:1].upper() + purpose[1:] if purpose else "A roll"
+            raise DiceError(f"{what} takes {_dice(n, sides)}; {typed}.")
         faces = tuple(self._faces[:n])
         del self._faces[:n]
         for face in faces:
@@ -120,9 +127,33 @@ class ScriptedDice(_QueuedDice):
 
 
 class EnteredDice(_QueuedDice):
-    """Physical dice: the faces the player typed, used in order, each checked against the die."""
+    """Physical dice: the faces the player typed, used in order, each checked against the die.
+
+    Several dice of fewer than ten sides may be typed as one number, a digit each: "41" for a
+    D66 is 4 then 1, as players read it off the table (no such die shows a two-digit face,
+    so nothing else could be meant)."""
 
     source = "entered"
+
+    def __init__(self, faces: Iterable[int], recorder: Recorder = _ignore) -> None:
+        super().__init__(faces, recorder)
+        self.typed = len(self._faces)
+
+    def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
+        if n > 1 and sides < 10 and self._faces and len(str(self._faces[0])) == n:
+            digits = [int(d) for d in str(self._faces[0])]
+            self._faces[:1] = digits
+            self.typed += n - 1
+        return super().roll(n, sides, purpose)
+
+    @property
+    def used(self) -> int:
+        return self.typed - len(self._faces)
+
+
+def _dice(n: int, sides: int) -> str:
+    """ "2 D6", "a D66" (for sentences)."""
+    return f"{n} D{sides}" if n > 1 else f"a D{sides}"
 
 
 def _check_shape(n: int, sides: int) -> None:

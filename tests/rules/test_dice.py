@@ -32,9 +32,29 @@ def test_entered_dice_refuse_impossible_faces(face):
         d6(EnteredDice([face]))
 
 
-def test_running_out_of_entered_dice_says_how_many_are_missing():
-    with pytest.raises(DiceError, match="needs 2 more dice"):
-        two_d6(EnteredDice([]), "advance")
+def test_running_out_of_entered_dice_says_how_many_the_roll_takes():
+    with pytest.raises(DiceError, match="Advance takes 2 D6; only 1 typed die is left for it"):
+        two_d6(EnteredDice([3]), "advance")
+    with pytest.raises(DiceError, match="A roll takes a D6; no typed dice are left for it"):
+        d6(EnteredDice([]))
+
+
+@pytest.mark.parametrize("typed", [[41], [4, 1]])
+def test_a_d66_takes_41_typed_as_one_number_or_two(typed):
+    dice = EnteredDice(typed)
+
+    assert d66(dice) == 41
+    assert (dice.used, dice.remaining) == (2, ())
+
+
+def test_a_number_of_digits_is_split_only_into_the_dice_a_roll_takes():
+    dice = EnteredDice([124, 5])
+
+    assert dice.roll(3, 6).faces == (1, 2, 4)  # three dice typed as one number
+    with pytest.raises(DiceError, match="not a possible roll of a D6"):
+        EnteredDice([41]).roll(1, 6)  # one die: 41 is no face of a D6
+    assert EnteredDice([12]).roll(1, 20).faces == (12,)  # a D20 shows two digits
+    assert dice.remaining == (5,)
 
 
 def test_server_dice_report_every_roll_to_the_recorder():
