@@ -135,7 +135,8 @@ class RareItems(TreasuryStep):
                     f"A {spec.name} is Rare {spec.rarity}: the roll was {result['total']}."
                 )
             pay(ctx, spec.price, f"a {spec.name}", prefer=values["pay_from"])
-            ctx.journal.create(StorageContainer, warband=ctx.warband, kind=key)
+            made = ctx.journal.create(StorageContainer, warband=ctx.warband, kind=key)
+            treasury.number_alike(ctx.warband.pk, key, [made])
             bought = f"a {spec.name} for {spec.price} gc"
         else:
             item = Item.objects.filter(key=key, rarity__isnull=False).first()

@@ -112,7 +112,8 @@ class Reallocate(TreasuryStep):
             and StorageContainer.objects.held().filter(kind=kind, holder=holder).exists()
         ):
             raise RuleViolation(f"{holder.name} already has a {spec.name}.")
-        ctx.journal.create(StorageContainer, warband=ctx.warband, kind=kind, holder=holder)
+        bought = ctx.journal.create(StorageContainer, warband=ctx.warband, kind=kind, holder=holder)
+        treasury.number_alike(ctx.warband.pk, kind, [bought])  # "Large Sack 2", as bought anywhere
         return f"Bought a {spec.name} for {spec.price} gc."
 
     def do_sell_container(self, ctx, values, dice):

@@ -224,3 +224,17 @@ def test_the_opponents_stored_items_are_out_of_reach(duel):
         act(sequence, "move_item", owner, stored_item=theirs.pk, target=chest(reavers).pk)
     assert StoredItem.objects.get(pk=theirs.pk).container.warband == scourge
     assert WarriorItem.objects.filter(warrior=captain, item__key="sword").count() == 1
+
+
+def test_a_second_backpack_bought_in_step_9_is_numbered_as_one_bought_anywhere(duel):
+    """Two backpacks read "Backpack 1" and "Backpack 2" on every form, whether bought on the
+    treasury page or in the sequence (as the carried-items form then tells them apart)."""
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 9)
+    sack = sack_with_room(reavers)
+
+    act(sequence, "buy_container", owner, kind="backpack", pay_from=sack.pk)
+    act(sequence, "buy_container", owner, kind="backpack", pay_from=sack.pk)
+
+    backpacks = reavers.containers.filter(kind="backpack").order_by("pk")
+    assert [str(b) for b in backpacks] == ["Backpack 1", "Backpack 2"]

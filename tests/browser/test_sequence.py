@@ -140,7 +140,7 @@ def test_both_warbands_play_their_whole_sequence(live_server, chromium):
     buy.get_by_label("Container to buy").select_option("large_sack")
     buy.locator("select[name=pay_from]").select_option(str(chest.pk))
     buy.get_by_role("button", name="Buy").click()
-    expect(alice.locator("#step-panel")).to_contain_text("Large Sack (empty)")
+    expect(alice.locator("#step-panel")).to_contain_text("Large Sack 5 (empty)")  # numbered
     new_sack = StorageContainer.objects.filter(warband=reavers, kind="large_sack").latest("pk")
     store = form(alice, "store")
     store.locator("select[name=target]").select_option(str(new_sack.pk))
