@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Prefetch, Q
 from django.urls import reverse
 
 from battles.models import Battle, Participant
@@ -49,10 +50,19 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
             )
         )
     organised = [m.campaign_id for m in memberships if m.is_organiser]
-    disputed = Battle.objects.filter(campaign_id__in=organised, status=Battle.Status.DISPUTED)
-    for battle in disputed:
-        steps[battle.campaign_id].append(
-            Step(f"Settle the dispute over {battle}", reverse("battle_detail", args=[battle.pk]))
+    for battle in _disputed(user, organised):
+        who = "; ".join(
+            f"{p.confirmed_by.username if p.confirmed_by else p.warband.name}: “{p.dispute_reason}”"
+            for p in battle.disputes
+        )
+        if battle.campaign_id in organised:
+            text = f"Settle the dispute over {battle} ({who})"
+        elif all(p.confirmed_by_id == user.pk for p in battle.disputes):
+            continue  # the user disputed it: the reporter or an organiser answers
+        else:
+            text = f"The report of {battle} is disputed ({who}): correct it or talk it over"
+        steps.setdefault(battle.campaign_id, []).append(
+            Step(text, reverse("battle_detail", args=[battle.pk]))
         )
     for membership in memberships:
         campaign = membership.campaign
@@ -72,3 +82,17 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
                 Step("Muster your warband", reverse("warband_create", args=[campaign.pk]))
             )
     return steps
+
+
+def _disputed(user, organised: list[int]):
+    """Disputed battles the user organises or fought in, each with its disputes (who, why)."""
+    disputes = Participant.objects.filter(
+        confirmation=Participant.Confirmation.DISPUTED
+    ).select_related("confirmed_by", "warband")
+    return (
+        Battle.objects.filter(status=Battle.Status.DISPUTED)
+        .filter(Q(campaign_id__in=organised) | Q(participants__warband__owner=user))
+        .distinct()
+        .order_by("fought_on", "pk")
+        .prefetch_related(Prefetch("participants", queryset=disputes, to_attr="disputes"))
+    )

@@ -3,6 +3,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from battles import services
+from battles.rules import ReportedResult
 from tests.factories import CampaignFactory, MembershipFactory, WarbandFactory
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +58,26 @@ def test_dashboard_query_count_does_not_grow_with_campaigns(
         membership = MembershipFactory(user=user)
         WarbandFactory(owner=user, campaign=membership.campaign)
     assert queries_for_dashboard() == small
+
+
+def test_a_dispute_shows_on_the_other_players_and_the_organisers_dashboards(client, duel):
+    """Issue 27: after the opponent disputes, the reporter's dashboard says who disputed and
+    why (not "Nothing waiting for you"); the organiser's asks him to settle it; the player
+    who disputed waits for them."""
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = services.report_battle(
+        actor=reavers.owner, campaign=duel["campaign"], scenario="Street Fight",
+        results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost")],
+    )  # fmt: skip
+    services.respond(battle, actor=scourge.owner, agree=False, reason="Brandt never fell")
+    said = f"({scourge.owner.username}: “Brandt never fell”)"
+
+    client.force_login(reavers.owner)
+    page = client.get(reverse("dashboard")).content.decode()
+    assert f"The report of {battle} is disputed {said}: correct it or talk it over" in page
+    client.force_login(duel["organiser"])
+    page = client.get(reverse("dashboard")).content.decode()
+    assert f"Settle the dispute over {battle} {said}" in page
+    client.force_login(scourge.owner)
+    page = client.get(reverse("dashboard")).content.decode()
+    assert "disputed" not in page and "Settle" not in page

@@ -101,6 +101,9 @@ def fire_together(*volleys: tuple[Shot, int]) -> list[list[int]]:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
+    # A post still running would keep its connection to the test database past the test.
+    assert not any(thread.is_alive() for thread in threads), "a post did not answer in 60 s"
+    assert all(statuses), f"a post raised instead of answering: {statuses}"
     return [
         [status for status, (_, volley) in zip(statuses, posts, strict=True) if volley == index]
         for index in range(len(volleys))
