@@ -337,7 +337,7 @@ def set_group_size(warrior: Warrior, *, actor, group_size: int) -> Warrior:
     change = group_size - warrior.group_size
     if change == 0:
         return warrior
-    per_model = warrior.warrior_type.cost + sum(owned.price_paid for owned in warrior.items.all())
+    per_model = warrior.cost_per_model()
     if change < 0:
         if group_size < 1:
             raise RuleViolation("A group needs at least one model; dismiss it instead.")
@@ -381,8 +381,7 @@ def dismiss_warrior(warrior: Warrior, *, actor) -> None:
         for pouch in StorageContainer.objects.held().filter(holder=warrior):
             treasury.sell_container(pouch, actor=actor, proceeds_to=None)
         StorageContainer.objects.filter(holder=warrior).update(holder=None)
-        spent = warrior.warrior_type.cost + sum(o.price_paid for o in warrior.items.all())
-        warband.gold_crowns += spent * warrior.group_size
+        warband.gold_crowns += warrior.cost_per_model() * warrior.group_size
         warband.save(update_fields=["gold_crowns"])
         warrior.delete()
         return

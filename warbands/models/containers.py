@@ -145,12 +145,9 @@ class StorageContainer(models.Model):
     def __str__(self) -> str:
         # A plain dict: get_kind_display() rebuilds its lookup on every call, and the treasury
         # page names each container in every form's list of targets.
-        name = _CONTAINER_NAMES.get(self.kind, self.kind)
         if self.label:
-            return f"{name} “{self.label}”"
-        if self.number:  # numbered among its kind (treasury.number_alike)
-            return f"{name} {self.number}"
-        return name
+            return f"{_CONTAINER_NAMES.get(self.kind, self.kind)} “{self.label}”"
+        return self.public_name  # numbered among its kind (treasury.number_alike)
 
     @property
     def public_name(self) -> str:

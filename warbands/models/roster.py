@@ -218,6 +218,12 @@ class Warrior(ProfileFields):
             models=self.group_size, experience=self.experience, large=self.warrior_type.is_large
         )
 
+    def cost_per_model(self) -> int:
+        """What one model of the warrior cost while mustering: his type and his equipment at the
+        prices paid (henchmen of a group are equipped alike). Adding, refunding and auditing a
+        muster all count with it."""
+        return self.warrior_type.cost + sum(owned.price_paid for owned in self.items.all())
+
     def carried(self) -> list[WarriorItem]:
         """The warrior's items: the ``item_list`` its query read (``WarriorQuerySet``), else
         read now."""

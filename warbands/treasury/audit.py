@@ -137,12 +137,14 @@ def purse_problems() -> list[Minted]:
             problems.append(
                 Minted(warband.pk, f"a starting treasury of {starting[warband.pk]} gc from {start}")
             )
-        if warband.is_draft and warband.gold_crowns != start - mustering_spent(warband):
+        if not warband.is_draft:
+            continue
+        left = start - mustering_spent(warband)
+        if warband.gold_crowns != left:
             problems.append(
                 Minted(
                     warband.pk,
-                    f"a purse of {warband.gold_crowns} gc where the muster leaves "
-                    f"{start - mustering_spent(warband)}",
+                    f"a purse of {warband.gold_crowns} gc where the muster leaves {left}",
                 )
             )
     return problems
@@ -153,8 +155,7 @@ def mustering_spent(warband: Warband) -> int:
     the containers bought (the free treasure chest is its first)."""
     spent = 0
     for warrior in warband.warriors.on_roster().select_related("warrior_type"):
-        per_model = warrior.warrior_type.cost + sum(o.price_paid for o in warrior.items.all())
-        spent += per_model * warrior.group_size
+        spent += warrior.cost_per_model() * warrior.group_size
     free = free_chest_pk(warband.pk)
     for container in StorageContainer.objects.real().filter(warband=warband).exclude(pk=free):
         spent += container.spec.price or 0
