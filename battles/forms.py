@@ -5,28 +5,45 @@ import itertools
 from django import forms
 
 from battles.models import Participant
-from battles.rules import ReportedResult
+from battles.rules import ReportedResult, scenarios
 from battles.sequence.carried_items import Declaration
-from battles.services import Outcome
 
 
 class BattleForm(forms.Form):
-    scenario = forms.CharField(max_length=100)
+    """The battle's scenario (one of the rulebook's, whose experience awards the app knows, or
+    another named by the players), its date and notes."""
+
+    scenario_key = forms.ChoiceField(
+        label="Scenario",
+        required=False,
+        choices=[
+            *((s.key, s.title) for s in scenarios.SCENARIOS),
+            ("", "Other scenario (name it below)"),
+        ],
+        help_text="The rulebook's scenarios bring their own experience awards and income.",
+    )
+    scenario = forms.CharField(
+        max_length=100,
+        required=False,
+        label="Other scenario's name",
+        help_text="Only for another scenario: its experience awards are typed per warrior.",
+    )
     fought_on = forms.DateField(
         label="Date", widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
     )
     random_fortune = forms.BooleanField(required=False, label="Random fortune was in play")
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
+    def clean(self):
+        data = super().clean()
+        if not data.get("scenario_key") and not (data.get("scenario") or "").strip():
+            self.add_error("scenario", "Pick a scenario from the list, or name the other one.")
+        return data
+
 
 class RecordForm(BattleForm):
-    """An organiser's record waits for the players' confirmations, unless overridden."""
-
-    confirm_now = forms.BooleanField(
-        required=False,
-        label="Confirm it now for every player, without waiting for them",
-        help_text="An override: the campaign feed says that you confirmed it for them.",
-    )
+    """An organiser's record: each side then enters its warriors (the organiser may, for an
+    absent player) and the players confirm, or the organiser confirms for them."""
 
 
 class ParticipantRowForm(forms.Form):
@@ -72,42 +89,6 @@ def reported_results(rows) -> tuple[list[ReportedResult], list[str]]:
             )
         )
     return results, errors
-
-
-class WarriorOutcomeForm(forms.Form):
-    """What one warrior did in the battle, one row of the warriors' table (prefix ``o<pk>``).
-    The bounds are the table's: a skirmish puts no more than 50 enemies out of action and a
-    scenario gives no more than 20 experience."""
-
-    ooa = forms.BooleanField(required=False)
-    by = forms.IntegerField(required=False, min_value=1)
-    enemies = forms.IntegerField(required=False, min_value=0, max_value=50)
-    experience = forms.IntegerField(required=False, min_value=0, max_value=20)
-
-    def outcome(self, warrior_id: int) -> Outcome:
-        data = self.cleaned_data
-        return Outcome(
-            warrior_id=warrior_id,
-            out_of_action=data["ooa"],
-            enemies_out_of_action=data["enemies"] or 0,
-            scenario_experience=data["experience"] or 0,
-            taken_out_by_id=data["by"],
-        )
-
-
-def warrior_outcomes(data, warriors) -> tuple[list[Outcome], list[str]]:
-    """Each warrior's outcome from the posted table, or a message per row that does not
-    read."""
-    outcomes, errors = [], []
-    for warrior in warriors:
-        form = WarriorOutcomeForm(data, prefix=f"o{warrior.pk}")
-        if form.is_valid():
-            outcomes.append(form.outcome(warrior.pk))
-        else:
-            field, messages = next(iter(form.errors.items()))
-            label = {"enemies": "enemies put out of action", "experience": "experience"}
-            errors.append(f"{warrior.name}, {label.get(field, 'taken out by')}: {messages[0]}")
-    return outcomes, errors
 
 
 class CarriedItemForm(forms.Form):

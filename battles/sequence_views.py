@@ -16,6 +16,7 @@ from battles import step_forms
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
 from battles.permissions import get_sequence_for_user
+from battles.sequence import task_dice
 from campaign import fragments, permissions
 from core.dice import DiceError
 from warbands.permissions import can_see_treasury
@@ -55,6 +56,7 @@ def sequence_context(
         records = {n: r for n, r in records.items() if n not in sequences.TREASURY_STEPS}
     if secret_step:
         tasks = []
+    task_dice.label_tasks(sequence, tasks)  # what each task's form types
     context = {
         "sequence": sequence,
         "battle": sequence.participant.battle,
@@ -97,24 +99,33 @@ def _panel(
     error: str = "",
     told: bool = False,
     body: bool = False,
+    reopen: dict | None = None,
 ) -> HttpResponse:
     """The step panel after a post. ``told``: the service that succeeded left ``sequence``
     where the sequence is now (``run_task``, ``act``, ``complete_step``); else it is re-read
     (a refusal, an undo: another tab may have moved it on). ``body``: an action of the step
     (``act``, a task's roll) changes nothing in the list of steps, so only the step's part is
-    drawn and swapped (``HX-Retarget``)."""
-    if not request.htmx:
+    drawn and swapped (``HX-Retarget``). ``reopen``: a reopening to confirm (``ask``, with
+    what was ``posted``) or refused (``refused``), shown in the panel."""
+    if not request.htmx and not (reopen and "ask" in reopen):
         if error:
-            messages.error(request, error)
+            messages.error(request, str(reopen["refused"]) if reopen else error)
         return redirect("sequence_detail", sequence.pk)
     if not told:
         sequence.refresh_progress()
+    context = sequence_context(request, sequence, error=error, body=body)
+    context["reopen"] = reopen
+    if not request.htmx:  # the confirmation, on a page of its own
+        panel = render_to_string(
+            "battles/sequence_detail.html#step-panel", context, request=request
+        )
+        return render(request, "battles/sequence_detail.html", {**context, "panel": panel})
     response = render(
         request,
         "battles/sequence_detail.html#step-body"
         if body
         else "battles/sequence_detail.html#step-panel",
-        sequence_context(request, sequence, error=error, body=body),
+        context,
         status=422 if error else 200,
     )
     if body:
@@ -156,7 +167,8 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
     try:
         posted = step_forms.clean_posted(request.POST)
         answer = posted["answer"]
-        answers = {task.question["key"]: answer} if task.question and answer else {}
+        choice = task.question and not task.question.get("dice")  # a further roll: dice only
+        answers = {task.question["key"]: answer} if choice and answer else {}
         dice = dice_for(
             sequence.participant.battle,
             entered=posted["dice"],
@@ -228,6 +240,7 @@ def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     sequence = get_sequence_for_user(request, pk)
     if not permissions.can_run_campaign(request.user, sequence.participant.battle.campaign):
         raise PermissionDenied("Only an organiser reopens a step.")
+    posted = {}
     try:
         posted = step_forms.clean_posted(request.POST)
         sequences.reopen_step(
@@ -236,7 +249,12 @@ def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
             reason=posted["reason"],
             seen=posted["current"],
+            confirmed=posted["confirmed"],
         )
+    except sequences.ConfirmReopening as ask:  # later steps are undone too: say which first
+        return _panel(request, sequence, reopen={"ask": ask, "posted": posted})
+    except sequences.ReopenRefused as refusal:
+        return _panel(request, sequence, error=refusal.headline, reopen={"refused": refusal})
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
     messages.success(request, "Step reopened.")

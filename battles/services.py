@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from battles.models import Battle, Participant, WarriorOutcome
-from battles.rules import ReportedResult, check_results
+from battles.models import Battle, Participant
+from battles.rules import ReportedResult, check_results, scenarios
 from battles.sequence.start import start_sequences
+from battles.sides import missing_sides
 from campaign import permissions
 from campaign.models import Campaign, CampaignEvent
 from campaign.services import record_event
@@ -97,22 +97,19 @@ def record_battle(
     fought_on: datetime.date | None = None,
     random_fortune: bool = False,
     notes: str = "",
-    confirm_now: bool = False,
+    scenario_key: str = "",
 ) -> Battle:
     """An organiser records a battle between two or more of the campaign's warbands. As with
-    a player's report (``report_battle``), it counts once every player whose warband took part
-    has confirmed it (``respond``): an organiser alone never decides a result that moves
-    treasure. ``confirm_now``: the organiser's explicit override (``confirm_for_everybody``),
-    which the campaign feed reports under the organiser's name."""
+    a player's report (``report_battle``), each side then enters its warriors
+    (``battles.sides``; the organiser may, for an absent player) and it counts once every
+    player has confirmed it (``respond``), or the organiser confirms for them
+    (``confirm_for_everybody``): an organiser alone never decides a result unseen."""
     if not permissions.can_run_campaign(actor, campaign):
         raise PermissionDenied("Only the campaign's organisers record battles for others.")
-    battle = report_battle(
+    return report_battle(
         actor=actor, campaign=campaign, scenario=scenario, results=results, fought_on=fought_on,
-        random_fortune=random_fortune, notes=notes,
+        random_fortune=random_fortune, notes=notes, scenario_key=scenario_key,
     )  # fmt: skip
-    if confirm_now:
-        confirm_for_everybody(battle, actor=actor)
-    return battle
 
 
 @transaction.atomic
@@ -158,11 +155,19 @@ def report_battle(
     random_fortune: bool = False,
     fortune_table: str = "d66",
     notes: str = "",
+    scenario_key: str = "",
 ) -> Battle:
-    """A participant (or an organiser) reports a battle. The reporter's own warbands count as
-    confirmed; the others confirm or dispute it (``respond``)."""
+    """A participant (or an organiser) reports a battle: its scenario (``scenario_key``, one
+    of the rulebook's, or blank and named in ``scenario``) and each warband's result. The
+    reporter's own warbands count as confirmed; each side then enters its warriors
+    (``battles.sides``) and the others confirm or dispute it (``respond``)."""
     if not campaign.is_open:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    if scenario_key:
+        played = scenarios.scenario(scenario_key)
+        if not played.key:
+            raise RuleViolation("Pick a scenario from the list, or “Other” and name it.")
+        scenario = scenario.strip() or played.name
     scenario = scenario.strip()
     if not scenario:
         raise RuleViolation("Name the scenario.")
@@ -174,6 +179,7 @@ def report_battle(
     battle = Battle.objects.create(
         campaign=campaign,
         scenario=scenario,
+        scenario_key=scenario_key,
         fought_on=fought_on or timezone.localdate(),
         random_fortune=random_fortune,
         fortune_table=fortune_table,
@@ -227,48 +233,6 @@ def _reset_confirmations(battle: Battle, actor) -> None:
     battle.save(update_fields=["status"])
 
 
-@dataclass(frozen=True)
-class Outcome:
-    warrior_id: int
-    out_of_action: bool = False
-    enemies_out_of_action: int = 0
-    scenario_experience: int = 0
-    taken_out_by_id: int | None = None
-
-
-@transaction.atomic
-def set_outcomes(battle: Battle, *, actor, outcomes: Sequence[Outcome]) -> None:
-    """What each warrior did (out of action, enemies put out of action, scenario experience),
-    for every warband of the report. Replaces what was there; others confirm again."""
-    battle = _editable(battle, actor)
-    participants = {p.warband_id: p for p in battle.participants.all()}
-    warriors = {
-        w.pk: w
-        for w in Warrior.objects.filter(warband_id__in=participants).select_related("warband")
-    }
-    for outcome in outcomes:
-        warrior = warriors.get(outcome.warrior_id)
-        if warrior is None:
-            raise RuleViolation("Every warrior must belong to a warband of this battle.")
-        by = warriors.get(outcome.taken_out_by_id) if outcome.taken_out_by_id else None
-        if outcome.taken_out_by_id and (by is None or by.warband_id == warrior.warband_id):
-            raise RuleViolation(f"{warrior.name} was taken out by an enemy of this battle.")
-        if outcome.enemies_out_of_action > 50 or outcome.scenario_experience > 20:
-            raise RuleViolation(f"Check the numbers for {warrior.name}.")
-    WarriorOutcome.objects.filter(participant__battle=battle).delete()
-    for outcome in outcomes:
-        warrior = warriors[outcome.warrior_id]
-        WarriorOutcome.objects.create(
-            participant=participants[warrior.warband_id],
-            warrior=warrior,
-            out_of_action=outcome.out_of_action,
-            enemies_out_of_action=outcome.enemies_out_of_action,
-            scenario_experience=outcome.scenario_experience,
-            taken_out_by_id=outcome.taken_out_by_id,
-        )
-    _reset_confirmations(battle, actor)
-
-
 @transaction.atomic
 def correct_report(battle: Battle, *, actor, results: Sequence[ReportedResult]) -> Battle:
     """Change the results of a report that is not confirmed yet (after a dispute)."""
@@ -305,6 +269,8 @@ def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
         raise PermissionDenied("Only the battle's participants confirm or dispute it.")
     if not agree and not reason.strip():
         raise RuleViolation("Say what is wrong with the report.")
+    if agree:
+        _require_every_side(battle)
     for participant in mine:
         participant.confirmation = (
             Participant.Confirmation.CONFIRMED if agree else Participant.Confirmation.DISPUTED
@@ -332,6 +298,7 @@ def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
         raise PermissionDenied("Only the campaign's organisers confirm for others.")
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is already confirmed.")
+    _require_every_side(battle)
     waiting = [
         p.warband.name
         for p in battle.participants.select_related("warband").order_by("pk")
@@ -347,6 +314,17 @@ def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
         battle=battle,
     )  # fmt: skip
     return _confirm_if_everybody_agrees(battle)
+
+
+def _require_every_side(battle: Battle) -> None:
+    """Nobody confirms a result over a side that has not said what its warriors did."""
+    missing = missing_sides(list(battle.participants.select_related("warband")))
+    if missing:
+        names = " and ".join(p.warband.name for p in missing)
+        raise RuleViolation(
+            f"Waiting for {names}: what its warriors did is not entered yet. The battle is "
+            "confirmed once every side has entered its warriors."
+        )
 
 
 def _confirm_if_everybody_agrees(battle: Battle) -> Battle:

@@ -273,6 +273,8 @@ class PostedStepForm(forms.Form):
     reason = Text(max_length=300)
     # The current step the page showed (reopening: nothing happens when it has moved on).
     current = forms.IntegerField(required=False, min_value=0, max_value=11)
+    # Reopening: the organiser saw which later steps it undoes, and confirmed.
+    confirmed = forms.BooleanField(required=False)
 
 
 def _cleaned(form: forms.Form) -> dict:

@@ -1,12 +1,12 @@
 from django.urls import path
 
-from battles import sequence_views, views
+from battles import captive_views, sequence_views, side_views, views
 
 urlpatterns = [
     path("campaigns/<int:pk>/battles/new/", views.battle_record, name="battle_record"),
     path("campaigns/<int:pk>/battles/report/", views.battle_report, name="battle_report"),
     path("battles/<int:pk>/", views.battle_detail, name="battle_detail"),
-    path("battles/<int:pk>/warriors/", views.battle_outcomes, name="battle_outcomes"),
+    path("battles/<int:pk>/sides/<int:warband_pk>/", side_views.battle_side, name="battle_side"),
     path("battles/<int:pk>/respond/", views.battle_respond, name="battle_respond"),
     path("battles/<int:pk>/confirm/", views.battle_confirm_all, name="battle_confirm_all"),
     path("battles/<int:pk>/correct/", views.battle_correct, name="battle_correct"),
@@ -27,6 +27,32 @@ urlpatterns = [
         name="battle_recovery_start",
     ),
     path("battles/<int:pk>/recovery/", views.battle_recover, name="battle_recover"),
+    path("warbands/<int:pk>/captives/", captive_views.warband_captives, name="warband_captives"),
+    path(
+        "warbands/<int:pk>/captives/<int:captive_pk>/ransom/",
+        captive_views.captive_ransom,
+        name="captive_ransom",
+    ),
+    path(
+        "warbands/<int:pk>/captives/<int:captive_pk>/exchange/",
+        captive_views.captive_exchange,
+        name="captive_exchange",
+    ),
+    path(
+        "warbands/<int:pk>/captives/<int:captive_pk>/fate/",
+        captive_views.captive_fate,
+        name="captive_fate",
+    ),
+    path(
+        "warbands/<int:pk>/captives/<int:captive_pk>/pay/",
+        captive_views.captive_pay,
+        name="captive_pay",
+    ),
+    path(
+        "warbands/<int:pk>/captives/<int:captive_pk>/accept/",
+        captive_views.captive_accept,
+        name="captive_accept",
+    ),
     path("sequences/<int:pk>/", sequence_views.sequence_detail, name="sequence_detail"),
     path(
         "sequences/<int:pk>/tasks/<int:task_pk>/",

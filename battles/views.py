@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles import fortune, permissions, services
+from battles import fortune, permissions, services, sides
 from battles.dice import dice_for
 from battles.forms import (
     CarriedItemsForm,
@@ -30,7 +30,6 @@ from battles.forms import (
     carried_item_declarations,
     participant_rows,
     reported_results,
-    warrior_outcomes,
 )
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from battles.permissions import get_battle_for_user
@@ -38,7 +37,7 @@ from battles.sequence import carried_items
 from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError
-from warbands.models import Warband, Warrior
+from warbands.models import Warband
 from warbands.permissions import can_see_treasury
 from warbands.rules import RuleViolation
 
@@ -50,14 +49,15 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> dict:
     participants = list(
         battle.participants.select_related(
-            "warband", "warband__owner", "confirmed_by", "sequence", "declaration_proposed_by"
+            "warband", "warband__owner", "confirmed_by", "sequence", "declaration_proposed_by",
+            "leader", "side_entered_by",
         )
-    )
+    )  # fmt: skip
     mine = [p for p in participants if p.warband.owner_id == request.user.pk]
     organiser = can_run_campaign(request.user, battle.campaign)
     outcomes = list(
         WarriorOutcome.objects.filter(participant__battle=battle).select_related(
-            "warrior", "participant__warband", "taken_out_by"
+            "warrior", "participant__warband", "participant__battle", "taken_out_by"
         )
     )
     items = list(
@@ -76,6 +76,9 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
         "battle": battle,
         "participants": participants,
         "outcomes": outcomes,
+        # Each side enters its own warriors (battles.sides): who may, and who has not yet.
+        "sides": [(p, sides.may_enter(request.user, battle, p)) for p in participants],
+        "missing_sides": sides.missing_sides(participants),
         "mine": mine,
         "pending_mine": [p for p in mine if p.confirmation != Participant.Confirmation.CONFIRMED],
         "is_organiser": organiser,
@@ -178,18 +181,28 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
             except RuleViolation as refusal:
                 errors.append(str(refusal))
             else:
-                if record:
-                    done = "confirmed" if battle.is_confirmed else "waiting for the players"
-                    messages.success(request, f"{battle} is recorded, {done}.")
-                    return redirect("battle_detail", battle.pk)
-                messages.success(request, "Battle reported. Now say what each warrior did.")
-                return redirect("battle_outcomes", battle.pk)
+                return _after_report(request, battle, record=record)
     return render(
         request,
         template,
         {"campaign": campaign, "form": form, "rows": rows, "errors": errors},
         status=422 if errors or form.errors else 200,
     )
+
+
+def _after_report(request, battle: Battle, *, record: bool) -> HttpResponse:
+    """The reporter goes on to enter his own warriors; an organiser who fought in none of
+    the warbands goes to the battle, where each side's entry waits."""
+    own = battle.participants.filter(warband__owner=request.user).first()
+    if own is None:
+        messages.success(
+            request,
+            f"{battle} is {'recorded' if record else 'reported'}: each player now enters what "
+            "his warriors did (you may, for an absent player), then they confirm.",
+        )
+        return redirect("battle_detail", battle.pk)
+    messages.success(request, "Battle reported. Now say what each of your warriors did.")
+    return redirect("battle_side", battle.pk, own.warband_id)
 
 
 @require_http_methods(["GET", "POST"])
@@ -204,40 +217,6 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
     """A participant reports a battle; the other participants confirm or dispute it."""
     campaign = get_campaign_for_user(request, pk, write=True)
     return _report_page(request, "battles/battle_report.html", campaign, record=False)
-
-
-@require_http_methods(["GET", "POST"])
-def battle_outcomes(request: HttpRequest, pk: int) -> HttpResponse:
-    """What each warrior did: out of action, enemies put out of action, scenario experience."""
-    battle = get_battle_for_user(request, pk)
-    context = battle_context(request, battle)
-    if not context["may_edit"]:
-        raise PermissionDenied("Only whoever reported the battle, or an organiser, changes it.")
-    participants = context["participants"]
-    warriors = list(
-        Warrior.objects.on_roster()
-        .filter(warband__in=[p.warband_id for p in participants])
-        .select_related("warband")
-        .order_by("warband__name", "-is_leader", "-is_hero", "pk")
-    )
-    existing = {o.warrior_id: o for o in context["outcomes"]}
-    errors: list[str] = []
-    if request.method == "POST":
-        outcomes, errors = warrior_outcomes(request.POST, warriors)
-        if not errors:
-            try:
-                services.set_outcomes(battle, actor=request.user, outcomes=outcomes)
-            except RuleViolation as refusal:
-                errors.append(str(refusal))
-            else:
-                messages.success(request, "The report is complete: the others can confirm it.")
-                return redirect("battle_detail", battle.pk)
-    return render(
-        request,
-        "battles/battle_outcomes.html",
-        {"battle": battle, "warriors": warriors, "existing": existing, "errors": errors},
-        status=422 if errors else 200,
-    )
 
 
 @require_POST

@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from battles import sequence as sequences
 from battles import services as battle_services
+from battles import sides
 from battles.models import (
     Battle,
     DiceRoll,
@@ -43,6 +44,7 @@ from battles.models import (
     WarriorOutcome,
 )
 from battles.rules import ReportedResult
+from battles.sequence import task_dice
 from campaign.models import Membership
 from league.management.commands.seed_demo import Command as Demo
 from tests.factories import CampaignFactory, UserFactory, WarbandFactory, finish, hire
@@ -88,8 +90,9 @@ class League:
     step9: list[dict] = field(default_factory=list)  # username, sequence_id, move
     step8: list[dict] = field(default_factory=list)  # username, sequence_id
     buyers: list[dict] = field(default_factory=list)  # username, warband_id, chests
-    # Pending injury rolls: username, sequence_id, task_id; one task of each sequence before
-    # the second of any, so that concurrent rolls seldom wait for the same sequence.
+    # Pending injury rolls: username, sequence_id, task_id, dice (how many its form takes);
+    # one task of each sequence before the second of any, so that concurrent rolls seldom
+    # wait for the same sequence.
     rolls: list[dict] = field(default_factory=list)
     password: str = PASSWORD  # every user's
 
@@ -177,9 +180,11 @@ def _finished_history(battle, warbands, rng) -> None:
 
 
 def _record(campaign, organiser, first, second, rng, fought_on, notes="") -> Battle:
+    """A battle recorded and confirmed by the organiser; its sides count as entered, the
+    generator writing their warriors' outcomes in bulk afterwards."""
     outcome = rng.choice(("won", "lost", "draw"))
     other = {"won": "lost", "lost": "won", "draw": "draw"}[outcome]
-    return battle_services.record_battle(
+    battle = battle_services.record_battle(
         actor=organiser,
         campaign=campaign,
         scenario=rng.choice(SCENARIOS),
@@ -189,8 +194,9 @@ def _record(campaign, organiser, first, second, rng, fought_on, notes="") -> Bat
             ReportedResult(second.pk, other, other == "lost", 1 if other == "lost" else None),
         ],
         notes=notes,
-        confirm_now=True,
     )
+    battle.participants.update(side_entered_at=timezone.now(), side_entered_by=organiser)
+    return battle_services.confirm_for_everybody(battle, actor=organiser)
 
 
 def play_battle(campaign, organiser, first, second, *, until: dict[int, int]) -> Battle:
@@ -205,18 +211,21 @@ def play_battle(campaign, organiser, first, second, *, until: dict[int, int]) ->
         results=[ReportedResult(first.pk, "won", False, None),
                  ReportedResult(second.pk, "lost", True, 1)],
     )  # fmt: skip
-    outcomes = []
     for warband in (first, second):
-        roster = list(warband.warriors.filter(status="active").order_by("pk"))
-        for n, warrior in enumerate(roster):
-            outcomes.append(
-                battle_services.Outcome(
-                    warrior.pk, out_of_action=n in (1, 5), enemies_out_of_action=n % 3 == 0,
-                    scenario_experience=1 if n == 0 else 0,
+        roster = list(sides.fighters(warband).order_by("pk"))
+        sides.enter_side(
+            battle, warband, actor=warband.owner,
+            outcomes=[
+                sides.Outcome(
+                    warrior.pk, out_of_action=n in (1, 5) and warrior.is_hero,
+                    models_out_of_action=warrior.group_size if n in (1, 5) else 0,
+                    enemies_out_of_action=n % 3 == 0, scenario_experience=1 if n == 0 else 0,
                 )
-            )  # fmt: skip
-    battle_services.set_outcomes(battle, actor=first.owner, outcomes=outcomes)
-    battle_services.respond(battle, actor=second.owner, agree=True)
+                for n, warrior in enumerate(roster)
+            ],
+        )  # fmt: skip
+    for warband in (first, second):
+        battle_services.respond(battle, actor=warband.owner, agree=True)
     demo = Demo()
     demo.settle_carried_items(battle, organiser, first=False)
     for sequence in PostBattleSequence.objects.filter(participant__battle=battle):
@@ -368,7 +377,8 @@ def _interleaved(tasks) -> list[dict]:
     rounds = max((len(t) for t in by_sequence.values()), default=0)
     return [
         {"username": t.sequence.participant.warband.owner.username,
-         "sequence_id": t.sequence_id, "task_id": t.pk}
+         "sequence_id": t.sequence_id, "task_id": t.pk,
+         "dice": task_dice.first_roll(t.kind, t.data, task_dice.TaskFacts()).count}
         for n in range(rounds) for t in (ts[n] for ts in by_sequence.values() if len(ts) > n)
     ]  # fmt: skip
 

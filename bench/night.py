@@ -3,11 +3,12 @@ the players at once, at the plan's concurrency).
 
 One pass: the dashboard, the warband's roster, then the next of the player's post-battle
 sequences still waiting (bench/generate.py leaves some open at step 1 for every player): the
-sequence page, every injury roll with the dice typed in as they fell on the table, step 1
-finished, the experience awarded, each advance that brings rolled (the server's dice) and its
-question answered with the first choice, step 2 finished; then the treasury page, 1 gc moved
-to another container and back, and the league table. A player whose sequences are all played
-goes on without that part (the row's notes say how many were played).
+sequence page, every injury roll with the dice typed in as they fell on the table (as many
+as its form asks for), step 1 finished, the experience awarded, each advance that brings
+rolled (the server's dice) and its question answered with the first choice, step 2 finished;
+then the treasury page, 1 gc moved to another container and back, and the league table. A
+player whose sequences are all played goes on without that part (the row's notes say how
+many were played).
 
 Every form is filled in from the page the server sent, as a browser would: the task forms,
 their questions and the step in their hidden field.
@@ -24,17 +25,26 @@ COMPLETE_FORM = re.compile(r'<form[^>]*hx-post="(/sequences/\d+/complete/)"[^>]*
                            re.DOTALL)  # fmt: skip
 STEP = re.compile(r'name="step" value="(\d+)"')
 ANSWER = re.compile(r'name="answer" value="([^"]*)"')
+DICE = re.compile(r'name="dice"[^>]*data-dice="(\d+)"')  # how many dice the field takes
 MOST_ADVANCES = 12  # rolls and answers in step 2 before the pass gives up on it
 
 
-def tasks(html: str) -> list[tuple[str, str, str | None]]:
-    """The open task forms of a step panel: (url, step, first answer or None)."""
+def task_forms(html: str) -> list[tuple[str, str, str | None, int]]:
+    """The open task forms of a step panel: (url, step, first answer or None, how many dice
+    its field takes: 0 without one)."""
     found = []
     for url, inner in TASK_FORM.findall(html):
         step = STEP.search(inner)
         answer = ANSWER.search(inner)
-        found.append((url, step[1] if step else "", answer[1] if answer else None))
+        dice = DICE.search(inner)
+        found.append((url, step[1] if step else "", answer[1] if answer else None,
+                      int(dice[1]) if dice else 0))  # fmt: skip
     return found
+
+
+def tasks(html: str) -> list[tuple[str, str, str | None]]:
+    """The open task forms of a step panel: (url, step, first answer or None)."""
+    return [(url, step, answer) for url, step, answer, _ in task_forms(html)]
 
 
 def completion(html: str) -> tuple[str, str, bool] | None:
@@ -56,15 +66,17 @@ def _get(user: str, path: str, label: str) -> dict:
     return {"user": user, "method": "GET", "path": path, "label": label}
 
 
-async def play(window, user: str, sequence: int, dice: str) -> bool:
-    """Steps 1 and 2 of one sequence, from its page; True when both were finished."""
+async def play(window, user: str, sequence: int, face: str) -> bool:
+    """Steps 1 and 2 of one sequence, from its page; True when both were finished. Every die
+    typed for an injury shows ``face``, as many as the task's form takes."""
     page = await window.send(_get(user, f"/sequences/{sequence}/", "sequence page"))
     if page is None or page.status != 200:
         return False
     panel = page.text
-    for url, step, _ in tasks(panel):
+    for url, step, _, count in task_forms(panel):
         if window.over():
             return False
+        dice = " ".join([face] * count)
         reply = await window.send(_post(user, url, "injury roll", {"dice": dice, "step": step}))
         if reply is not None and reply.status == 200:
             panel = reply.text
@@ -103,7 +115,8 @@ async def play(window, user: str, sequence: int, dice: str) -> bool:
 
 async def session(window, player: dict, row: dict, start: int = 0) -> None:
     """``player``: ``username``, ``warband_id``, ``move`` (two of its containers) and
-    ``night`` (its sequences waiting at step 1); ``row``: ``campaign_id`` and ``dice``.
+    ``night`` (its sequences waiting at step 1); ``row``: ``campaign_id`` and ``face`` (of
+    every die typed for an injury).
     ``start``: the part of the pass to begin with, so that the players, who all log in
     together, do not all ask for the same pages at the same time."""
     user, warband = player["username"], player["warband_id"]
@@ -121,7 +134,7 @@ async def session(window, player: dict, row: dict, start: int = 0) -> None:
 
     async def sequence() -> None:
         if waiting:
-            played = await play(window, user, waiting.pop(0), row["dice"])
+            played = await play(window, user, waiting.pop(0), row["face"])
             window.notes["sequences played (steps 1-2)" if played else "sequences left midway"] += 1
 
     async def treasury() -> None:

@@ -15,10 +15,15 @@ from __future__ import annotations
 KB = 1000
 TREASURY_BYTES = 40 * KB  # 20 containers and a page of the ledger
 PAGE_BYTES = 80 * KB
-# The faces typed in for an injury roll: a hero's D66 of 44 (full recovery), 4 for each
-# henchman (he lives). The roster stays as it is, so every roll costs the same.
-INJURY_DICE = "4 4 4 4 4"
+# The face of every die typed in for an injury roll: a hero's D66 of 44 (full recovery), 4 for
+# each henchman (he lives). The roster stays as it is, so every roll costs the same.
+INJURY_FACE = "4"
 CEILING = "/healthz (ceiling)"
+
+
+def typed_dice(count: int) -> str:
+    """Exactly the ``count`` dice a task's form takes (it refuses more or fewer)."""
+    return " ".join([INJURY_FACE] * count)
 
 
 def _post(user: str, path: str, label: str, form: dict, **more) -> dict:
@@ -88,7 +93,7 @@ def writes(league: dict) -> list[dict]:
         ("buy a container (+ sell)", "loop", [_buy_and_sell(b) for b in league["buyers"]]),
         ("injury roll (step 1, dice)", "pool", [
             _post(r["username"], f"/sequences/{r['sequence_id']}/tasks/{r['task_id']}/",
-                  "roll", {"dice": INJURY_DICE, "step": "1"})
+                  "roll", {"dice": typed_dice(r["dice"]), "step": "1"})
             for r in league["rolls"]
         ]),
         ("step 9 move", "loop", [
@@ -115,7 +120,7 @@ def night(league: dict, duration: float) -> dict:
     return {"name": "league night (40 players)" if len(league["players"]) == 40
             else f"league night ({len(league['players'])} players)",
             "kind": "night", "run": "night", "duration": duration,
-            "campaign_id": league["campaign_id"], "dice": INJURY_DICE,
+            "campaign_id": league["campaign_id"], "face": INJURY_FACE,
             "players": league["players"]}  # fmt: skip
 
 

@@ -5,6 +5,8 @@ Rules functions receive a ``Dice`` and never import ``random``. Three kinds:
 - ``ServerDice``: a cryptographic RNG (``secrets``); every roll is handed to a ``recorder`` so the
   service can log it where both players see it (the rulebook: rolls must be witnessed).
 - ``EnteredDice``: the player types what the physical dice showed; out-of-range values are refused.
+  ``TypedDice``, for a task of the post-battle sequence, asks for a roll nobody typed yet
+  (``MoreDice``) instead of refusing it.
 - ``ScriptedDice``: tests, with chosen rolls.
 
 Each roll is named (``purpose``) so the log says what it was for. Pure Python: no Django.
@@ -20,6 +22,16 @@ from typing import Protocol
 
 class DiceError(ValueError):
     """A die value that is not possible (entered 7 on a D6), or no value left to use."""
+
+
+class MoreDice(Exception):
+    """A rule rolls ``n`` D``sides`` for ``purpose`` and no typed die is left for it: the caller
+    asks the player for that roll, in a field of its own. Not a ``DiceError``: nothing typed
+    was wrong, the roll simply comes after what was typed."""
+
+    def __init__(self, n: int, sides: int, purpose: str) -> None:
+        super().__init__(f"{purpose or 'A roll'} takes {_dice(n, sides)}.")
+        self.n, self.sides, self.purpose = n, sides, purpose
 
 
 @dataclass(frozen=True)
@@ -149,6 +161,26 @@ class EnteredDice(_QueuedDice):
     @property
     def used(self) -> int:
         return self.typed - len(self._faces)
+
+
+class TypedDice(EnteredDice):
+    """The dice typed for one roll of a task (already split into single dice and counted by the
+    caller), used in order; a roll made when none is left raises ``MoreDice``, so that the task
+    asks for it instead of the player having to type every die of every sub-roll up front."""
+
+    def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
+        if not self._faces:
+            _check_shape(n, sides)
+            raise MoreDice(n, sides, purpose)
+        return super().roll(n, sides, purpose)
+
+
+def split_digits(typed: Iterable[int], sides: int) -> list[int]:
+    """The dice in ``typed``, a number of several digits read as one die a digit when the dice
+    have fewer than ten sides (no such die shows two digits): 41 for a D66 is 4 then 1."""
+    if sides >= 10:
+        return list(typed)
+    return [int(digit) for face in typed for digit in str(face)]
 
 
 def _dice(n: int, sides: int) -> str:

@@ -43,6 +43,7 @@ from battles.models import (
 from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
 from core.errors import RuleViolation
 from warbands.models import (
+    Correction,
     HiredSword,
     Injury,
     LedgerEntry,
@@ -94,13 +95,15 @@ PARTS = (
     (HiredSword, "warband__campaign"),
     (RatingSnapshot, "warband__campaign"),
     (LedgerEntry, "warband__campaign"),
+    (Correction, "warband__campaign"),
     (CampaignEvent, "campaign"),
 )
 # The users a campaign's rows name.
 USER_REFERENCES = (
     (Membership, "user"), (Warband, "owner"), (LedgerEntry, "actor"), (Battle, "reported_by"),
-    (Participant, "confirmed_by"), (DiceRoll, "rolled_by"), (StepRecord, "completed_by"),
-    (StepRecord, "undone_by"),
+    (Participant, "confirmed_by"), (Participant, "side_entered_by"),
+    (Participant, "declaration_proposed_by"), (DiceRoll, "rolled_by"),
+    (StepRecord, "completed_by"), (StepRecord, "undone_by"), (Correction, "actor"),
 )  # fmt: skip
 
 

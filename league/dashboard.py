@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Q
+from django.db.models import Count, Prefetch, Q
 from django.urls import reverse
 
 from battles.models import Battle, Participant
@@ -23,22 +23,43 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
     by_campaign: dict[int, list] = {}
     for warband in warbands:
         by_campaign.setdefault(warband.campaign_id, []).append(warband)
+    # The user's sides of battles not confirmed yet: his warriors to enter (battles.sides),
+    # or, once every side is in, the report to confirm or dispute.
     waiting = (
         Participant.objects.filter(
             warband__owner=user,
-            confirmation=Participant.Confirmation.PENDING,
-            battle__status=Battle.Status.REPORTED,
+            battle__status__in=[Battle.Status.REPORTED, Battle.Status.DISPUTED],
         )
-        .select_related("battle")
-        .order_by("battle__fought_on")
-    )
-    for participant in waiting:
-        steps.setdefault(participant.battle.campaign_id, []).append(
-            Step(
-                f"Confirm or dispute the report of {participant.battle}",
-                reverse("battle_detail", args=[participant.battle_id]),
+        .filter(
+            Q(side_entered_at__isnull=True)
+            | Q(
+                confirmation=Participant.Confirmation.PENDING, battle__status=Battle.Status.REPORTED
             )
         )
+        .annotate(
+            sides_missing=Count(
+                "battle__participants",
+                filter=Q(battle__participants__side_entered_at__isnull=True),
+            )
+        )
+        .select_related("battle", "warband")
+        .order_by("battle__fought_on", "pk")
+    )
+    for participant in waiting:
+        battle = participant.battle
+        if participant.side_entered_at is None:
+            step = Step(
+                f"Enter what the warriors of {participant.warband.name} did in {battle}",
+                reverse("battle_side", args=[battle.pk, participant.warband_id]),
+            )
+        elif participant.sides_missing:
+            continue  # confirmed once the other sides are in
+        else:
+            step = Step(
+                f"Confirm or dispute the report of {battle}",
+                reverse("battle_detail", args=[battle.pk]),
+            )
+        steps.setdefault(battle.campaign_id, []).append(step)
 
     for sequence in waiting_for(user):
         battle = sequence.participant.battle

@@ -82,10 +82,11 @@ def _figures(campaign: Campaign) -> tuple[dict, dict, dict]:
     )
     # The rulebook's rating (rules.warband_rating; services.rating_expression says the same
     # for one warband): group size × (5, or 20 for large creatures, + experience) over the
-    # warriors on the roster. tests/league/test_standings.py checks it against the roster.
+    # warriors fighting for it (a captive leaves it while held). tests/league/test_standings.py
+    # checks it against the roster.
     per_warrior = Case(When(warrior_type__is_large=True, then=Value(20)), default=Value(5))
     ratings = dict(
-        Warrior.objects.on_roster()
+        Warrior.objects.fighting()
         .filter(warband__campaign=campaign)
         .values("warband")
         .annotate(total=Sum(F("group_size") * (per_warrior + F("experience"))))

@@ -6,7 +6,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from battles import services as battle_services
-from battles.models import WarriorOutcome
+from battles import sides
 from battles.rules import ReportedResult
 from campaign.models import Campaign, Membership
 from core.dice import ScriptedDice
@@ -154,9 +154,10 @@ def change_secrets(warband) -> None:
 
 
 def record(campaign, organiser, lines, *, scenario="Skirmish", fought_on=None, outcomes=None):
-    """A confirmed battle through the real service. ``lines``: (warband, result, routed);
-    ``outcomes``: {warband: [(warrior, out_of_action, enemies_ooa)]}; routers are numbered in
-    the order given."""
+    """A confirmed battle through the real services: recorded by the organiser, who enters
+    every side (warriors not named took part and stood) and confirms it for the players.
+    ``lines``: (warband, result, routed); ``outcomes``: {warband: [(warrior, out_of_action,
+    enemies_ooa)]}; routers are numbered in the order given."""
 
     order = iter(range(1, len(lines) + 1))
     battle = battle_services.record_battle(
@@ -168,14 +169,18 @@ def record(campaign, organiser, lines, *, scenario="Skirmish", fought_on=None, o
             ReportedResult(w.pk, result, routed, next(order) if routed else None)
             for w, result, routed in lines
         ],
-        confirm_now=True,
     )
-    for participant in battle.participants.all():
-        for warrior, out_of_action, enemies in (outcomes or {}).get(participant.warband, []):
-            WarriorOutcome.objects.create(
-                participant=participant,
-                warrior=warrior,
+    for warband, _, _ in lines:
+        deeds = [
+            sides.Outcome(
+                warrior.pk,
                 out_of_action=out_of_action,
+                models_out_of_action=warrior.group_size if out_of_action else 0,
                 enemies_out_of_action=enemies,
             )
-    return battle
+            for warrior, out_of_action, enemies in (outcomes or {}).get(warband, [])
+        ]
+        sides.enter_side(
+            battle, warband, actor=organiser, outcomes=sides.whole_side(warband, deeds)
+        )
+    return battle_services.confirm_for_everybody(battle, actor=organiser)

@@ -21,8 +21,8 @@ from django.test import override_settings
 from playwright.sync_api import expect
 
 from battles import sequence as sequences
-from battles import services, step_forms
-from battles.models import Captive, PostBattleSequence, WarriorOutcome
+from battles import services, sides, step_forms
+from battles.models import Captive, PostBattleSequence
 from battles.rules import ReportedResult
 from battles.sequence import carried_items
 from core.dice import ScriptedDice
@@ -73,18 +73,23 @@ def fought(duel, outcomes=(), *, reavers_won=True, carried=True):
             ),
         ],
     )
-    rows = [
-        services.Outcome(
-            w.pk, out_of_action=ooa, scenario_experience=xp, taken_out_by_id=by.pk if by else None
-        )
-        for w, ooa, _, xp, by in outcomes
-    ]
-    if rows:
-        services.set_outcomes(battle, actor=reavers.owner, outcomes=rows)
-        for warrior, _, models, _, _ in outcomes:
-            if models:
-                WarriorOutcome.objects.filter(warrior=warrior).update(models_out_of_action=models)
-    services.respond(battle, actor=scourge.owner, agree=True)
+    deeds = {w.warband_id: [] for w, *_ in outcomes}
+    for w, ooa, models, xp, by in outcomes:
+        deeds[w.warband_id].append(
+            sides.Outcome(
+                w.pk, out_of_action=ooa, scenario_experience=xp,
+                taken_out_by_id=by.pk if by else None,
+                models_out_of_action=models or (w.group_size if ooa and not w.is_hero else 0),
+            )
+        )  # fmt: skip
+    for warband in (reavers, scourge):
+        listed = deeds.get(warband.pk)
+        sides.enter_side(
+            battle, warband, actor=warband.owner,
+            outcomes=listed if listed is not None else sides.whole_side(warband),
+        )  # fmt: skip
+    for warband in (reavers, scourge):
+        services.respond(battle, actor=warband.owner, agree=True)
     if carried:
         for warband in (reavers, scourge):
             carried_items.declare_carried_items(
@@ -405,5 +410,34 @@ def reported(duel, *, confirmed: bool = False):
         random_fortune=True,
     )
     if confirmed:
-        services.respond(battle, actor=duel["scourge"].owner, agree=True)
+        confirm_with_every_side(battle)
+    return battle
+
+
+def every_side_entered(battle, deeds=()):
+    """Each player enters his side (``deeds``: ``sides.Outcome``s of warriors who did
+    something; the rest took part and stood); whoever had confirmed the report (its
+    reporter) confirms again what he has now seen. The others' confirmations are left."""
+    participants = list(battle.participants.select_related("warband__owner"))
+    confirmed = [p.warband for p in participants if p.confirmation == "confirmed"]
+    for participant in participants:
+        warband = participant.warband
+        mine = [d for d in deeds if warband.warriors.filter(pk=d.warrior_id).exists()]
+        sides.enter_side(
+            battle, warband, actor=warband.owner, outcomes=sides.whole_side(warband, mine)
+        )
+    for warband in confirmed:
+        services.respond(battle, actor=warband.owner, agree=True)
+    battle.refresh_from_db()
+    return battle
+
+
+def confirm_with_every_side(battle, deeds=()):
+    """``every_side_entered``, then every player confirms."""
+    every_side_entered(battle, deeds)
+    for warband in [p.warband for p in battle.participants.select_related("warband__owner")]:
+        battle.refresh_from_db()
+        if battle.status != "confirmed":
+            services.respond(battle, actor=warband.owner, agree=True)
+    battle.refresh_from_db()
     return battle

@@ -157,7 +157,7 @@ def pages(duel):
     yield organiser, reverse("fortune_table", args=[campaign.pk])
     yield owner, reverse("battle_detail", args=[battle.pk])
     pending = battle_services_report(duel)
-    yield owner, reverse("battle_outcomes", args=[pending.pk])
+    yield owner, reverse("battle_side", args=[pending.pk, reavers.pk])
     yield scourge.owner, reverse("battle_detail", args=[pending.pk])
     for step in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10):
         play_to(sequence, step, owner)

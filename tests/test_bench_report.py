@@ -128,7 +128,7 @@ LEAGUE = {
               {"username": "p2", "sequence_id": 22, "move": [104, 105]}],
     "step8": [{"username": "p3", "sequence_id": 31}],
     "buyers": [{"username": "p1", "warband_id": 11, "chests": [90, 91]}],
-    "rolls": [{"username": "p2", "sequence_id": 40, "task_id": 400}],
+    "rolls": [{"username": "p2", "sequence_id": 40, "task_id": 400, "dice": 2}],
 }  # fmt: skip
 
 
@@ -162,7 +162,7 @@ def test_each_write_comes_back_to_where_it_started():
     assert (complete["path"], undo["path"]) == ("/sequences/31/complete/", "/sequences/31/undo/")
     assert complete["form"]["step"] == undo["form"]["step"] == "8"
     (roll,) = by_name["injury roll (step 1, dice)"]["steps"]
-    assert roll["path"] == "/sequences/40/tasks/400/" and roll["form"]["dice"]
+    assert roll["path"] == "/sequences/40/tasks/400/" and roll["form"]["dice"] == "4 4"
     for name, write in by_name.items():
         steps = write.get("steps") or [s for script in write["scripts"] for s in script]
         assert all(s["form"]["form_token"] == "{token}" and s["htmx"] for s in steps), name

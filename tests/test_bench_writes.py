@@ -163,7 +163,7 @@ def finish(coroutine):
 def test_a_league_night_player_plays_steps_1_and_2_of_a_waiting_sequence(league):
     player = next(p for p in league["players"] if p["night"])
     window = Window()
-    played = finish(night.play(window, player["username"], player["night"][0], "4 4 4 4"))
+    played = finish(night.play(window, player["username"], player["night"][0], "4"))
     sequence = PostBattleSequence.objects.get(pk=player["night"][0])
     assert played and sequence.current_step == 3
     assert not sequence.tasks.filter(step__in=(1, 2), done=False, void=False).exists()

@@ -146,7 +146,7 @@ def test_names_with_html_are_escaped_in_pages_and_htmx_attributes(client, duel):
             ("dashboard", []), ("campaign_detail", [duel["campaign"].pk]),
             ("campaign_feed", [duel["campaign"].pk]), ("warband_roster", [reavers.pk]),
             ("warband_treasury", [reavers.pk]), ("battle_detail", [battle.pk]),
-            ("battle_outcomes", [battle.pk]), ("sequence_detail", [sequence.pk]),
+            ("battle_side", [battle.pk, reavers.pk]), ("sequence_detail", [sequence.pk]),
         ):  # fmt: skip
             response = client.get(reverse(name, args=args))
             pages[f"{user.username} {name}"] = response.content.decode()

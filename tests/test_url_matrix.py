@@ -21,13 +21,13 @@ from django.db import transaction
 from django.urls import reverse
 
 from battles import services as battle_services
-from battles.models import PostBattleSequence, SequenceTask
+from battles.models import Captive, PostBattleSequence, SequenceTask
 from battles.rules import ReportedResult
 from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
-from tests.helpers import built_once, fingerprint
+from tests.helpers import built_once, every_side_entered, fingerprint
 from tests.urlwalk import iter_routes
-from warbands.models import VesselItem
+from warbands.models import VesselItem, Warrior
 
 ROLES = ("anonymous", "stranger", "opponent", "owner", "organiser")
 HTMX = {"HX-Request": "true"}
@@ -90,8 +90,18 @@ MATRIX: dict[str, tuple[str, str]] = {
     "treasury_store": ("LMMMM", "LHFOF"),
     "treasury_name": ("LMMMM", "LHFOF"),
     "vessel_place": ("LMMMM", "LHFOF"),
+    # Captives: the warband's owner acts; the organiser follows its captives page.
+    "warband_captives": ("LHFOO", "LMMMM"),
+    "captive_ransom": ("LMMMM", "LHFOF"),
+    "captive_exchange": ("LMMMM", "LHFOF"),
+    "captive_fate": ("LMMMM", "LHFOF"),
+    "captive_pay": ("LMMMM", "LHFOF"),
+    "captive_accept": ("LMMMM", "LHFOF"),
+    # Corrections by hand: the warband's owner and the organisers.
+    "warband_corrections": ("LHFOO", "LMMMM"),
+    "warband_correct": ("LMMMM", "LHFOO"),
     # A battle's report: whoever reported it (the owner) and the organiser change it.
-    "battle_outcomes": ("LHFOO", "LHFOO"),
+    "battle_side": ("LHFOO", "LHFOO"),
     "battle_correct": ("LHFOO", "LHFOO"),
     # The battle's participants (and the organiser on their behalf).
     "battle_respond": ("LMMMM", "LHOOO"),
@@ -129,6 +139,7 @@ def build_scenario() -> dict:
     battle = battle_services.report_battle(
         actor=mine.owner, campaign=campaign, scenario="Skirmish", results=results
     )
+    every_side_entered(battle)
     battle_services.respond(battle, actor=theirs.owner, agree=True)
     pending = battle_services.report_battle(
         actor=mine.owner, campaign=campaign, scenario="Ambush", results=results
@@ -138,6 +149,14 @@ def build_scenario() -> dict:
     captain = mine.warriors.get(is_leader=True)
     chest = mine.containers.get(kind="treasure_chest")
     vessel = VesselItem.objects.create(warband=mine, kind="loyalty_symbol", name="Banner")
+    # A hero of theirs held by the owner's warband, and one of the owner's held by theirs.
+    held = Captive.objects.create(
+        warrior=theirs.warriors.get(name="Brandt"), captor=mine, battle=battle
+    )
+    taken = Captive.objects.create(
+        warrior=mine.warriors.get(name="Brandt"), captor=theirs, battle=battle
+    )
+    Warrior.objects.filter(pk__in=[held.warrior_id, taken.warrior_id]).update(status="captured")
     users = {
         "anonymous": None,
         "stranger": elsewhere.owner_id,
@@ -163,12 +182,16 @@ def build_scenario() -> dict:
         "warband_create": {"campaign_id": campaign.pk},
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
         "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
-        "battle_outcomes": {"pk": pending.pk},
+        "battle_side": {"pk": pending.pk, "warband_pk": mine.pk},
         "battle_correct": {"pk": pending.pk},
         "battle_respond": {"pk": pending.pk},
         "battle_confirm_all": {"pk": pending.pk},
         "battle_declare": {"pk": battle.pk, "warband_pk": mine.pk},
         "sequence_task": {"pk": sequence.pk, "task_pk": task.pk},
+        **{name: {"pk": mine.pk, "captive_pk": held.pk}
+           for name in ("captive_ransom", "captive_exchange", "captive_fate")},
+        **{name: {"pk": mine.pk, "captive_pk": taken.pk}
+           for name in ("captive_pay", "captive_accept")},
     }  # fmt: skip
     return {"users": users, "pk": pk, "kwargs": kwargs}
 

@@ -52,4 +52,4 @@ class MusterContainerForm(forms.Form):
 
     def __init__(self, *args, warband, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["holder"].queryset = Warrior.objects.on_roster().filter(warband=warband)
+        self.fields["holder"].queryset = Warrior.objects.fighting().filter(warband=warband)

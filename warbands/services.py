@@ -51,19 +51,21 @@ def roster(warband: Warband):
 
 
 def rating(warriors) -> int:
-    return rules.warband_rating(w.rated for w in warriors)
+    """The rating of a roster: its captives held by enemies do not count."""
+    return rules.warband_rating(w.rated for w in warriors if w.status == Warrior.Status.ACTIVE)
 
 
 def rating_expression():
     """The rulebook's rating as SQL, for annotating many warbands in one query:
     group size × (5, or 20 for large creatures, + experience) over the warriors on the
-    roster. Must agree with ``rules.warband_rating`` (a test checks both)."""
+    roster who fight for it (a captive leaves it while held). Must agree with
+    ``rules.warband_rating`` (a test checks both)."""
     per_warrior = Case(When(warrior_type__is_large=True, then=Value(20)), default=Value(5)) + F(
         "experience"
     )
     return Coalesce(
         Subquery(
-            Warrior.objects.on_roster()
+            Warrior.objects.fighting()
             .filter(warband=OuterRef("pk"))
             .values("warband")
             .annotate(total=Sum(F("group_size") * per_warrior))

@@ -37,7 +37,7 @@ class _WarbandForm(forms.Form):
                         **getattr(self, "container_filters", {}).get(name, {})
                     )
                 elif field.queryset.model is Warrior:
-                    field.queryset = Warrior.objects.on_roster().filter(warband=warband)
+                    field.queryset = Warrior.objects.fighting().filter(warband=warband)
         self._preload_containers()
 
     held_containers: list[StorageContainer] | None = None
@@ -123,7 +123,7 @@ class StoreItemForm(_WarbandForm):
     def __init__(self, *args, warband, **kwargs):
         super().__init__(*args, warband=warband, **kwargs)
         self.fields["owned"].queryset = WarriorItem.objects.filter(
-            warrior__warband=warband, warrior__status__in=Warrior.ON_ROSTER
+            warrior__warband=warband, warrior__status=Warrior.Status.ACTIVE
         )
 
 

@@ -154,7 +154,7 @@ class TreasuryBoard:
 
     @cached_property
     def warriors(self) -> Choices:
-        return Choices(Warrior.objects.on_roster().filter(warband=self.warband).for_forms())
+        return Choices(Warrior.objects.fighting().filter(warband=self.warband).for_forms())
 
     @cached_property
     def heroes(self) -> list[Warrior]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from warbands import treasury_views, views
+from warbands import correction_views, treasury_views, views
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/warbands/new/", views.warband_create, name="warband_create"),
@@ -45,4 +45,15 @@ urlpatterns = [
     path("warbands/<int:pk>/treasury/store/", treasury_views.treasury_store, name="treasury_store"),
     path("warbands/<int:pk>/treasury/name/", treasury_views.treasury_name, name="treasury_name"),
     path("vessels/<int:pk>/place/", treasury_views.vessel_place, name="vessel_place"),
+    # Corrections by hand, outside the rules (the owner's and the organisers')
+    path(
+        "warbands/<int:pk>/corrections/",
+        correction_views.warband_corrections,
+        name="warband_corrections",
+    ),
+    path(
+        "warbands/<int:pk>/corrections/new/",
+        correction_views.warband_correct,
+        name="warband_correct",
+    ),
 ]

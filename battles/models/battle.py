@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from battles.rules import scenarios
 from campaign.versions import VersionedQuerySet
 
 
@@ -38,6 +39,12 @@ class Battle(models.Model):
     )
     fought_on = models.DateField(default=datetime.date.today)
     scenario = models.CharField(max_length=100)
+    scenario_key = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="One of the rulebook's scenarios (battles.rules.scenarios); blank for "
+        "another, whose experience awards are typed in.",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
     random_fortune = models.BooleanField(default=False)
     fortune_table = models.CharField(
@@ -107,6 +114,23 @@ class Participant(models.Model):
     )
     dispute_reason = models.TextField(blank=True)
     experience_gained = models.PositiveIntegerField(default=0)
+    # The side's own report: who took part and what each did (``WarriorOutcome``), entered by
+    # the warband's player or, for him, an organiser.
+    side_entered_at = models.DateTimeField(null=True, blank=True)
+    side_entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    leader = models.ForeignKey(
+        "warbands.Warrior",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Who led the warband in this battle (the winning leader's experience).",
+    )
+    scenario_shards = models.PositiveSmallIntegerField(
+        default=0, help_text="Wyrdstone shards the scenario itself gives the warband."
+    )
     # What the warband declared for step 0 (carried items at the end of the game).
     carried_items_declared = models.BooleanField(default=False)
     declaration_proposed_by = models.ForeignKey(
@@ -154,7 +178,12 @@ class WarriorOutcome(models.Model):
         default=0, help_text="For a henchman group: how many of its models were put out of action."
     )
     enemies_out_of_action = models.PositiveSmallIntegerField(default=0)
-    scenario_experience = models.PositiveSmallIntegerField(default=0)
+    scenario_experience = models.PositiveSmallIntegerField(
+        default=0, help_text="Typed-in awards of a scenario the app does not list."
+    )
+    awards = models.JSONField(
+        default=dict, blank=True, help_text="The listed scenario's own awards earned: key → times."
+    )
     taken_out_by = models.ForeignKey(
         "warbands.Warrior",
         null=True,
@@ -176,6 +205,17 @@ class WarriorOutcome(models.Model):
 
     def __str__(self) -> str:
         return f"{self.warrior} in {self.participant.battle}"
+
+    @property
+    def award_labels(self) -> list[str]:
+        """The scenario's awards he earned, as read on the battle page."""
+        played = scenarios.scenario(self.participant.battle.scenario_key)
+        labels = {award.key: award.label for award in played.awards}
+        return [
+            labels.get(key, key) + (f" ×{times}" if times > 1 else "")
+            for key, times in self.awards.items()
+            if times
+        ]
 
 
 class DiceRoll(models.Model):
@@ -356,6 +396,23 @@ class Captive(models.Model):
     battle = models.ForeignKey(Battle, on_delete=models.PROTECT, related_name="captives")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.HELD)
     ransom = models.PositiveIntegerField(null=True, blank=True, help_text="Set by the captor.")
+    ransom_into = models.ForeignKey(
+        "warbands.StorageContainer",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The captor's container that receives the ransom (the captor's secret).",
+    )
+    exchange_for = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The captor offers to exchange this captive for that one, a warrior of his "
+        "own held by this captive's warband.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
 

@@ -12,7 +12,9 @@ The package, in the order one reads it:
   ``dramatis_personae`` (7), ``recruits`` (8), ``reallocation`` (9), ``rating`` (10);
 - ``registry``: the steps by number;
 - ``start``: the sequences a confirmed battle starts (called by ``battles.services``);
-- ``services``: what the pages call (prepare, run a task, act, complete, undo, reopen).
+- ``services``: what the pages call (prepare, run a task, act, complete, undo);
+- ``reopening``: an organiser reopens an earlier step, once told which later steps that
+  undoes first, and why it cannot when later treasury changes depend on it.
 
 This module only re-exports the public API for the callers outside the package
 (``from battles import sequence``); the modules inside import each other directly.
@@ -20,12 +22,12 @@ This module only re-exports the public API for the callers outside the package
 
 from battles.sequence.engine import TREASURY_STEPS, may_act
 from battles.sequence.registry import handler
+from battles.sequence.reopening import ConfirmReopening, LaterStep, ReopenRefused, reopen_step
 from battles.sequence.services import (
     act,
     complete_step,
     live_records,
     prepare,
-    reopen_step,
     run_task,
     started,
     undo_last_step,
@@ -35,6 +37,9 @@ from battles.sequence.start import sequences_for
 
 __all__ = [
     "TREASURY_STEPS",
+    "ConfirmReopening",
+    "LaterStep",
+    "ReopenRefused",
     "act",
     "complete_step",
     "handler",

@@ -1,5 +1,5 @@
-"""Step 2 of the post-battle sequence, experience (campaigns text, Experience): +1 for
-surviving, the scenario's experience, the underdog bonus and injury-table experience; each
+"""Step 2 of the post-battle sequence, experience (campaigns text, Experience): every award
+of the rules and the scenario, itemised (``battles.rules.scenarios.experience_lines``); each
 thick box reached on the roster is an advance, rolled at once (``battles.rules.experience``).
 
 ``roll_hero_advance`` is the Heroes' advance roll, which exploration (step 3) uses too.
@@ -7,8 +7,12 @@ thick box reached on the roster is an advance, rolled at once (``battles.rules.e
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from battles.models import SequenceTask, WarriorOutcome
 from battles.rules import experience as xp_rules
+from battles.rules import scenarios
+from battles.rules.scenarios import ExperienceLine
 from battles.rules.tasks import ask
 from battles.sequence.engine import Context, Step
 from campaign.models import CampaignEvent
@@ -26,9 +30,32 @@ from warbands.models import (
 from warbands.rules import RuleViolation
 
 
+@dataclass(frozen=True)
+class Gain:
+    """What one warrior earns after the battle, line by line."""
+
+    warrior: Warrior
+    lines: tuple[ExperienceLine, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(line.experience for line in self.lines)
+
+    @property
+    def why(self) -> str:
+        return ", ".join(str(line) for line in self.lines)
+
+
 class Experience(Step):
-    """Step 2: +1 for surviving, scenario experience, the underdog bonus and injury-table
-    experience; each thick box reached is an advance roll, made at once."""
+    """Step 2 (campaigns text, Experience; the scenario's experience list): each hero and
+    henchman group that took part and survived earns +1, heroes +1 per enemy they put out of
+    action, the side's leader +1 if it won, plus the scenario's own awards, the underdog bonus
+    and what the injuries gave. Each thick box reached is an advance roll, made at once.
+
+    Who took part is what the side entered (``battles.sides``): warriors who missed the
+    battle, were captured in it or died of their injuries earn nothing. A battle reported
+    before sides were entered, with no warrior listed, counts every warrior still fighting
+    for the warband as having taken part."""
 
     number = 2
     rolls = True  # the advances due
@@ -40,41 +67,54 @@ class Experience(Step):
 
     def page_context(self, sequence, user):
         if sequence.state.get("experience_awarded"):
-            return {}
+            return {"awarded": sequence.state.get("experience_lines", [])}
         return {"gains": self.gains(sequence)}
 
-    def gains(self, sequence) -> list[tuple[Warrior, int, str]]:
-        """Each warrior who fought and survived, with the experience he earns and why."""
+    def gains(self, sequence, *, lock: bool = False) -> list[Gain]:
+        """Each warrior who took part and survived, with his experience lines. ``lock``: the
+        warriors are read under a row lock, so an award made meanwhile elsewhere (a captive
+        sacrificed) is added to, not written over."""
         participant = sequence.participant
+        battle = participant.battle
+        played = scenarios.scenario(battle.scenario_key)
+        fighting = Warrior.objects.fighting()
+        if lock:
+            fighting = fighting.select_for_update(of=("self",), no_key=True)
         warriors = list(
-            Warrior.objects.filter(warband=participant.warband, status__in=Warrior.ON_ROSTER)
+            fighting.filter(warband=participant.warband)
             .select_related("warrior_type")
             .order_by("-is_leader", "-is_hero", "pk")
         )
         outcomes = {o.warrior_id: o for o in WarriorOutcome.objects.filter(participant=participant)}
+        everybody_fought = not outcomes and participant.side_entered_at is None
+        leader_id = participant.leader_id
+        if leader_id is None and everybody_fought:
+            leader_id = next((w.pk for w in warriors if w.is_leader), None)
+        won = participant.result == participant.Result.WON
         enemy_ratings = list(
-            participant.battle.participants.exclude(pk=participant.pk).values_list(
-                "rating_before", flat=True
-            )
+            battle.participants.exclude(pk=participant.pk).values_list("rating_before", flat=True)
         )
         bonus = xp_rules.underdog_bonus(participant.rating_before, enemy_ratings)
         owed = sequence.state.get("injury_experience", {})
         gains = []
         for warrior in warriors:
-            if not warrior.warrior_type.gains_experience:
-                continue
-            if outcomes and warrior.pk not in outcomes:
-                continue  # did not fight (missed the game, or hired since)
             outcome = outcomes.get(warrior.pk)
-            parts = [("survived", 1)]
-            if outcome and outcome.scenario_experience:
-                parts.append(("scenario", outcome.scenario_experience))
-            if bonus:
-                parts.append(("underdog", bonus))
-            if owed.get(str(warrior.pk)):
-                parts.append(("injury", owed[str(warrior.pk)]))
-            total = sum(value for _, value in parts)
-            gains.append((warrior, total, ", ".join(f"+{v} {why}" for why, v in parts)))
+            if not warrior.warrior_type.gains_experience or (
+                outcome is None and not everybody_fought
+            ):
+                continue
+            lines = scenarios.experience_lines(
+                is_hero=warrior.is_hero,
+                survived=True,
+                enemies_out_of_action=outcome.enemies_out_of_action if outcome else 0,
+                led_the_winners=won and warrior.pk == leader_id,
+                underdog=bonus,
+                awards=outcome.awards if outcome else {},
+                typed=outcome.scenario_experience if outcome else 0,
+                played=played,
+                extra={"serious injury": owed.get(str(warrior.pk), 0)},
+            )
+            gains.append(Gain(warrior, tuple(lines)))
         return gains
 
     def act(self, ctx, action, values, dice):
@@ -82,19 +122,28 @@ class Experience(Step):
             raise RuleViolation("Nothing to do here.")
         if ctx.sequence.state.get("experience_awarded"):
             raise RuleViolation("The experience has been awarded already: nothing changed.")
-        lines = []
+        lines, shown = [], []
         order = total = 0
-        gains = list(self.gains(ctx.sequence))
+        gains = self.gains(ctx.sequence, lock=True)
         ctx.journal.update_many(
-            [(warrior, warrior.experience + gained) for warrior, gained, _ in gains], "experience"
+            [(gain.warrior, gain.warrior.experience + gain.total) for gain in gains], "experience"
         )
-        for warrior, gained, why in gains:
-            total += gained
-            old = warrior.experience - gained
-            lines.append(f"{warrior.name} {why} = {warrior.experience}")
-            for threshold in roster_rules.advances_earned(
-                old, old + gained, is_hero=warrior.is_hero
-            ):
+        for gain in gains:
+            warrior = gain.warrior
+            total += gain.total
+            old = warrior.experience - gain.total
+            lines.append(f"{warrior.name} {gain.why} = {warrior.experience}")
+            advances = roster_rules.advances_earned(old, old + gain.total, is_hero=warrior.is_hero)
+            shown.append(
+                {
+                    "name": warrior.name,
+                    "lines": [str(line) for line in gain.lines],
+                    "before": old,
+                    "after": warrior.experience,
+                    "advances": len(advances),
+                }
+            )
+            for threshold in advances:
                 order += 1
                 ctx.journal.create(
                     SequenceTask, sequence=ctx.sequence, step=2, order=order,
@@ -102,7 +151,7 @@ class Experience(Step):
                     warrior=warrior, data={"threshold": threshold},
                     label=f"{warrior.name}'s advance ({threshold} experience)",
                 )  # fmt: skip
-        state = dict(ctx.sequence.state, experience_awarded=True)
+        state = dict(ctx.sequence.state, experience_awarded=True, experience_lines=shown)
         ctx.journal.update(ctx.sequence, state=state)
         participant = ctx.sequence.participant
         participant.refresh_from_db(fields=["experience_gained"])  # under the sequence's lock

@@ -1,10 +1,19 @@
-"""Step 3 of the post-battle sequence, exploration (FACTS.md section 4).
+"""Step 3 of the post-battle sequence, exploration (FACTS.md section 4), and the scenario's
+own income (``battles.rules.scenario_income``).
 
 The dice and the locations are read by ``battles.rules.exploration``; here their effects are
 carried out on the roster (journal) and the treasury (ledger). Readings where the rules are
 silent:
 
+- Who explores: each hero who took part in the battle (a ``WarriorOutcome`` of his side) and
+  was not put out of action, and is still with the warband, free (not dead, not held
+  captive): ``standing_heroes``. A hero who missed the battle rolls no die. A battle reported
+  before the sides entered their warriors has no outcomes for the side: then every hero
+  free to fight explores, as before.
 - Found shards, gold and items land in the pile of unstored treasure; the player stores them.
+- The wyrdstone the scenario gave the warband (entered with its side of the report) comes
+  with the exploration's roll, as a ledger entry and a line of its own; the winner of Hidden
+  Treasure opens the chest in a roll of its own (``treasure_chest``).
 - Experience from a location may reach a thick box: the advance is rolled in step 3 itself.
 - A prisoner joining a human henchman group pays for his share of the group's equipment
   (only groups the treasury can equip are offered); free Zombies join the Zombie groups, a new
@@ -14,8 +23,9 @@ silent:
 
 from __future__ import annotations
 
-from battles.models import PostBattleSequence, SequenceTask
+from battles.models import Participant, PostBattleSequence, SequenceTask
 from battles.rules import exploration as rules
+from battles.rules import scenario_income, scenarios
 from battles.sequence.engine import Context, Step, list_rolls
 from battles.sequence.experience import roll_hero_advance
 from battles.sequence.injuries import kill_warrior
@@ -75,6 +85,9 @@ class Exploration(TreasuryStep):
     blockers = Step.blockers  # its rolls come first (not TreasuryStep's: no rolls to wait for)
 
     def setup(self, sequence: PostBattleSequence) -> rules.ExplorationSetup:
+        """The dice: the heroes who explore are ``standing_heroes`` (they took part, were not
+        put out of action, are neither dead nor held captive; every hero free to fight when
+        the report has no outcomes for the side), one more die if the warband won."""
         warband = sequence.participant.warband
         heroes = standing_heroes(sequence)
         hunters = Warrior.objects.filter(
@@ -85,7 +98,7 @@ class Exploration(TreasuryStep):
             rerolls.append("Entrance to the catacombs")
         return rules.ExplorationSetup(
             heroes_standing=len(heroes),
-            won=sequence.participant.result == "won",
+            won=sequence.participant.result == Participant.Result.WON,
             augur=any(h.warrior_type.key == "augur" for h in heroes),
             straggler=warband.exploration_extra_dice > 0,
             rerolls=tuple(rerolls),
@@ -106,13 +119,25 @@ class Exploration(TreasuryStep):
         ]
         why = ", ".join(e for e in extras if e)
         label = f"Exploration: {count} {'die' if count == 1 else 'dice'}"
-        task = SequenceTask(sequence=sequence, step=3, order=0, kind="exploration",
-                            label=label + (f" ({why})" if why else ""))  # fmt: skip
-        list_rolls(sequence, 3, [task])
+        label += f" ({why})" if why else ""
+        shards, played = scenario_shards(sequence)
+        if shards:
+            label += f"; {shards_line(shards, played)}"
+        tasks = [SequenceTask(sequence=sequence, step=3, order=0, kind="exploration", label=label)]
+        if opens_the_chest(sequence):
+            tasks.append(
+                SequenceTask(
+                    sequence=sequence, step=3, order=2, kind="treasure_chest",
+                    label="Hidden Treasure: the chest (3D6 gc, then a D6 for each find)",
+                )
+            )  # fmt: skip
+        list_rolls(sequence, 3, tasks)
 
     def page_context(self, sequence, user):
         context = treasury_page(sequence, user)
         context["notes"] = notes_of(sequence, 3)
+        played = scenarios.scenario(sequence.participant.battle.scenario_key)
+        context["scenario_income"] = played if played.income else None
         return context
 
     def complete(self, ctx, values):
@@ -130,6 +155,8 @@ class Exploration(TreasuryStep):
             return roll_hero_advance(ctx, task, warrior, dice)
         if task.kind == "location":
             return self.location(ctx, task, dice)
+        if task.kind == "treasure_chest":
+            return self.open_chest(ctx, task, dice)
         setup = self.setup(ctx.sequence)
         result = rules.explore(dice, setup, task.answers)
         if setup.straggler:
@@ -145,6 +172,16 @@ class Exploration(TreasuryStep):
         parts = [f"Dice {' '.join(map(str, result.faces)) or 'none'} = {sum(result.faces)}"]
         parts += result.detail
         parts.append(f"{result.shards} wyrdstone shard{'s' if result.shards != 1 else ''}")
+        given, played = scenario_shards(ctx.sequence)
+        if given:
+            receive(
+                ctx,
+                treasury.loose_pile(ctx.warband),
+                reason=Reason.INCOME,
+                note=f"scenario: {played.name}",
+                shards=given,
+            )
+            parts.append(shards_line(given, played))
         if result.multiple:
             face, count = result.multiple
             name = rules.location(face, count)
@@ -158,7 +195,7 @@ class Exploration(TreasuryStep):
                 label=f"{name} ({'-'.join([str(face)] * min(count, 6))})",
             )
             parts.append(f"{count} × {face}: {name}")
-        task.result = {"faces": result.faces, "shards": result.shards}
+        task.result = {"faces": result.faces, "shards": result.shards, "scenario_shards": given}
         return "; ".join(parts) + "."
 
     def location(self, ctx: Context, task: SequenceTask, dice) -> str:
@@ -169,6 +206,38 @@ class Exploration(TreasuryStep):
         lines = apply_find(ctx, find, dice)
         task.result = {"notes": find.notes}
         return f"{find.name}: " + ("; ".join(lines) or "nothing of use") + "."
+
+    def open_chest(self, ctx: Context, task: SequenceTask, dice) -> str:
+        """Hidden Treasure's chest, the winner's: its gold, shards and items go into the pile
+        of unstored treasure like exploration's finds."""
+        chest = scenario_income.hidden_treasure_chest(dice)
+        lines = receive_finds(
+            ctx, note="scenario: Hidden Treasure chest", gold=chest.gold, shards=chest.shards,
+            items=chest.items,
+        )  # fmt: skip
+        task.result = {"gold": chest.gold, "shards": chest.shards, "items": chest.items}
+        return f"{'; '.join(chest.detail)}. The chest holds " + ", ".join(lines) + "."
+
+
+def scenario_shards(sequence: PostBattleSequence) -> tuple[int, scenarios.Scenario]:
+    """The wyrdstone the battle's scenario gave the warband (its side of the report), and
+    the scenario."""
+    played = scenarios.scenario(sequence.participant.battle.scenario_key)
+    return scenario_income.scenario_shards(played, sequence.participant.scenario_shards), played
+
+
+def shards_line(shards: int, played: scenarios.Scenario) -> str:
+    name = played.name if played.key else "the scenario"
+    return f"+{shards} shard{'s' if shards != 1 else ''} from {name}"
+
+
+def opens_the_chest(sequence: PostBattleSequence) -> bool:
+    """Hidden Treasure: the warband that won gains the chest (rulebook scenario 7)."""
+    participant = sequence.participant
+    return (
+        participant.battle.scenario_key == "hidden_treasure"
+        and participant.result == Participant.Result.WON
+    )
 
 
 def notes_of(sequence: PostBattleSequence, step: int) -> list[str]:
@@ -238,27 +307,10 @@ def location_context(ctx: Context) -> rules.LocationContext:
 
 def apply_find(ctx: Context, find: rules.Find, dice) -> list[str]:
     """Carry out a location's effects on the roster and the treasury."""
-    lines: list[str] = []
-    pile = treasury.loose_pile(ctx.warband)
-    note = f"exploration: {find.name}"
-    if find.gold or find.shards:
-        receive(ctx, pile, reason=Reason.INCOME, note=note, gold=find.gold, shards=find.shards)
-        if find.gold:
-            lines.append(f"{find.gold} gc")
-        if find.shards:
-            lines.append(f"{find.shards} wyrdstone")
-    items = {i.key: i for i in Item.objects.filter(key__in=[k for k, _, _ in find.items if k])}
-    for key, name, count in find.items:
-        item = items.get(key)
-        for _ in range(count):
-            treasury.add_item(
-                pile,
-                item=item,
-                name=name if item is None else item.name,
-                reason=Reason.INCOME,
-                context=ctx.treasury_context(note),
-            )
-        lines.append(f"{count} × {name}" if count > 1 else name)
+    lines = receive_finds(
+        ctx, note=f"exploration: {find.name}", gold=find.gold, shards=find.shards,
+        items=find.items,
+    )  # fmt: skip
     warriors = {
         w.pk: w for w in Warrior.objects.filter(warband=ctx.warband).select_related("warrior_type")
     }
@@ -313,6 +365,34 @@ def apply_find(ctx: Context, find: rules.Find, dice) -> list[str]:
         ctx.journal.update(ctx.warband, catacombs_reroll=True)
         lines.append("the warband may re-roll one exploration die from now on")
     return [line for line in lines if line]
+
+
+def receive_finds(
+    ctx: Context, *, note: str, gold: int, shards: int, items: list[tuple[str, str, int]]
+) -> list[str]:
+    """Found gold, shards and items (catalogue key or "", name, how many) into the pile of
+    unstored treasure, in the ledger under ``note``; a line for each."""
+    lines: list[str] = []
+    pile = treasury.loose_pile(ctx.warband)
+    if gold or shards:
+        receive(ctx, pile, reason=Reason.INCOME, note=note, gold=gold, shards=shards)
+        if gold:
+            lines.append(f"{gold} gc")
+        if shards:
+            lines.append(f"{shards} wyrdstone")
+    found = {i.key: i for i in Item.objects.filter(key__in=[k for k, _, _ in items if k])}
+    for key, name, count in items:
+        item = found.get(key)
+        for _ in range(count):
+            treasury.add_item(
+                pile,
+                item=item,
+                name=name if item is None else item.name,
+                reason=Reason.INCOME,
+                context=ctx.treasury_context(note),
+            )
+        lines.append(f"{count} × {name}" if count > 1 else name)
+    return lines
 
 
 def _free_zombies(ctx: Context, count: int) -> str:

@@ -16,15 +16,29 @@ from django.db import models, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
-from battles.models import StepAction, StepRecord
+from battles.models import Captive, StepAction, StepRecord
 from core.queries import one
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer
 from warbands.permissions import secret_refusals
+from warbands.rules import RuleViolation
 
 # What a refused reversal tells someone who may not see inside the container (an organiser
 # reopening a step): the treasury's own reason names its contents or its name.
 REOPEN_REFUSED = "That step cannot be reopened: later treasury changes depend on it."
+
+
+class ReversalRefused(RuleViolation):
+    """A ledger entry of a journal could not be reversed: its treasure has moved on since.
+    The message is what ``revert`` may tell the actor; ``entry`` is the entry refused, from
+    which ``battles.sequence.reopening`` finds the later changes that stand in the way."""
+
+    def __init__(self, message: str, *, entry: LedgerEntry) -> None:
+        super().__init__(message)
+        self.entry = entry
+
+
+CAPTIVE_SETTLED = "A hero captured in that step has been ransomed, exchanged or lost since."
 
 
 def _label(obj_or_model) -> str:
@@ -187,17 +201,20 @@ class Journal:
 
 def revert(journal: list[dict], *, actor=None) -> None:
     """Undo a journal, newest change first. A ledger entry that cannot be reversed (the
-    treasure has moved on since) refuses the whole undo, with the treasury's reason for those
-    who may see inside the container as it is now, and ``REOPEN_REFUSED`` for anyone else
-    (``warbands.permissions.secret_refusals``)."""
+    treasure has moved on since) refuses the whole undo (``ReversalRefused``), with the
+    treasury's reason for those who may see inside the container as it is now, and
+    ``REOPEN_REFUSED`` for anyone else (``warbands.permissions.secret_refusals``)."""
     for op in reversed(journal):
         if op["op"] == "ledger":
             for pk in reversed(op["pks"]):
                 entry = LedgerEntry.objects.select_related("container__warband__campaign").get(
                     pk=pk
                 )
-                with secret_refusals(actor, entry.container.warband, neutral=REOPEN_REFUSED):
-                    treasury.reverse_entry(entry, actor=actor)
+                try:
+                    with secret_refusals(actor, entry.container.warband, neutral=REOPEN_REFUSED):
+                        treasury.reverse_entry(entry, actor=actor)
+                except RuleViolation as refusal:
+                    raise ReversalRefused(str(refusal), entry=entry) from refusal
             continue
         model = apps.get_model(op["model"])
         if op["op"] == "m2m_add":
@@ -208,6 +225,9 @@ def revert(journal: list[dict], *, actor=None) -> None:
             model.objects.filter(pk=op["pk"]).update(**_restore(model, op["before"]))
         elif op["op"] == "create":
             rows = model.objects.filter(pk=op["pk"])
+            # A captive ransomed, exchanged or sold since (battles.captives) stays so.
+            if model is Captive and rows.exclude(status=Captive.Status.HELD).exists():
+                raise RuleViolation(CAPTIVE_SETTLED)
             try:
                 with transaction.atomic():
                     rows.delete()
@@ -219,3 +239,27 @@ def revert(journal: list[dict], *, actor=None) -> None:
                 rows.update(status=StorageContainer.Status.SOLD, parent=None, holder=None)
         elif op["op"] == "delete":
             model.objects.create(**_restore(model, op["data"]))
+
+
+def undo_step(sequence, number: int, *, actor, reason: str) -> StepRecord | None:
+    """Undo the live record of step ``number`` of the locked ``sequence`` (none: nothing to
+    undo) and mark it undone, by whom and why."""
+    record = StepRecord.objects.filter(
+        sequence=sequence, step=number, undone_at__isnull=True
+    ).first()
+    if record is None:
+        return None
+    revert(record.journal(), actor=actor)
+    record.undone_at = timezone.now()
+    record.undone_by = actor
+    record.reason = reason
+    record.save(update_fields=["undone_at", "undone_by", "reason"])
+    return record
+
+
+def ledger_entries(records) -> set[int]:
+    """The ledger entries the journals of ``records`` wrote (what undoing them reverses)."""
+    journals = StepAction.objects.filter(record__in=records).values_list("journal", flat=True)
+    return {
+        pk for journal in journals for op in journal if op["op"] == "ledger" for pk in op["pks"]
+    }

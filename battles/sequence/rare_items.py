@@ -1,6 +1,12 @@
 """Step 6 of the post-battle sequence, rare items (FACTS.md section 6): one rarity roll (2D6 +
 modifiers) per hero who was not taken out of action. Readings where the rules are silent:
 
+- Who searches: the heroes who explored in step 3 (``standing_heroes``), as they are now:
+  each hero who took part in the battle and was not put out of action, unless he has died
+  since (the Pit) or is held captive. The rules bar only the heroes taken out of action; our
+  reading bars also a hero who missed the battle (he was kept back, recovering, as he
+  explores nothing in step 3) and a captive (held by the enemy). A battle reported before the
+  sides entered their warriors has no outcomes for the side: every hero free to fight searches.
 - Each successful rarity roll buys at most one rare item, for the whole warband; it goes into
   a container or onto a single-model warrior who may use it (a henchman group would need one
   per model). A variable price is rolled once per roll and item, and stands if the player
@@ -41,8 +47,8 @@ def rare_goods(max_rarity: int) -> tuple[list[Item], list[tuple[str, str, int, i
 
 
 class RareItems(TreasuryStep):
-    """Step 6: one rarity roll (2D6 + modifiers) per hero who was not taken out of action;
-    each success buys at most one rare item."""
+    """Step 6: one rarity roll (2D6 + modifiers) per hero who took part and was not taken out
+    of action (``standing_heroes``); each success buys at most one rare item."""
 
     after_tasks = True  # its forms come after its rolls
     number = 6

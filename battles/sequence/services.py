@@ -1,6 +1,6 @@
 """What the pages call to play the post-battle sequence: get a step ready, roll a task,
-act, complete a step, undo or reopen one, and the reads of the sequence page and the
-dashboard.
+act, complete a step, undo one, and the reads of the sequence page and the dashboard
+(reopening a step, an organiser's, is ``reopening``).
 
 Every function that changes anything locks the sequence row (``engine.lock_sequence``),
 checks that the posted step is still the current one (a repeated or concurrent post of a
@@ -14,7 +14,6 @@ Their dice are kept, so a task answered later replays the same faces (``ReplayDi
 from __future__ import annotations
 
 from django.contrib.postgres.aggregates import StringAgg
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Case, OuterRef, Subquery, TextField, When
 from django.utils import timezone
@@ -29,11 +28,12 @@ from battles.models import (
     StepRecord,
 )
 from battles.rules.tasks import NeedsAnswer
+from battles.sequence import task_dice
 from battles.sequence.engine import lock_sequence, step_context
-from battles.sequence.journal import revert
+from battles.sequence.journal import ReversalRefused, ledger_entries, undo_step
 from battles.sequence.registry import handler
-from campaign import permissions
-from core.dice import ReplayDice
+from battles.sequence.reopening import explain
+from core.dice import MoreDice, ReplayDice
 from warbands import treasury
 from warbands.rules import RuleViolation
 
@@ -112,6 +112,7 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
         raise RuleViolation(f"{task.label}: already rolled, nothing changed.")
     if answers:
         task.answers = {**task.answers, **{k: str(v) for k, v in answers.items()}}
+    dice = task_dice.live_dice(sequence, task, dice)  # typed: exactly the dice asked for
     ctx = step_context(sequence, actor)
     replay = ReplayDice(task.faces, dice)
     battle = sequence.participant.battle
@@ -124,16 +125,13 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
             holding_rolls(rolled),
         ):
             summary = handler(task.step).run_task(ctx, task, replay)
-    except NeedsAnswer as needs:
+            task_dice.check_all_rolled(task, dice)
+    except (NeedsAnswer, MoreDice) as needs:
         # Nothing happened (the inner block rolled back) but the dice: log them, waiting for
-        # the answer, and keep their faces for the replay.
+        # the answer (or the further roll typed), and keep their faces for the replay.
         _log_rolls(rolled, _waiting(task))
         task.faces = replay.faces
-        task.question = {
-            "key": needs.question.key,
-            "text": needs.question.text,
-            "options": [list(option) for option in needs.question.options],
-        }
+        task.question = task_dice.question(needs, dice)
         task.save(update_fields=["faces", "answers", "question"])
         _tell(caller, sequence)
         return task
@@ -240,54 +238,15 @@ def undo_last_step(sequence, *, actor, step: int | None = None) -> PostBattleSeq
     last = sequence.current_step - 1
     if last == 0:
         raise RuleViolation("Step 0 is shared by the battle: ask an organiser to reopen it.")
-    _revert_step(sequence, last, actor=actor, reason="")
+    try:
+        with transaction.atomic():  # undone as a whole, or not at all, before explaining
+            undo_step(sequence, last, actor=actor, reason="")
+    except ReversalRefused as refused:
+        records = StepRecord.objects.filter(sequence=sequence, step=last, undone_at__isnull=True)
+        raise explain(refused, sequence, actor=actor, undone=ledger_entries(records)) from refused
     # The step that was current has not started; its empty record goes too.
     StepRecord.objects.filter(sequence=sequence, step=last + 1, undone_at__isnull=True).delete()
     sequence.current_step = last
     sequence.completed_at = None
     sequence.save(update_fields=["current_step", "completed_at"])
     return sequence
-
-
-@transaction.atomic
-def reopen_step(sequence, step: int, *, actor, reason: str, seen: int | None) -> PostBattleSequence:
-    """An organiser reopens any earlier step, with a reason shown in the battle's history:
-    every later change is undone, and the rolls of the reopened steps may be made again.
-
-    ``seen``: the current step the organiser's page showed. A reopening posted from a page
-    drawn before the sequence moved (a second tab, a double click with its own token, or
-    after the player played the reopened steps again) is refused, so it never undoes what
-    was done since."""
-    sequence = (
-        PostBattleSequence.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("participant__battle__campaign", "participant__warband")
-        .get(pk=sequence.pk)
-    )
-    if not permissions.can_run_campaign(actor, sequence.participant.battle.campaign):
-        raise PermissionDenied("Only an organiser reopens a step.")
-    if not reason.strip():
-        raise RuleViolation("Say why the step is reopened: it is shown in the battle's history.")
-    if seen != sequence.current_step:
-        raise RuleViolation("The sequence has moved on since this page was drawn: reload it.")
-    if not 1 <= step < sequence.current_step or step > 10:
-        raise RuleViolation("That step cannot be reopened.")
-    for number in range(min(sequence.current_step, 10), step - 1, -1):
-        _revert_step(sequence, number, actor=actor, reason=reason.strip()[:300])
-        sequence.tasks.filter(step=number, void=False).update(void=True)
-    sequence.current_step = step
-    sequence.completed_at = None
-    sequence.save(update_fields=["current_step", "completed_at"])
-    return sequence
-
-
-def _revert_step(sequence, number: int, *, actor, reason: str) -> None:
-    record = StepRecord.objects.filter(
-        sequence=sequence, step=number, undone_at__isnull=True
-    ).first()
-    if record is None:
-        return
-    revert(record.journal(), actor=actor)
-    record.undone_at = timezone.now()
-    record.undone_by = actor
-    record.reason = reason
-    record.save(update_fields=["undone_at", "undone_by", "reason"])

@@ -3,6 +3,8 @@ the new men may bring. Readings where the rules are silent:
 
 - Models added to an experienced henchman group are veterans (this step); models added to a
   group without experience are plain recruits (step 8).
+- Veterans join a group free to fight (``WarriorQuerySet.fighting``), whether or not it took
+  part in the battle; the warband's limits count its captives (``check_group_grows``).
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from warbands.rules import RuleViolation
 
 def _experienced_groups(warband) -> list[Warrior]:
     return list(
-        Warrior.objects.filter(
-            warband=warband, is_hero=False, status=Warrior.Status.ACTIVE, experience__gt=0
-        ).select_related("warrior_type")
+        warband.warriors.fighting()
+        .filter(is_hero=False, experience__gt=0)
+        .select_related("warrior_type")
     )
 
 

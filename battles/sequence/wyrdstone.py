@@ -3,8 +3,9 @@ sequence, any number of shards at the table's price for the batch
 (``battles.rules.exploration.wyrdstone_price``). Readings where the rules are silent:
 
 - Wyrdstone sold is taken from the unstored pile first, then from the containers in turn. The
-  warband's size for the price is the number of warriors on its roster (hired swords are not
-  counted).
+  warband's size for the price is the number of its models free to fight
+  (``WarriorQuerySet.fighting``): a captive held by an enemy is not with the warband (he
+  still counts against its limits), and hired swords are not counted.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ Reason = LedgerEntry.Reason
 
 
 def warband_size(warband) -> int:
-    """The warband's size for the price table: the models on its roster."""
-    return sum(w.group_size for w in warband.warriors.on_roster())
+    """The warband's size for the price table: its models free to fight, captives aside."""
+    return sum(w.group_size for w in warband.warriors.fighting())
 
 
 class SellWyrdstone(TreasuryStep):

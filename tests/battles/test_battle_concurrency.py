@@ -9,7 +9,7 @@ from battles.sequence import carried_items
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import run_together
+from tests.helpers import every_side_entered, run_together
 from warbands import treasury
 from warbands.models import LedgerEntry, RatingSnapshot
 
@@ -28,6 +28,7 @@ def battle(reference_data):
         scenario="Skirmish",
         results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost", True, 1)],
     )
+    every_side_entered(battle)
     return battle, reavers, scourge, organiser
 
 

@@ -4,10 +4,12 @@ nothing; good input reaches the services as cleaned values."""
 import pytest
 from django.urls import reverse
 
-from battles import services
+from battles import sides
 from battles.dice import parse_faces
-from battles.forms import CarriedItemsForm, WarriorOutcomeForm
+from battles.forms import CarriedItemsForm
 from battles.models import CarriedItemAtEnd
+from battles.rules import scenarios
+from battles.side_forms import WarriorSideForm
 from core.dice import DiceError
 from tests.helpers import battle_of, play_to, reported, sequence_of
 
@@ -23,22 +25,47 @@ HTMX = {"HX-Request": "true"}
         ({"enemies": "51"}, "enemies"),
         ({"experience": "21"}, "experience"),
         ({"by": "x"}, "by"),
+        ({"models": "4"}, "models"),  # a group of 3
     ],
 )
-def test_a_warriors_row_refuses_what_does_not_read(posted, error):
-    form = WarriorOutcomeForm({f"o7-{k}": v for k, v in posted.items()}, prefix="o7")
+def test_a_warriors_row_refuses_what_does_not_read(posted, error, duel):
+    guards = duel["reavers"].warriors.get(warrior_type__key="warrior")
+    form = WarriorSideForm(
+        {f"o7-{k}": v for k, v in posted.items()},
+        prefix="o7", warrior=guards, played=scenarios.OTHER,
+    )  # fmt: skip
 
     assert not form.is_valid()
     assert list(form.errors) == [error]
 
 
-def test_a_warriors_row_reads_into_an_outcome():
-    form = WarriorOutcomeForm(
-        {"o7-ooa": "on", "o7-by": "9", "o7-enemies": "2", "o7-experience": ""}, prefix="o7"
+def test_a_warriors_row_reads_into_an_outcome_with_the_scenarios_awards(duel):
+    captain = duel["reavers"].warriors.get(is_leader=True)
+    posted = {
+        "o7-took_part": "on", "o7-ooa": "on", "o7-by": "9", "o7-enemies": "2",
+        "o7-award_escaping": "on",
+    }  # fmt: skip
+    form = WarriorSideForm(
+        posted, prefix="o7", warrior=captain, played=scenarios.scenario("street_fight")
     )
 
     assert form.is_valid(), form.errors
-    assert form.outcome(7) == services.Outcome(7, True, 2, 0, 9)
+    assert form.outcome() == sides.Outcome(
+        captain.pk, out_of_action=True, enemies_out_of_action=2, taken_out_by_id=9,
+        awards={"escaping": 1},
+    )  # fmt: skip
+    absent = WarriorSideForm({}, prefix="o7", warrior=captain, played=scenarios.OTHER)
+    assert absent.is_valid() and absent.outcome() is None  # did not take part
+
+
+def test_a_henchman_row_offers_no_heroes_only_award(duel):
+    guards = duel["reavers"].warriors.get(warrior_type__key="warrior")
+    form = WarriorSideForm(
+        {}, prefix="o7", warrior=guards, played=scenarios.scenario("street_fight")
+    )
+
+    assert "award_escaping" not in form.fields
+    assert [field for _, field in form.award_cells] == [None]
 
 
 def test_too_many_enemies_in_the_warriors_form_changes_nothing_and_says_who(client, duel):
@@ -47,7 +74,8 @@ def test_too_many_enemies_in_the_warriors_form_changes_nothing_and_says_who(clie
     client.force_login(duel["reavers"].owner)
 
     response = client.post(
-        reverse("battle_outcomes", args=[battle.pk]), {f"o{captain.pk}-enemies": "5000"}
+        reverse("battle_side", args=[battle.pk, duel["reavers"].pk]),
+        {f"o{captain.pk}-took_part": "on", f"o{captain.pk}-enemies": "5000"},
     )
 
     assert response.status_code == 422

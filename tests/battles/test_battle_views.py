@@ -7,7 +7,7 @@ from battles import services
 from battles.models import Battle, CarriedItemAtEnd
 from battles.sequence import carried_items
 from tests.factories import SECRET_ITEM, UserFactory, change_secrets, hide_secrets, mustered_warband
-from tests.helpers import reported
+from tests.helpers import every_side_entered, reported
 from tests.secrets import assert_unchanged_by_secrets
 
 pytestmark = pytest.mark.django_db
@@ -33,14 +33,18 @@ def test_reporting_through_the_form_then_the_warriors(client, duel):
     )
 
     battle = Battle.objects.get()
-    assert response["Location"] == reverse("battle_outcomes", args=[battle.pk])
+    assert (battle.scenario, battle.scenario_key) == ("Street Fight", "")  # typed: "other"
+    side = reverse("battle_side", args=[battle.pk, reavers.pk])
+    assert response["Location"] == side
     captain = reavers.warriors.get(is_leader=True)
-    page = client.get(reverse("battle_outcomes", args=[battle.pk])).content.decode()
+    page = client.get(side).content.decode()
     assert f'name="o{captain.pk}-ooa"' in page
+    assert f'name="o{scourge.warriors.get(is_leader=True).pk}-ooa"' not in page  # their side
     client.post(
-        reverse("battle_outcomes", args=[battle.pk]),
-        {f"o{captain.pk}-enemies": "2", f"o{captain.pk}-experience": "1"},
-    )
+        side,
+        {f"o{captain.pk}-took_part": "on", f"o{captain.pk}-enemies": "2",
+         f"o{captain.pk}-experience": "1"},
+    )  # fmt: skip
     outcome = battle.participants.get(warband=reavers).outcomes.get(warrior=captain)
     assert (outcome.enemies_out_of_action, outcome.scenario_experience) == (2, 1)
 
@@ -51,7 +55,8 @@ def test_bad_numbers_in_the_warriors_form_change_nothing(client, duel):
     client.force_login(duel["reavers"].owner)
 
     response = client.post(
-        reverse("battle_outcomes", args=[battle.pk]), {f"o{captain.pk}-enemies": "many"}
+        reverse("battle_side", args=[battle.pk, duel["reavers"].pk]),
+        {f"o{captain.pk}-took_part": "on", f"o{captain.pk}-enemies": "many"},
     )
 
     assert response.status_code == 422
@@ -59,7 +64,7 @@ def test_bad_numbers_in_the_warriors_form_change_nothing(client, duel):
 
 
 def test_confirming_with_htmx_swaps_the_battle_board(client, duel):
-    battle = reported(duel)
+    battle = every_side_entered(reported(duel))
     client.force_login(duel["scourge"].owner)
 
     response = client.post(
@@ -118,6 +123,7 @@ def test_server_rolls_are_logged_for_everybody_to_see(client, duel):
 
 def test_declaring_and_recovering_through_the_pages(client, duel):
     battle = reported(duel)
+    every_side_entered(battle)
     services.respond(battle, actor=duel["scourge"].owner, agree=True)
     reavers, scourge = duel["reavers"], duel["scourge"]
     for warband in (reavers, scourge):
@@ -151,6 +157,7 @@ def test_the_battle_page_never_shows_what_is_inside_a_container(client, duel):
     scourge = duel["scourge"]
     hide_secrets(scourge)
     battle = reported(duel)
+    every_side_entered(battle)
     services.respond(battle, actor=scourge.owner, agree=True)
     url = reverse("battle_detail", args=[battle.pk])
 
@@ -166,6 +173,7 @@ def test_after_a_capture_only_the_captor_sees_the_contents(client, duel):
     reavers, scourge = duel["reavers"], duel["scourge"]
     hide_secrets(scourge)
     battle = reported(duel)
+    every_side_entered(battle)
     services.respond(battle, actor=scourge.owner, agree=True)
     chest = scourge.containers.get(kind="treasure_chest")
     for warband in (reavers, scourge):
@@ -231,7 +239,8 @@ def test_battle_urls_by_role(client, roles, role, read, edit, respond, play):
         client.force_login(users[role])
 
     assert client.get(reverse("battle_detail", args=[battle.pk])).status_code == read
-    assert client.get(reverse("battle_outcomes", args=[battle.pk])).status_code == edit
+    side = reverse("battle_side", args=[battle.pk, battle.participants.first().warband_id])
+    assert client.get(side).status_code == edit
     assert client.get(reverse("battle_correct", args=[battle.pk])).status_code == edit
     response = client.post(  # the D3 as a D6, then the placement roll-off (ratings tie)
         reverse("battle_fortune_markers", args=[battle.pk]), {"dice": "3 4 5"}, headers=HTMX
@@ -250,6 +259,8 @@ def test_a_stranger_learns_nothing_about_the_battle(client, roles):
     battle, _ = roles
     client.force_login(UserFactory())
 
-    for name in ("battle_detail", "battle_outcomes", "battle_correct"):
+    for name in ("battle_detail", "battle_correct"):
         assert client.get(reverse(name, args=[battle.pk])).status_code == 404
+    side = reverse("battle_side", args=[battle.pk, battle.participants.first().warband_id])
+    assert client.get(side).status_code == 404
     assert CarriedItemAtEnd.objects.count() == 0

@@ -1,10 +1,12 @@
-"""Post-battle step 3 through the services: exploration, its locations and what they find,
-with scripted dice."""
+"""Post-battle step 3 through the services: who explores, exploration, its locations and what
+they find, and the scenario's own income (its shards, Hidden Treasure's chest), with scripted
+dice."""
 
 import pytest
+from django.urls import reverse
 
 from battles import sequence as sequences
-from battles.models import PostBattleSequence
+from battles.models import Battle, PostBattleSequence, WarriorOutcome
 from battles.rules import exploration as rules
 from battles.sequence.engine import step_context
 from battles.sequence.exploration import apply_find
@@ -19,6 +21,7 @@ from tests.helpers import (
     pile,
     play_to,
     roll,
+    roster_state,
     sequence_of,
     skill_pk,
     task_of,
@@ -32,6 +35,7 @@ from warbands.models import (
     WarbandType,
     Warrior,
     WarriorSkill,
+    WarriorType,
 )
 from warbands.rules import RuleViolation
 
@@ -224,3 +228,173 @@ def test_undead_find_free_zombies_up_to_the_warband_size(duel):
     apply_find(ctx, rules.Find("Prisoners", zombies=3), ScriptedDice([]))
     zombies = reavers.warriors.get(warrior_type__key="zombie")
     assert zombies.group_size == 3 and zombies.experience == 0
+
+
+# --- Who explores --------------------------------------------------------------------------
+
+
+def hero(warband, name, **fields):
+    """A Youngblood for ``warband`` (not a second champion: ``warriors`` reads the one)."""
+    youngblood = WarriorType.objects.get(warband_type=warband.warband_type, key="youngblood")
+    return Warrior.objects.create(
+        warband=warband, warrior_type=youngblood, name=name, is_hero=True,
+        **{**youngblood.profile.as_dict(), **fields},
+    )  # fmt: skip
+
+
+def test_a_hero_who_missed_the_battle_rolls_no_die(duel):
+    reavers = duel["reavers"]
+    captain, champion, guards = warriors(reavers)
+    hero(reavers, "Ulf")  # free to fight, but his side did not field him
+    hero(reavers, "Otto", games_to_miss=1)  # recovering: he could not take part
+    battle = fought(
+        duel,
+        [(captain, False, 0, 0, None), (champion, False, 0, 0, None),
+         (guards, False, 0, 0, None)],
+    )  # fmt: skip
+
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+
+    assert task_of(sequence, "exploration").label == "Exploration: 3 dice (one won)"
+    assert sequences.handler(3).setup(sequence).heroes_standing == 2
+
+
+def test_a_hero_held_captive_rolls_no_die(duel):
+    """Even one his side listed: held by the enemy now, he explores nothing for his warband."""
+    reavers = duel["reavers"]
+    captain, champion, guards = warriors(reavers)
+    otto = hero(reavers, "Otto")
+    battle = fought(
+        duel,
+        [(captain, False, 0, 0, None), (champion, False, 0, 0, None), (otto, False, 0, 0, None),
+         (guards, False, 0, 0, None)],
+    )  # fmt: skip
+    Warrior.objects.filter(pk=otto.pk).update(status=Warrior.Status.CAPTURED)
+
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+
+    assert task_of(sequence, "exploration").label == "Exploration: 3 dice (one won)"
+
+
+def test_a_battle_without_outcomes_for_the_side_lets_every_hero_free_to_fight_explore(duel):
+    """A battle reported before the sides entered their warriors: everybody fought, as the
+    step read it then; a captive still does not explore."""
+    reavers = duel["reavers"]
+    hero(reavers, "Ulf")
+    otto = hero(reavers, "Otto")
+    battle = fought(duel)
+    WarriorOutcome.objects.filter(participant__battle=battle, participant__warband=reavers).delete()
+    Warrior.objects.filter(pk=otto.pk).update(status=Warrior.Status.CAPTURED)
+
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+
+    assert task_of(sequence, "exploration").label == "Exploration: 4 dice (one won)"
+
+
+# --- The scenario's own income -------------------------------------------------------------
+
+
+def in_scenario(battle, key, **participant):
+    """The battle as if reported in the rulebook's scenario ``key``, with what the Reavers'
+    side entered (``scenario_shards``)."""
+    Battle.objects.filter(pk=battle.pk).update(scenario_key=key)
+    if participant:
+        battle.participants.filter(warband__name="Reavers").update(**participant)
+    return battle
+
+
+def test_the_scenarios_shards_come_with_the_exploration_in_a_line_of_their_own(duel):
+    reavers = duel["reavers"]
+    battle = in_scenario(battle_of(duel), "wyrdstone_hunt", scenario_shards=2)
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+    task = task_of(sequence, "exploration")
+    assert task.label == "Exploration: 3 dice (one won); +2 shards from Wyrdstone Hunt"
+
+    summary = roll(sequence, task, [1, 2, 6], reavers.owner).summary
+
+    assert summary == "Dice 1 2 6 = 9; 2 wyrdstone shards; +2 shards from Wyrdstone Hunt."
+    assert pile(reavers).wyrdstone == 4
+    entries = LedgerEntry.objects.filter(container=pile(reavers), kind="wyrdstone")
+    assert sorted(entries.values_list("note", "amount", "reason", "step")) == [
+        ("exploration", 2, "income", 3),
+        ("scenario: Wyrdstone Hunt", 2, "income", 3),
+    ]
+    assert not treasury.ledger_mismatches()
+
+
+def test_the_scenarios_shards_stop_at_its_most_and_a_skirmish_gives_none(duel):
+    reavers = duel["reavers"]
+    battle = in_scenario(battle_of(duel), "defend_the_find", scenario_shards=5)
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+    roll(sequence, task_of(sequence, "exploration"), [1, 2, 6], reavers.owner)
+    assert pile(reavers).wyrdstone == 2 + 3  # three heroes in the building at most
+
+    other = in_scenario(battle_of(duel), "skirmish", scenario_shards=2)
+    sequence = play_to(sequence_of(other, reavers), 3, reavers.owner)
+    assert task_of(sequence, "exploration").label == "Exploration: 3 dice (one won)"
+
+
+def test_the_winner_of_hidden_treasure_opens_the_chest(duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = in_scenario(battle_of(duel), "hidden_treasure")
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+    chest_task = task_of(sequence, "treasure_chest")
+    roll(sequence, task_of(sequence, "exploration"), [1, 2, 6], reavers.owner)
+    with pytest.raises(RuleViolation, match="Roll for Hidden Treasure"):
+        sequences.complete_step(sequence, actor=reavers.owner, step=3)
+
+    # 3D6 6+6+5; shards 5, D3 6: 3; light armour 4; sword 2: none; gems 6, D3 3: 2
+    summary = roll(sequence, chest_task, [6, 6, 5, 5, 6, 4, 2, 6, 3], reavers.owner).summary
+
+    assert summary.endswith("The chest holds 17 gc, 3 wyrdstone, Light armour, 2 × Gem.")
+    assert (pile(reavers).gold_crowns, pile(reavers).wyrdstone) == (17, 2 + 3)
+    stored = pile(reavers).stored_items.order_by("name")
+    assert [(s.name, s.item.key) for s in stored] == [
+        ("Gem", "gem"), ("Gem", "gem"), ("Light armour", "light_armour"),
+    ]  # fmt: skip
+    notes = set(
+        LedgerEntry.objects.filter(battle=battle, step=3, warband=reavers, reason="income")
+        .exclude(note="exploration")
+        .values_list("note", flat=True)
+    )
+    assert notes == {"scenario: Hidden Treasure chest"}
+    assert not treasury.ledger_mismatches()
+    sequences.complete_step(sequence, actor=reavers.owner, step=3)
+
+    beaten = play_to(sequence_of(battle, scourge), 3, scourge.owner)
+    sequences.prepare(beaten)
+    assert not beaten.tasks.filter(kind="treasure_chest").exists()
+
+
+def without_empty_containers(state):
+    """``roster_state`` but its empty containers (the unstored pile stays, made on first use)."""
+    return {**state, "containers": [c for c in state["containers"] if any(c[3:])]}
+
+
+def test_undoing_step_3_takes_the_chest_back(duel):
+    reavers = duel["reavers"]
+    battle = in_scenario(battle_of(duel), "hidden_treasure")
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+    before = (gold(reavers), roster_state(reavers))
+    roll(sequence, task_of(sequence, "exploration"), [1, 2, 4], reavers.owner)
+    roll(sequence, task_of(sequence, "treasure_chest"), [3, 3, 3, 1, 4, 3, 5, 1], reavers.owner)
+    assert gold(reavers) == before[0] + 9
+    sequences.complete_step(sequence, actor=reavers.owner, step=3)
+
+    sequences.undo_last_step(sequence, actor=reavers.owner, step=3)
+
+    assert gold(reavers) == before[0]
+    assert without_empty_containers(roster_state(reavers)) == without_empty_containers(before[1])
+    assert not treasury.ledger_mismatches()
+
+
+def test_the_page_says_the_scenarios_income_and_lists_the_chest(duel, client):
+    reavers = duel["reavers"]
+    battle = in_scenario(battle_of(duel), "hidden_treasure")
+    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
+    client.force_login(reavers.owner)
+
+    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+
+    assert "Hidden Treasure has its own income: The winner opens the chest" in page
+    assert "Hidden Treasure: the chest (3D6 gc, then a D6 for each find)" in page

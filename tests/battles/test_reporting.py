@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from battles import services
+from battles import services, sides
 from battles.models import Battle, CarriedItemAtEnd, Participant, WarriorOutcome
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
@@ -14,10 +14,14 @@ from warbands.rules import RuleViolation
 pytestmark = pytest.mark.django_db
 
 
-def report(duel, actor=None, *, routed=True):
+def report(duel, actor=None, *, routed=True, entered=True):
+    """A Street Fight the Reavers won. ``entered``: each side then enters its warriors
+    (everybody took part and stood), the Scourge first, and the reporter confirms again what
+    he has now seen; the Scourge's confirmation is what is left."""
     reavers, scourge = duel["reavers"], duel["scourge"]
-    return services.report_battle(
-        actor=actor or reavers.owner,
+    actor = actor or reavers.owner
+    battle = services.report_battle(
+        actor=actor,
         campaign=duel["campaign"],
         scenario="Street Fight",
         results=[
@@ -25,6 +29,14 @@ def report(duel, actor=None, *, routed=True):
             ReportedResult(scourge.pk, "lost", routed=routed, rout_order=1 if routed else None),
         ],
     )
+    if entered:
+        for warband in (scourge, reavers):
+            sides.enter_side(
+                battle, warband, actor=warband.owner, outcomes=sides.whole_side(warband)
+            )
+        if actor == reavers.owner:
+            services.respond(battle, actor=actor, agree=True)
+    return battle
 
 
 def confirmations(battle) -> dict[str, str]:
@@ -54,37 +66,36 @@ def test_an_organiser_may_report_for_others_who_then_both_confirm(duel):
 
 
 def test_the_report_holds_what_each_warrior_did(duel):
-    battle = report(duel)
+    battle = report(duel, entered=False)
     captain = duel["reavers"].warriors.get(is_leader=True)
     rat = duel["scourge"].warriors.get(is_leader=True)
 
-    services.set_outcomes(
-        battle,
-        actor=duel["reavers"].owner,
-        outcomes=[
-            services.Outcome(captain.pk, enemies_out_of_action=2, scenario_experience=1),
-            services.Outcome(rat.pk, out_of_action=True, taken_out_by_id=captain.pk),
-        ],
-    )
+    sides.enter_side(
+        battle, duel["reavers"], actor=duel["reavers"].owner,
+        outcomes=[sides.Outcome(captain.pk, enemies_out_of_action=2)],
+    )  # fmt: skip
+    sides.enter_side(
+        battle, duel["scourge"], actor=duel["scourge"].owner,
+        outcomes=[sides.Outcome(rat.pk, out_of_action=True, taken_out_by_id=captain.pk)],
+    )  # fmt: skip
 
     outcomes = {o.warrior_id: o for o in WarriorOutcome.objects.all()}
+    assert set(outcomes) == {captain.pk, rat.pk}  # the others did not take part
     assert outcomes[captain.pk].enemies_out_of_action == 2
     assert outcomes[rat.pk].out_of_action and outcomes[rat.pk].taken_out_by == captain
+    assert battle.participants.get(warband=duel["reavers"]).leader == captain
 
 
 def test_a_warrior_cannot_be_taken_out_by_his_own_side(duel):
-    battle = report(duel)
+    battle = report(duel, entered=False)
     captain = duel["reavers"].warriors.get(is_leader=True)
     champion = duel["reavers"].warriors.get(warrior_type__key="champion")
 
     with pytest.raises(RuleViolation, match="taken out by an enemy"):
-        services.set_outcomes(
-            battle,
-            actor=duel["reavers"].owner,
-            outcomes=[
-                services.Outcome(champion.pk, out_of_action=True, taken_out_by_id=captain.pk)
-            ],
-        )
+        sides.enter_side(
+            battle, duel["reavers"], actor=duel["reavers"].owner,
+            outcomes=[sides.Outcome(champion.pk, out_of_action=True, taken_out_by_id=captain.pk)],
+        )  # fmt: skip
     assert not WarriorOutcome.objects.exists()
 
 

@@ -195,9 +195,11 @@ def test_experience_survival_scenario_underdog_and_injury(duel):
 
     for warrior in (captain, champion, group):
         warrior.refresh_from_db()
-    assert (captain.experience, champion.experience, group.experience) == (22, 10, 1)
+    # The captain: +1 survived, +1 typed for the scenario, +1 winning leader; the champion:
+    # +1 survived, +1 from his serious injury.
+    assert (captain.experience, champion.experience, group.experience) == (23, 10, 1)
     sequence.refresh_from_db()
-    assert not sequence.tasks.filter(step=2).exists()  # 20 → 22 and 8 → 10 reach no thick box
+    assert not sequence.tasks.filter(step=2).exists()  # 20 → 23 and 8 → 10 reach no thick box
 
 
 def test_the_underdog_earns_its_bonus(duel):

@@ -295,7 +295,8 @@ def test_rolls_made_before_a_question_say_what_they_decided_once_it_is_answered(
     assert DiceRoll.objects.get(purpose="Exploration dice").result.endswith(
         f"waiting for an answer (task {task.pk})"
     )
-    client.post(url, {"step": 3, "answer": "0", "dice": "6"}, headers=HTMX)
+    client.post(url, {"step": 3, "answer": "0"}, headers=HTMX)  # the re-roll: asked for next
+    client.post(url, {"step": 3, "dice": "6"}, headers=HTMX)
 
     results = list(DiceRoll.objects.filter(battle=sequence.participant.battle, secret=True)
                    .values_list("purpose", "result"))  # fmt: skip

@@ -114,6 +114,7 @@ def test_a_post_says_its_step_action_dice_and_answer():
         "answer": "",
         "reason": "",
         "current": None,
+        "confirmed": False,
     }
 
 

@@ -10,6 +10,7 @@ from battles.rules import ReportedResult
 from battles.sequence import carried_items
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
+from tests.helpers import every_side_entered
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, VesselItem
 from warbands.rules import RuleViolation
@@ -31,6 +32,7 @@ def confirmed_battle(duel, *, scourge_routed=True, draw=False):
     battle = services.report_battle(
         actor=reavers.owner, campaign=duel["campaign"], scenario="Skirmish", results=results
     )
+    every_side_entered(battle)
     services.respond(battle, actor=scourge.owner, agree=True)
     battle.refresh_from_db()
     return battle
@@ -261,6 +263,7 @@ def test_a_discovery_secured_goes_to_the_unstored_treasure_of_who_secures_it(due
     fortune.test_discovery(
         battle, scourge, actor=scourge.owner, dice=ScriptedDice([5]), result="Silver goblet"
     )
+    every_side_entered(battle)
     services.respond(battle, actor=scourge.owner, agree=True)
 
     declare(battle, reavers)

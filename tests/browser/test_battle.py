@@ -14,26 +14,46 @@ def test_a_battle_is_reported_confirmed_and_a_dropped_chest_is_recovered(live_se
     alice = log_in(chromium.new_context(), live_server, reavers.owner)
     bob = log_in(chromium.new_context(), live_server, scourge.owner)
 
-    # Alice reports: the Reavers won, the Scourge routed.
+    # Alice reports: the Reavers won a Street Fight, the Scourge routed.
     alice.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
     alice.get_by_role("link", name="Report a battle").click()
-    alice.get_by_label("Scenario").fill("Street Fight")
+    alice.get_by_label("Scenario:", exact=True).select_option(label="5. Street Fight")
     alice.get_by_label("Reavers took part").check()
     alice.get_by_label("Result of Reavers").select_option("won")
     alice.get_by_label("Scourge took part").check()
     alice.get_by_label("Result of Scourge").select_option("lost")
     alice.get_by_label("Scourge routed").check()
     alice.locator("main").get_by_role("button", name="Report the battle").click()
-    expect(alice.get_by_role("heading", name="What each warrior did")).to_be_visible()
-    alice.locator("main").get_by_role("button", name="Save").click()
-    expect(alice.get_by_test_id("battle-status")).to_have_text("Waiting for confirmation")
+
+    # She enters her own side only: her captain took two enemies out and escaped first.
+    expect(alice.get_by_role("heading", name="What the warriors of Reavers did")).to_be_visible()
+    alice.get_by_label("Enemies Captain Adler put out of action").fill("2")
+    alice.get_by_label("Captain Adler: first hero to escape by the far edge").check()
+    alice.locator("main").get_by_role("button", name="Save Reavers's warriors").click()
+    expect(alice.get_by_test_id("missing-sides")).to_contain_text("waiting for Scourge")
     battle_url = alice.url
 
-    # Bob confirms, then says his treasure chest was dropped while fleeing.
+    # Bob enters his: two of his three Stadtwache fell, Brandt missed the game.
     bob.goto(battle_url)
-    bob.get_by_label("Confirm").check()
+    expect(bob.get_by_label("Confirm (once every side is entered)")).to_be_disabled()
+    bob.get_by_role("link", name="Enter your warriors").click()
+    bob.get_by_label("How many of Stadtwache went out of action").fill("2")
+    bob.get_by_label("Brandt took part").uncheck()
+    bob.locator("main").get_by_role("button", name="Save Scourge's warriors").click()
+    expect(bob.get_by_test_id("missing-sides")).to_have_count(0)
+    expect(bob.locator("main")).to_contain_text("2 of the group")
+
+    # Both confirm what they now see (Alice again: Bob's side is new to her).
+    bob.get_by_label("Confirm", exact=True).check()
     bob.get_by_role("button", name="Send").click()
-    expect(bob.get_by_test_id("battle-status")).to_have_text("Confirmed")
+    expect(bob.get_by_test_id("battle-status")).to_have_text("Waiting for confirmation")
+    alice.goto(battle_url)
+    alice.get_by_label("Confirm", exact=True).check()
+    alice.get_by_role("button", name="Send").click()
+    expect(alice.get_by_test_id("battle-status")).to_have_text("Confirmed")
+
+    # Bob says his treasure chest was dropped while fleeing.
+    bob.goto(battle_url)
     bob.get_by_role("link", name="Declare the carried items of Scourge").click()
     bob.get_by_label("Where the Treasure Chest ended").select_option("uncontrolled")
     bob.get_by_label("Warriors still on the table who can secure items").fill("2")

@@ -6,11 +6,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from battles import services
+from battles import services, sides
 from battles.rules import ReportedResult
 from battles.sequence import carried_items
 from tests.factories import SECRET_ITEM, CampaignFactory, hide_secrets, mustered_warband
-from tests.helpers import log_in
+from tests.helpers import every_side_entered, log_in
 from warbands import treasury
 from warbands.models import HiredSword, LedgerEntry, StorageContainer
 
@@ -32,10 +32,16 @@ def go_on(page, to_step):
         heading(page, f"Step {to_step}:")
 
 
-def roll(page, label, dice):
+def roll(page, label, dice, *, further=None):
+    """Type the dice of ``label``'s roll; ``further``: the roll it then asks for, in its own
+    field, and its dice."""
     task = page.locator("li.task", has_text=label)
     task.get_by_label(f"Dice rolled for {label}").fill(dice)
     task.get_by_role("button", name="Roll").click()
+    if further:
+        (asked, more) = further
+        task.get_by_label(f"Dice rolled for {asked}").fill(more)
+        task.get_by_role("button", name="Roll").click()
     expect(page.locator("li.task-done", has_text=label)).to_be_visible()
 
 
@@ -54,17 +60,13 @@ def test_both_warbands_play_their_whole_sequence(live_server, chromium):
     guards = scourge.warriors.get(name="Stadtwache")
     wounded = reavers.warriors.get(name="Brandt")
     captain = reavers.warriors.get(name="Captain Adler")
-    captain.experience = 19  # one more and he reaches the thick box at 20
+    # +1 survived and +1 winning leader: he reaches the thick box at 20.
+    captain.experience = 18
     captain.save(update_fields=["experience"])
-    services.set_outcomes(
-        battle, actor=reavers.owner,
-        outcomes=[
-            services.Outcome(w.pk, out_of_action=w in (brandt, guards, wounded))
-            for band in (reavers, scourge) for w in band.warriors.all()
-        ],
-    )  # fmt: skip
-    battle.participants.get(warband=scourge).outcomes.filter(warrior=guards).update(
-        models_out_of_action=2
+    every_side_entered(
+        battle,
+        [sides.Outcome(w.pk, out_of_action=True) for w in (brandt, wounded)]
+        + [sides.Outcome(guards.pk, models_out_of_action=2)],
     )
     services.respond(battle, actor=scourge.owner, agree=True)
     for warband in (reavers, scourge):
@@ -89,7 +91,8 @@ def test_both_warbands_play_their_whole_sequence(live_server, chromium):
     expect(alice.locator("li.task-done")).to_contain_text("Chest wound")
     go_on(alice, 2)
     alice.get_by_role("button", name="Award the experience").click()
-    roll(alice, "Captain Adler's advance (20 experience)", "3 3 2")  # 6, then 2: +1 Strength
+    which = ("Captain Adler: advance 6, which one (D6)", "2")  # its own field: 2, +1 Strength
+    roll(alice, "Captain Adler's advance (20 experience)", "3 3", further=which)  # 6
     expect(alice.locator("li.task-done", has_text="advance")).to_contain_text("+1 Strength")
     go_on(alice, 3)
     roll(alice, "Exploration: 2 dice", "3 3")  # 6: 2 shards; a double 3, the Corpse

@@ -15,6 +15,7 @@ from tests.factories import (
     hide_secrets,
     record,
 )
+from tests.helpers import every_side_entered
 from tests.secrets import assert_unchanged_by_secrets
 from warbands import treasury
 from warbands.models import Warband
@@ -208,6 +209,7 @@ def test_an_organiser_records_and_corrects_a_battle(client, league):
     assert set(battle.participants.values_list("confirmation", flat=True)) == {"pending"}
     assert not CampaignEvent.objects.filter(kind="battle", battle=battle).exists()
     assert not battle.carried_items.exists()
+    every_side_entered(battle)
     battle_services.respond(battle, actor=reavers.owner, agree=True)
     battle_services.respond(battle, actor=scourge.owner, agree=True)
     battle.refresh_from_db()

@@ -10,7 +10,9 @@ from battles import services as battle_services
 from battles.models import Battle
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
+from tests.helpers import every_side_entered
 
+HTMX = {"HX-Request": "true"}
 pytestmark = pytest.mark.django_db
 
 
@@ -55,7 +57,7 @@ def test_turning_organiser_sees_secrets_on_or_off_is_written_in_the_feed(client,
     assert f"{organiser.username} let the organisers see inside" in feed
 
 
-def test_an_organiser_confirms_a_recorded_battle_at_once_only_by_overriding_in_the_feed(
+def test_an_organiser_records_a_battle_enters_both_sides_then_confirms_by_overriding(
     client, league
 ):
     campaign = league["campaign"]
@@ -63,9 +65,8 @@ def test_an_organiser_confirms_a_recorded_battle_at_once_only_by_overriding_in_t
     organiser = league["organiser"]
     client.force_login(organiser)
     data = {
-        "scenario": "Street Fight",
+        "scenario_key": "street_fight",
         "fought_on": "2026-11-20",
-        "confirm_now": "on",
         f"w{reavers.pk}-took_part": "on",
         f"w{reavers.pk}-result": "won",
         f"w{scourge.pk}-took_part": "on",
@@ -75,12 +76,25 @@ def test_an_organiser_confirms_a_recorded_battle_at_once_only_by_overriding_in_t
     client.post(reverse("battle_record", args=[campaign.pk]), data)
 
     battle = Battle.objects.get()
+    assert battle.status == "reported"  # each side enters its warriors first
+    response = client.post(reverse("battle_confirm_all", args=[battle.pk]), headers=HTMX)
+    assert response.status_code == 422 and "Waiting for" in response.content.decode()
+    for warband in (reavers, scourge):
+        captain = warband.warriors.get(is_leader=True)
+        client.post(
+            reverse("battle_side", args=[battle.pk, warband.pk]),
+            {f"o{captain.pk}-took_part": "on", "leader": str(captain.pk)},
+        )
+    client.post(reverse("battle_confirm_all", args=[battle.pk]))
+    battle.refresh_from_db()
     assert battle.status == "confirmed"
     assert CampaignEvent.objects.filter(
         battle=battle,
         message=f"{organiser.username}, organiser, confirmed {battle} for Reavers and Scourge "
         "without waiting for their players.",
     ).exists()
+    entered = CampaignEvent.objects.filter(battle=battle, message__contains="entered what")
+    assert entered.count() == 2  # one line per side he entered for its player
 
 
 def test_confirming_for_everybody_names_the_organiser_in_the_feed(client, league):
@@ -89,6 +103,7 @@ def test_confirming_for_everybody_names_the_organiser_in_the_feed(client, league
         actor=reavers.owner, campaign=league["campaign"], scenario="Ambush",
         results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost")],
     )  # fmt: skip
+    every_side_entered(battle)
     client.force_login(league["co_organiser"])
 
     client.post(reverse("battle_confirm_all", args=[battle.pk]))

@@ -3,7 +3,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles import services
+from battles import services, sides
 from battles.rules import ReportedResult
 from tests.factories import CampaignFactory, MembershipFactory, WarbandFactory
 
@@ -81,3 +81,26 @@ def test_a_dispute_shows_on_the_other_players_and_the_organisers_dashboards(clie
     client.force_login(scourge.owner)
     page = client.get(reverse("dashboard")).content.decode()
     assert "disputed" not in page and "Settle" not in page
+
+
+def test_each_player_is_asked_to_enter_his_side_then_to_confirm(client, duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = services.report_battle(
+        actor=reavers.owner, campaign=duel["campaign"], scenario="", scenario_key="skirmish",
+        results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost", True, 1)],
+    )  # fmt: skip
+
+    def dashboard(user):
+        client.force_login(user)
+        return client.get(reverse("dashboard")).content.decode()
+
+    enter = "Enter what the warriors of {} did in"
+    assert enter.format("Reavers") in dashboard(reavers.owner)
+    assert enter.format("Scourge") in dashboard(scourge.owner)
+    assert "Confirm or dispute" not in dashboard(scourge.owner)  # not before every side
+    sides.enter_side(battle, scourge, actor=scourge.owner, outcomes=sides.whole_side(scourge))
+    page = dashboard(scourge.owner)
+    assert enter.format("Scourge") not in page and "Confirm or dispute" not in page
+    sides.enter_side(battle, reavers, actor=reavers.owner, outcomes=sides.whole_side(reavers))
+    assert "Confirm or dispute the report of" in dashboard(scourge.owner)
+    assert "Confirm or dispute the report of" in dashboard(reavers.owner)  # he saw a new side

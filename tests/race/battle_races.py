@@ -11,7 +11,7 @@ from battles.rules import ReportedResult
 from battles.sequence import carried_items
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
-from tests.helpers import mustered_duel
+from tests.helpers import every_side_entered, mustered_duel
 from tests.race.harness import Shot, race
 
 NOT_RACED = {
@@ -20,7 +20,7 @@ NOT_RACED = {
     "opponent confirms it (battle_respond is raced)",
     "battle_record": "each post records a battle of its own that moves nothing until its "
     "players confirm it, or the organiser overrides (battle_confirm_all is raced)",
-    "battle_outcomes": "what each warrior did, replaced by a later post; moves no treasure",
+    "battle_side": "what a side's warriors did, replaced by a later post; moves no treasure",
     "battle_correct": "a correction sends the result back for confirmation; moves nothing",
 }
 
@@ -38,6 +38,7 @@ def reported(duel, **extra) -> Battle:
 
 def confirmed(duel, **extra) -> Battle:
     battle = reported(duel, **extra)
+    every_side_entered(battle)
     services.respond(battle, actor=duel["scourge"].owner, agree=True)
     battle.refresh_from_db()
     return battle
@@ -67,7 +68,7 @@ def takings(battle) -> int:
 @race("battle_respond", "the report is confirmed once: one pair of sequences")
 def respond():
     duel = mustered_duel()
-    battle = reported(duel)
+    battle = every_side_entered(reported(duel))
     return Shot(
         duel["scourge"].owner,
         reverse("battle_respond", args=[battle.pk]),
@@ -79,7 +80,7 @@ def respond():
 @race("battle_confirm_all", "the organiser's override confirms once")
 def confirm_all():
     duel = mustered_duel()
-    battle = reported(duel)
+    battle = every_side_entered(reported(duel))
     return Shot(
         duel["organiser"],
         reverse("battle_confirm_all", args=[battle.pk]),

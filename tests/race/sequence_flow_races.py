@@ -171,6 +171,23 @@ def reopen():
     )
 
 
+@race("sequence_reopen:confirmed", "reopening step 8 under a begun step 9, confirmed: once")
+def reopen_confirmed():
+    """The organiser confirmed which later step it undoes (``battles.sequence.reopening``):
+    step 9's move and step 8's purchase are reversed once, latest first."""
+    duel = mustered_duel()
+    sequence, reavers = at(duel, 8)
+    made = _bought_in_step_8(sequence, reavers)
+    chest = reavers.containers.get(kind="treasure_chest")
+    act(sequence, "move", reavers.owner, source=chest.pk, target=last_sack(reavers).pk, gold=1)
+    return Shot(
+        duel["organiser"],
+        reverse("sequence_reopen", args=[sequence.pk]),
+        {"step": 8, "current": 9, "reason": "Misread", "confirmed": "1"},
+        applied=lambda: entries(reavers, reason=Reason.REVERSAL, step=8) // made,
+    )
+
+
 # --- Rolling a task --------------------------------------------------------------------------
 
 

@@ -97,7 +97,7 @@ for _step, _action in ACTIONS:
 def award():
     sequence, reavers = reavers_at(2)
     captain = warriors(reavers)[0]
-    gain = next(g for w, g, _ in sequences.handler(2).gains(sequence) if w.pk == captain.pk)
+    gain = next(g.total for g in sequences.handler(2).gains(sequence) if g.warrior == captain)
     before = captain.experience
     return act_shot(
         sequence,

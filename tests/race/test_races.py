@@ -12,6 +12,8 @@ from battles.step_forms import ACTIONS
 from tests.factories import mustered_warband
 from tests.race import (
     battle_races,
+    captive_races,
+    correction_races,
     league_races,
     sequence_flow_races,
     sequence_races,  # noqa: F401 (its races register when it is imported)
@@ -27,6 +29,8 @@ NOT_RACED = {
     **battle_races.NOT_RACED,
     **sequence_flow_races.NOT_RACED,
     **league_races.NOT_RACED,
+    **correction_races.NOT_RACED,
+    **captive_races.NOT_RACED,
 }
 #: Apps whose endpoints the harness answers for: every app of ours but core (sign-up, log-in
 #: and the health checks move nothing).

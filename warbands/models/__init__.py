@@ -1,11 +1,12 @@
-"""Warband lists (reference data) and the warbands players build from them, in three modules:
+"""Warband lists (reference data) and the warbands players build from them, in four modules:
 
 - ``reference``: the warband lists of the rulebook (warband and warrior types, equipment
   lists), items, skills, spells and racial maximums;
 - ``roster``: the players' warbands and warriors, with their equipment, skills, spells,
   injuries, rating snapshots and hired swords;
 - ``containers``: the secret treasury's storage containers, stored items, vessel items and
-  the append-only ledger.
+  the append-only ledger;
+- ``corrections``: the record of changes made by hand, outside the rules.
 
 Every model is imported here: Django's app registry finds a ``models`` package's models when
 its ``__init__`` imports them, and callers keep importing them from ``warbands.models``.
@@ -20,6 +21,7 @@ from warbands.models.containers import (
     VesselItem,
     amount_parts,
 )
+from warbands.models.corrections import Correction, CorrectionQuerySet
 from warbands.models.reference import (
     EquipmentList,
     EquipmentListEntry,
@@ -52,6 +54,8 @@ from warbands.models.roster import (
 )
 
 __all__ = [
+    "Correction",
+    "CorrectionQuerySet",
     "EquipmentList",
     "EquipmentListEntry",
     "HiredSword",

@@ -100,6 +100,11 @@ class WarriorQuerySet(VersionedQuerySet):
         """Warriors still with the warband (fighting, recovering or held captive)."""
         return self.filter(status__in=Warrior.ON_ROSTER)
 
+    def fighting(self) -> WarriorQuerySet:
+        """Warriors with the warband and free to fight: not held captive by an enemy. Only
+        they count in the rating (a captive leaves it while he is held)."""
+        return self.filter(status=Warrior.Status.ACTIVE)
+
     def for_roster_page(self) -> WarriorQuerySet:
         """Everything the roster sheet shows: each warrior's type and, as lists, its items
         (``item_list``), skills (``skill_list``), spells (``spell_list``) and injuries
@@ -149,6 +154,8 @@ class Warrior(ProfileFields):
         RETIRED = "retired", "Retired"
         DISMISSED = "dismissed", "Dismissed"
 
+    # Members of the warband (they count against its limits); a captive is one, but not
+    # fighting (``WarriorQuerySet.fighting``).
     ON_ROSTER = (Status.ACTIVE, Status.CAPTURED)
 
     warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="warriors")

@@ -25,7 +25,7 @@ from django.db import transaction
 
 from core.noting import Noting
 from warbands import permissions
-from warbands.models import Item, LedgerEntry, StorageContainer, StoredItem, Warband
+from warbands.models import Item, LedgerEntry, StorageContainer, StoredItem, Warband, Warrior
 from warbands.rules import RuleViolation
 from warbands.rules import containers as rules
 
@@ -166,6 +166,16 @@ def check_owner(actor, *containers: StorageContainer) -> None:
         warband = Warband.objects.select_related("campaign").get(pk=warband_ids.pop())
     if not permissions.can_edit_warband(actor, warband):
         raise PermissionDenied("Only the warband's owner may move its treasure.")
+    holders = [c.holder_id for c in containers if c.holder_id]
+    captive = (
+        Warrior.objects.filter(pk__in=holders, status=Warrior.Status.CAPTURED).first()
+        if holders
+        else None
+    )
+    if captive is not None:  # campaigns text, 61 Captured: he keeps what he carries
+        raise RuleViolation(
+            f"{captive.name} is held captive: what he carries stays with him until he is back."
+        )
 
 
 def children_kinds(container: StorageContainer) -> list[str]:

@@ -156,6 +156,8 @@ def store_warrior_item(
     warrior = owned.warrior
     if warrior.warband_id != container.warband_id:
         raise RuleViolation("Both must belong to the same warband.")
+    if warrior.status == Warrior.Status.CAPTURED:  # campaigns text, 61: he keeps his kit
+        raise RuleViolation(f"{warrior.name} is held captive: his equipment stays with him.")
     if warrior.warband.is_draft:
         raise RuleViolation("While mustering, give the item back instead.")
     if owned.item.category in NOT_STORABLE:
@@ -185,6 +187,8 @@ def equip_stored_item(
         raise RuleViolation("Both must belong to the same warband.")
     if warrior.status not in Warrior.ON_ROSTER:
         raise RuleViolation(f"{warrior.name} is no longer on the roster.")
+    if warrior.status == Warrior.Status.CAPTURED:
+        raise RuleViolation(f"{warrior.name} is held captive: nothing reaches him there.")
     if stored.item is None:
         raise RuleViolation(f"{stored.name} is not equipment: sell it or keep it stored.")
     check_may_use(warrior, stored.item)

@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from battles import sequence as sequences
 from battles import services as battle_services
-from battles import step_forms
+from battles import sides, step_forms
 from battles.dice import dice_for, recorder
 from battles.models import Battle, PostBattleSequence
-from battles.rules import ReportedResult
+from battles.rules import ReportedResult, scenarios
 from battles.sequence import carried_items
 from campaign.models import Campaign, Membership
 from core.auth import DEMO_PASSWORD
@@ -85,28 +85,29 @@ DEMO_ROSTERS = {
         ],
     ),
 }
-# A few battles of history, oldest first: days ago, scenario, and for each warband its result,
-# whether it routed, and who did what: {warrior name: (out of action, enemies put out of
-# action, scenario experience)}. Warriors not named fought and stood.
+# A few battles of history, oldest first: days ago, scenario (its key among the rulebook's),
+# and for each warband its result, whether it routed, and who did what: {warrior name: (out of
+# action, enemies put out of action, times he earned the scenario's own award)}. Warriors not
+# named fought and stood.
 REAVERS, SCOURGE = "Reikland Reavers", "The Grey Scourge"
 PYRE, GET = "The Order of the Burning Pyre", "Von Carstein's Get"
 DEMO_BATTLES = [
-    (21, "Skirmish", [
-        (REAVERS, "won", False, {"Gerhardt Adler": (False, 2, 3), "Otto Brandt": (False, 1, 1)}),
+    (21, "skirmish", [
+        (REAVERS, "won", False, {"Gerhardt Adler": (False, 2, 0), "Otto Brandt": (False, 1, 0)}),
         (SCOURGE, "lost", True, {"Tik": (True, 0, 0), "Giant Rats": (True, 0, 0),
-                                 "Skrit Nightclaw": (False, 1, 1)}),
+                                 "Skrit Nightclaw": (False, 1, 0)}),
     ]),
-    (14, "Wyrdstone Hunt", [
-        (PYRE, "won", False, {"Mathias Thulmann": (False, 2, 3)}),
-        (GET, "lost", True, {"Igor": (True, 0, 0), "Count Adolphus": (False, 2, 2)}),
+    (14, "wyrdstone_hunt", [
+        (PYRE, "won", False, {"Mathias Thulmann": (False, 2, 1)}),
+        (GET, "lost", True, {"Igor": (True, 0, 0), "Count Adolphus": (False, 2, 1)}),
     ]),
-    (7, "Street Fight", [
-        (SCOURGE, "won", False, {"Skrit Nightclaw": (False, 3, 4)}),
-        (GET, "lost", True, {"Zombies": (True, 0, 0), "Count Adolphus": (False, 1, 1)}),
+    (7, "street_fight", [
+        (SCOURGE, "won", False, {"Skrit Nightclaw": (False, 3, 1)}),
+        (GET, "lost", True, {"Zombies": (True, 0, 0), "Count Adolphus": (False, 1, 0)}),
     ]),
-    (2, "Chance Encounter", [
-        (REAVERS, "draw", False, {"Lukas Falk": (True, 0, 0), "Gerhardt Adler": (False, 1, 1)}),
-        (PYRE, "draw", False, {"Zealots": (True, 0, 0), "Ulrika Weiss": (False, 1, 1)}),
+    (2, "chance_encounter", [
+        (REAVERS, "draw", False, {"Lukas Falk": (True, 0, 0), "Gerhardt Adler": (False, 1, 0)}),
+        (PYRE, "draw", False, {"Zealots": (True, 0, 0), "Ulrika Weiss": (False, 1, 0)}),
     ]),
 ]  # fmt: skip
 # The exploration dice each warband rolled after each battle (the first ones of its script;
@@ -201,17 +202,22 @@ class Command(BaseCommand):
             battle = battle_services.report_battle(
                 actor=reporter,
                 campaign=campaign,
-                scenario=scenario,
+                scenario_key=scenario,
+                scenario="",
                 fought_on=fought_on,
                 results=[
                     ReportedResult(warbands[name].pk, result, routed, 1 if routed else None)
                     for name, result, routed, _ in lines
                 ],
             )
-            battle_services.set_outcomes(
-                battle, actor=reporter, outcomes=self.outcomes(warbands, lines)
-            )
-            for name, *_ in lines[1:]:
+            for name, *_ in lines:
+                warband = warbands[name]
+                outcomes = self.outcomes(warband, lines, scenarios.scenario(scenario))
+                sides.enter_side(
+                    battle, warband, actor=warband.owner, outcomes=outcomes,
+                    scenario_shards=sum(o.awards.get("wyrdstone_counter", 0) for o in outcomes),
+                )  # fmt: skip
+            for name, *_ in lines:
                 battle_services.respond(battle, actor=warbands[name].owner, agree=True)
             self.settle_carried_items(battle, organiser, first=days_ago == DEMO_BATTLES[0][0])
             if days_ago == DEMO_BATTLES[-1][0]:
@@ -223,19 +229,22 @@ class Command(BaseCommand):
             RatingSnapshot.objects.filter(battle=battle).update(taken_at=evening)
 
     @staticmethod
-    def outcomes(warbands, lines) -> list:
+    def outcomes(warband, lines, played) -> list:
+        """What the demo says the warband's warriors did; the rest stood to the end."""
+        deeds = next(deeds for name, _, _, deeds in lines if name == warband.name)
+        award = played.awards[0] if played.awards else None
         rows = []
-        for name, _, _, deeds in lines:
-            for warrior in services.roster(warbands[name]):
-                out, enemies, experience = deeds.get(warrior.name, (False, 0, 0))
-                rows.append(
-                    battle_services.Outcome(
-                        warrior.pk,
-                        out_of_action=out,
-                        enemies_out_of_action=enemies,
-                        scenario_experience=experience,
-                    )
+        for warrior in sides.fighters(warband).order_by("pk"):
+            out, enemies, times = deeds.get(warrior.name, (False, 0, 0))
+            rows.append(
+                sides.Outcome(
+                    warrior.pk,
+                    out_of_action=out,
+                    models_out_of_action=warrior.group_size if out else 0,
+                    enemies_out_of_action=enemies,
+                    awards={award.key: times} if award and times else {},
                 )
+            )
         return rows
 
     def play(self, sequence, exploration, until: int = PostBattleSequence.COMPLETE) -> None:

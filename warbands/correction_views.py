@@ -1,0 +1,138 @@
+"""The manual corrections page: a warband changed by hand, outside the rules, and the record
+of every such change.
+
+Only the warband's owner and the campaign's organisers open it (404 for strangers, 403 for
+the other players, as for the treasury). Every form swaps ``#corrections-board``; a refusal
+comes back as the same partial with its reason, status 422, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from core.options import Choices
+from warbands import correction_forms, corrections, permissions, rules
+from warbands.models import Warband
+from warbands.rules import RuleViolation
+
+HISTORY_PAGE = 50  # corrections per page of the history
+CHARACTERISTICS = [
+    (name, f"{name} ({rules.CHARACTERISTIC_NAMES[name]})") for name in rules.CHARACTERISTICS
+]
+
+
+def get_corrections_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
+    """The warband, if the user may read its corrections (404 for strangers, 403 for its
+    opponents); ``write``: the campaign must be open (the service checks the rest)."""
+    warband = permissions.get_warband_for_user(request, pk)
+    if not corrections.can_read_corrections(request.user, warband):
+        raise PermissionDenied("Only the warband's owner and the organisers see its corrections.")
+    if write and not warband.campaign.is_open:
+        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    return warband
+
+
+class CorrectionsBoard:
+    """What the page shows, read when the page draws it: the warriors with everything a
+    correction may remove, the catalogues a correction may add from, and a page of the
+    history. A fixed number of queries, whatever the roster or the history holds."""
+
+    def __init__(self, request: HttpRequest, warband: Warband) -> None:
+        self.request, self.warband = request, warband
+
+    @cached_property
+    def warriors(self) -> Choices:
+        return Choices(corrections.warriors_of(self.warband))
+
+    @cached_property
+    def injuries(self) -> bool:
+        """Somebody has an injury to remove (and so on below)."""
+        return any(w.injury_list for w in self.warriors)
+
+    @cached_property
+    def skills_known(self) -> bool:
+        return any(w.skill_list for w in self.warriors)
+
+    @cached_property
+    def spells_known(self) -> bool:
+        return any(w.spell_list for w in self.warriors)
+
+    @cached_property
+    def items_carried(self) -> bool:
+        return any(w.item_list for w in self.warriors)
+
+    @cached_property
+    def skills(self) -> list:
+        return list(corrections.skills_for(self.warband))
+
+    @cached_property
+    def spells(self) -> list:
+        return list(corrections.spells_for(self.warband))
+
+    @cached_property
+    def items(self) -> list:
+        return list(corrections.items_for(self.warband))
+
+    @cached_property
+    def history(self):
+        paginator = Paginator(corrections.history(self.warband), HISTORY_PAGE)
+        return paginator.get_page(self.request.GET.get("page"))
+
+
+def _context(request: HttpRequest, warband: Warband, **extra) -> dict:
+    return {
+        "warband": warband,
+        "board": CorrectionsBoard(request, warband),
+        "can_correct": corrections.can_correct(request.user, warband),
+        "sees_treasury": permissions.can_see_treasury(request.user, warband),
+        "characteristics": CHARACTERISTICS,
+        "error": "",
+        "done": "",
+        "failed": None,
+        **extra,
+    }
+
+
+def _board(request: HttpRequest, warband: Warband, *, error="", done="", failed=None):
+    """The board after a post: the partial for htmx (422 with the reason when refused, the
+    refused form's values kept), the page again otherwise."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        elif done:
+            messages.success(request, done)
+        return redirect("warband_corrections", warband.pk)
+    return render(
+        request,
+        "warbands/warband_corrections.html#corrections-board",
+        _context(request, warband, error=error, done=done, failed=failed),
+        status=422 if error else 200,
+    )
+
+
+@require_GET
+def warband_corrections(request: HttpRequest, pk: int) -> HttpResponse:
+    warband = get_corrections_for_user(request, pk)
+    return render(request, "warbands/warband_corrections.html", _context(request, warband))
+
+
+@require_POST
+def warband_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """Apply one correction (the posted ``kind`` says which form it is)."""
+    warband = get_corrections_for_user(request, pk, write=True)
+    form = correction_forms.posted(request.POST, warband=warband)
+    if not form.is_valid():
+        error = correction_forms.first_error(form)
+        return _board(request, warband, error=error, failed=form)
+    try:
+        correction = form.service(form.target(), actor=request.user, **form.values())
+    except RuleViolation as refusal:
+        return _board(request, warband, error=str(refusal), failed=form)
+    return _board(request, warband, done=f"Recorded: {correction}.")
