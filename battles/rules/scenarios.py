@@ -151,8 +151,8 @@ def experience_lines(
     if is_hero and enemies_out_of_action:
         lines.append(
             ExperienceLine(
-                f"{enemies_out_of_action} {'enemy' if enemies_out_of_action == 1 else 'enemies'}"
-                " out of action",
+                f"for putting {enemies_out_of_action} "
+                f"{'enemy' if enemies_out_of_action == 1 else 'enemies'} out of action",
                 enemies_out_of_action,
             )
         )

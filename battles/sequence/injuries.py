@@ -217,7 +217,7 @@ def _apply_injuries(ctx: Context, warrior: Warrior, result, dice) -> None:
                 reason=treasury.Reason.INCOME, context=ctx.treasury_context("won in the pits"),
             )  # fmt: skip
         if injury.retire:
-            _leaves(ctx, warrior, Warrior.Status.RETIRED)
+            _leaves(ctx, warrior, Warrior.Status.RETIRED, dice)
             return
         if injury.captured_by:
             ctx.journal.update(warrior, status=Warrior.Status.CAPTURED)
@@ -236,8 +236,9 @@ def _apply_injuries(ctx: Context, warrior: Warrior, result, dice) -> None:
         ctx.journal.update(warrior, **changed)
 
 
-def _leaves(ctx: Context, warrior: Warrior, status: str) -> None:
-    """A warrior who leaves alive (retires) leaves his equipment to the warband, unstored."""
+def _leaves(ctx: Context, warrior: Warrior, status: str, dice) -> None:
+    """A warrior who leaves alive (retires) leaves his equipment to the warband, unstored;
+    a leader who leaves is succeeded as a dead one is (``dice``: a tie's roll-off)."""
     pile = treasury.loose_pile(ctx.warband)
     for owned in list(warrior.items.select_related("item")):
         if owned.item.category not in treasury.NOT_STORABLE:
@@ -250,7 +251,7 @@ def _leaves(ctx: Context, warrior: Warrior, status: str) -> None:
     was_leader = warrior.is_leader
     ctx.journal.update(warrior, status=status, is_leader=False)
     if was_leader:
-        _succession(ctx, None)
+        _succession(ctx, dice)
 
 
 def _owe_experience(ctx: Context, warrior: Warrior, amount: int) -> None:

@@ -8,7 +8,7 @@ from battles.models import Captive, SequenceTask
 from core.dice import ScriptedDice
 from tests.helpers import fought, roll, roster_state, sequence_of
 from warbands import treasury
-from warbands.models import Warrior
+from warbands.models import Injury, Warrior
 from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
@@ -385,3 +385,26 @@ def test_a_task_cannot_be_rolled_twice(duel):
     with pytest.raises(RuleViolation, match="already rolled, nothing changed"):
         roll(sequence, task, [1, 1], duel["reavers"].owner)
     assert SequenceTask.objects.get(pk=task.pk).faces == [4, 4]
+
+
+def test_a_leader_blinded_in_both_eyes_retires_and_a_tie_for_his_place_is_rolled_off(duel):
+    reavers = duel["reavers"]
+    captain = reavers.warriors.get(is_leader=True)
+    champion = reavers.warriors.get(warrior_type__key="champion")
+    second = Warrior.objects.create(  # his twin, hired since
+        warband=reavers, warrior_type=champion.warrior_type, name="Kessler", is_hero=True,
+        experience=champion.experience, **champion.profile.as_dict(),
+    )  # fmt: skip
+    Injury.objects.create(warrior=captain, name="Blinded in one eye", effect="-1 BS")
+    battle = fought(duel, [(captain, True, 0, 0, None), (champion, False, 0, 0, None),
+                           (second, False, 0, 0, None)])  # fmt: skip
+    sequence = advance_to(sequence_of(battle, reavers), 1, reavers.owner)
+    sequences.prepare(sequence)
+
+    # 31 blinds his good eye: he retires; the two champions tie on Ld and experience and
+    # roll off, 2 against 5.
+    roll(sequence, sequence.tasks.get(step=1), [3, 1, 2, 5], reavers.owner)
+
+    captain.refresh_from_db()
+    assert (captain.status, captain.is_leader) == ("retired", False)
+    assert Warrior.objects.get(warband=reavers, is_leader=True) == second

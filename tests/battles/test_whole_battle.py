@@ -107,7 +107,7 @@ def test_a_whole_battle_as_in_the_rules_worked_cases(duel):
     # Step 2: the winning leader with two kills earns +4 and reaches his advance at 24.
     gains = {g.warrior.pk: g for g in sequences.handler(2).gains(ours)}
     assert [str(line) for line in gains[captain.pk].lines] == [
-        "+1 survived", "+2 2 enemies out of action", "+1 winning leader",
+        "+1 survived", "+2 for putting 2 enemies out of action", "+1 winning leader",
     ]  # fmt: skip
     assert [str(line) for line in gains[champion.pk].lines] == ["+1 survived"]
     sequences.act(ours, actor=reavers.owner, step=2, action="award")
@@ -115,7 +115,9 @@ def test_a_whole_battle_as_in_the_rules_worked_cases(duel):
     assert captain.experience == 24
     assert ours.tasks.filter(step=2, kind="hero_advance", warrior=captain).count() == 1
     page = sequences.handler(2).page_context(ours, reavers.owner)["awarded"]
-    assert page[0]["lines"] == ["+1 survived", "+2 2 enemies out of action", "+1 winning leader"]
+    assert page[0]["lines"] == [
+        "+1 survived", "+2 for putting 2 enemies out of action", "+1 winning leader",
+    ]  # fmt: skip
     # The captured heroes earn nothing; the rats their +1.
     their_gains = {g.warrior.pk for g in sequences.handler(2).gains(theirs)}
     assert their_gains == {rats.pk}

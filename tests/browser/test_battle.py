@@ -29,7 +29,7 @@ def test_a_battle_is_reported_confirmed_and_a_dropped_chest_is_recovered(live_se
     expect(alice.get_by_role("heading", name="What the warriors of Reavers did")).to_be_visible()
     alice.get_by_label("Enemies Captain Adler put out of action").fill("2")
     alice.get_by_label("Captain Adler: first hero to escape by the far edge").check()
-    alice.locator("main").get_by_role("button", name="Save Reavers's warriors").click()
+    alice.locator("main").get_by_role("button", name="Save the warriors of Reavers").click()
     expect(alice.get_by_test_id("missing-sides")).to_contain_text("waiting for Scourge")
     battle_url = alice.url
 
@@ -39,7 +39,7 @@ def test_a_battle_is_reported_confirmed_and_a_dropped_chest_is_recovered(live_se
     bob.get_by_role("link", name="Enter your warriors").click()
     bob.get_by_label("How many of Stadtwache went out of action").fill("2")
     bob.get_by_label("Brandt took part").uncheck()
-    bob.locator("main").get_by_role("button", name="Save Scourge's warriors").click()
+    bob.locator("main").get_by_role("button", name="Save the warriors of Scourge").click()
     expect(bob.get_by_test_id("missing-sides")).to_have_count(0)
     expect(bob.locator("main")).to_contain_text("2 of the group")
 

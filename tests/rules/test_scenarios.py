@@ -58,7 +58,7 @@ def lines(**given):
 def test_a_winning_leader_with_two_kills_earns_four():
     assert lines(enemies_out_of_action=2, led_the_winners=True) == [
         ("survived", 1),
-        ("2 enemies out of action", 2),
+        ("for putting 2 enemies out of action", 2),
         ("winning leader", 1),
     ]
 
