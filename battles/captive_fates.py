@@ -22,18 +22,21 @@ from battles.captives import (
     own_container,
     resolve,
 )
-from battles.dice import dice_for, last_roll_id, note_decided
+from battles.dice import dice_for, exactly, last_roll_id, note_decided
 from battles.models import Captive
 from battles.rules import injuries as injury_rules
 from battles.sequence.injuries import MAGIC_SUCCESSION
 from campaign.models import CampaignEvent
-from core.dice import d6
+from core.dice import Need, d6
 from warbands import rules as roster_rules
 from warbands import treasury
 from warbands.models import StorageContainer, Warrior, WarriorItem, WarriorType
 from warbands.rules import RuleViolation
 
 Reason = treasury.Reason
+# Campaigns text, Captured: D6×5 gc from the slavers; the other fates roll nothing.
+SLAVERS_ROLL = Need(1, f"D6 × {SLAVER_PRICE} gc")
+NO_ROLL = Need(0, note="only a sale to the slavers rolls a die")
 
 
 @transaction.atomic
@@ -49,6 +52,10 @@ def decide_fate(
     captor, warrior = captive.captor, captive.warrior
     if fate not in dict(fates_for(captor)):
         raise RuleViolation(f"{captor.name} cannot do that with a captive.")
+    if fate == Captive.Status.SOLD:
+        dice = exactly(dice, SLAVERS_ROLL, f"Selling {warrior.name} to the slavers")
+    else:
+        exactly(dice, NO_ROLL, f"{warrior.name}'s fate")
     treasury.lock_warbands(captor.pk, warrior.warband_id)
     pouches = list(StorageContainer.objects.held().filter(holder=warrior))
     locked = lock_containers(*([into] if into else []), *pouches)

@@ -74,7 +74,7 @@ class FateForm(forms.Form):
     into = forms.ModelChoiceField(
         queryset=StorageContainer.objects.none(), required=False, label="Into"
     )
-    dice = DiceField(label="D6 you rolled (slavers)")
+    dice = DiceField(label="If sold to the slavers, the D6")
 
     def __init__(self, *args, warband: Warband, **kwargs):
         super().__init__(*args, **kwargs)

@@ -70,6 +70,7 @@ def captives_context(
             containers=containers,
             paying=Choices(c for c in containers if c.gold_crowns),
             fates=captives.fates_for(warband),
+            slavers_roll=captive_fates.SLAVERS_ROLL,
         )
     return context
 

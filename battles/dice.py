@@ -1,16 +1,22 @@
 """Dice for battles: every roll is written to the battle's dice log (``DiceRoll``), whether the
 server rolled it or a player typed in what the physical dice showed, with what it decided;
-the rolls for what happens on the table are the participants' and the organisers'."""
+the rolls for what happens on the table are the participants' and the organisers'.
+
+Typed dice mean what they say (issue 27, point 6): each field of dice declares what it takes
+(``core.dice.Need``), and the service that rolls checks, under its lock and before anything
+changes, that exactly so many were typed (``exactly``, ``staged``); an empty field is rolled
+by the server."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from django.core.exceptions import PermissionDenied
 
 from battles.models import Battle, DiceRoll
 from campaign import permissions
-from core.dice import DiceError, EnteredDice, Roll, ServerDice
+from core.dice import DiceError, EnteredDice, Need, Roll, ServerDice, StagedDice, count_dice
 from core.noting import Noting
 
 FACE_DIGITS = 3  # the largest die is a D100
@@ -65,6 +71,57 @@ def dice_for(battle: Battle, *, entered: str = "", warband=None, user=None, secr
     callback = recorder(battle, warband=warband, user=user, secret=secret)
     faces = parse_faces(entered)
     return EnteredDice(faces, recorder=callback) if faces else ServerDice(recorder=callback)
+
+
+def typed(dice) -> bool:
+    """The player typed these dice (an empty field leaves them to the server)."""
+    return isinstance(dice, EnteredDice) and bool(dice.remaining)
+
+
+def exactly(dice, need: Need, who: str):
+    """The dice one field's roll is made with: typed dice must be exactly what ``need`` says
+    (``DiceError`` naming the count otherwise: the caller changes nothing); the server's dice,
+    and scripted ones in tests, roll as they are."""
+    if not isinstance(dice, EnteredDice):
+        return dice
+    return EnteredDice(need.check(list(dice.remaining), who), recorder=dice.recorder)
+
+
+def staged(dice, need: Need, further: Sequence[Sequence[int]], who: str):
+    """The dice of a roll that may lead to further rolls, each asked for in a field of its own
+    (``core.dice.StagedDice``): the first exactly as ``need`` says, then ``further``, a group
+    per roll asked for so far. Refused before anything is rolled: further dice after a first
+    roll left to the server, or after a further roll left to it (the server rolls all that
+    follows an empty field)."""
+    groups = [list(group) for group in further]
+    if not typed(dice):
+        if any(groups):
+            raise DiceError(
+                f"{who} was left to the server, and so is every roll after it: leave the "
+                "further rolls empty too, or type the first roll."
+            )
+        return dice
+    empty = next((i for i, group in enumerate(groups) if not group), len(groups))
+    if any(groups[empty:]):
+        raise DiceError(
+            "A further roll left to the server rolls every one after it: leave the later "
+            "ones empty too."
+        )
+    first = need.check(list(dice.remaining), who)
+    return StagedDice(first, groups, live=ServerDice(dice.recorder), recorder=dice.recorder)
+
+
+def check_used(dice, who: str) -> None:
+    """Typed dice a roll finished without: refused, so that no die typed is ignored (as
+    ``battles.sequence.task_dice.check_all_rolled`` for the sequence's tasks)."""
+    if not isinstance(dice, EnteredDice):
+        return
+    left = dice.left_over if isinstance(dice, StagedDice) else len(dice.remaining)
+    if left:
+        raise DiceError(
+            f"{who} rolled {count_dice(dice.used)}; {count_dice(left)} typed "
+            f"{'was' if left == 1 else 'were'} left over. Nothing changed."
+        )
 
 
 def last_roll_id(battle: Battle) -> int:

@@ -4,9 +4,11 @@ import itertools
 
 from django import forms
 
+from battles.dice import parse_faces
 from battles.models import Participant
 from battles.rules import ReportedResult, scenarios
 from battles.sequence.carried_items import Declaration
+from core.dice import DiceError
 
 
 class BattleForm(forms.Form):
@@ -157,7 +159,9 @@ class ReportForm(BattleForm):
 
 
 class DiceField(forms.CharField):
-    """Physical dice as typed ("3 5"); empty means the server rolls."""
+    """Physical dice as typed ("3 5", or "35" for dice under ten sides); empty means the server
+    rolls. The page labels each such field with what its roll takes (``core.dice.Need``), and
+    the service that rolls refuses any other count."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
@@ -165,6 +169,28 @@ class DiceField(forms.CharField):
         kwargs.setdefault("label", "Dice you rolled")
         kwargs.setdefault("help_text", "Leave empty and the server rolls, in front of everybody.")
         super().__init__(**kwargs)
+
+
+class FurtherDiceField(forms.Field):
+    """The dice of each further roll asked for so far (one ``then`` input each, in order): a
+    list of faces per roll, empty for a roll left to the server."""
+
+    widget = forms.MultipleHiddenInput
+    MOST = 30  # more further rolls than any recovery asks for
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("label", "Further rolls")
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        values = value if isinstance(value, list | tuple) else [value] if value else []
+        if len(values) > self.MOST:
+            raise forms.ValidationError("That is more rolls than any recovery needs.")
+        try:
+            return [parse_faces(str(text)[:120]) for text in values]
+        except DiceError as refusal:
+            raise forms.ValidationError(str(refusal)) from None
 
 
 class RespondForm(forms.Form):
@@ -178,16 +204,30 @@ class DiceForm(forms.Form):
     dice = DiceField()
 
 
+class MarkersForm(forms.Form):
+    """Random fortune markers: the D3 (typed as a D6), and the placement roll-off when two
+    warbands' ratings tie (``battles.fortune.placement_rolloff``)."""
+
+    dice = DiceField(label="The D3 for the markers")
+    rolloff = DiceField(label="Placement roll-off")
+
+
 class DiscoveryForm(forms.Form):
+    """A discovery test's D6, then the random fortune table's dice when it finds something."""
+
     warband = forms.IntegerField()
-    dice = DiceField()
+    dice = DiceField(label="Discovery test")
+    table = DiceField(label="Random fortune table")
     result = forms.CharField(required=False, max_length=200, label="What was found")
 
 
 class RecoverForm(forms.Form):
+    """An uncontrolled item's recovery: its first roll, then each further roll asked for."""
+
     item = forms.IntegerField()
     majority = forms.IntegerField(required=False)
-    dice = DiceField()
+    dice = DiceField(label="Recovery roll")
+    then = FurtherDiceField()
 
 
 class FortuneTableForm(forms.Form):

@@ -17,8 +17,10 @@ from collections.abc import Mapping
 
 from django import forms
 
+from battles.dice import parse_faces
 from battles.forms import DiceField
 from battles.sequence import TREASURY_STEPS
+from core.dice import split_digits
 from warbands.rules import RuleViolation
 
 LARGEST_KEY = 2**63 - 1  # a bigint primary key
@@ -142,10 +144,14 @@ class AddModelsForm(forms.Form):
 
 
 class BuyRareForm(forms.Form):
+    """A rare item: its price dice, when its price has dice not rolled yet (the step checks
+    their count: ``battles.sequence.rare_items.price_roll``)."""
+
     task = Key()
     goods = Tagged()
     to = Tagged(key=True)
     pay_from = Key()
+    dice = DiceField(label="Price dice")
 
 
 class HireSwordForm(forms.Form):
@@ -294,10 +300,19 @@ def clean_posted(data: Mapping) -> dict:
 
 
 def clean_action(step: int, action: str, data: Mapping) -> dict:
-    """The cleaned values of ``action`` in ``step``, or ``RuleViolation``."""
+    """The cleaned values of ``action`` in ``step``, or ``RuleViolation``. Only an action whose
+    form has a dice field takes typed dice; any other rolls what it needs by the server (a
+    hired wizard's spells), and dice typed for it are refused rather than ignored."""
     form = ACTIONS.get((step, action))
     if form is None:
         raise RuleViolation("Nothing to do here.")
+    if "dice" not in form.base_fields:
+        typed = split_digits(parse_faces(str(data.get("dice") or "")[:120]), 6)
+        if typed:
+            raise RuleViolation(
+                f"This takes no typed dice (the server rolls anything it needs); you typed "
+                f"{len(typed)}."
+            )
     return _cleaned(form(data))
 
 

@@ -23,6 +23,7 @@ from battles.forms import (
     CarriedItemsForm,
     DiceForm,
     DiscoveryForm,
+    MarkersForm,
     RecordForm,
     RecoverForm,
     ReportForm,
@@ -36,7 +37,7 @@ from battles.permissions import get_battle_for_user
 from battles.sequence import carried_items
 from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
-from core.dice import DiceError
+from core.dice import DiceError, MoreDice, roll_need
 from warbands.models import Warband
 from warbands.permissions import can_see_treasury
 from warbands.rules import RuleViolation
@@ -46,7 +47,9 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> dict:
+def battle_context(
+    request: HttpRequest, battle: Battle, *, error: str = "", asking: dict | None = None
+) -> dict:
     participants = list(
         battle.participants.select_related(
             "warband", "warband__owner", "confirmed_by", "sequence", "declaration_proposed_by",
@@ -102,6 +105,16 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
             p for p in participants if fortune.may_test_for(request.user, battle, p.warband)
         ],
         "placement": fortune.placement(battle) if battle.fortune_markers else [],
+        # What each dice field takes (issue 27, point 6); the table's, read when shown.
+        "markers_roll": fortune.MARKERS,
+        "placement_rolloff": fortune.placement_rolloff(participants),
+        "discovery_test": fortune.DISCOVERY_TEST,
+        "table_roll": lambda: fortune.table_roll(
+            battle.fortune_table, listed=bool(fortune.fortune_rows(battle))
+        ),
+        "choosing_rolloff": carried_items.choosing_rolloff(carried_items.sides_of(participants)),
+        "recovery_roll": carried_items.first_recovery_roll(carried_items.sides_of(participants)),
+        "asking": asking,
         "dice_rolls": permissions.visible_dice(
             request.user,
             battle.dice_rolls.select_related("warband__campaign", "warband__owner", "rolled_by"),
@@ -118,18 +131,24 @@ def battle_context(request: HttpRequest, battle: Battle, *, error: str = "") -> 
     }
 
 
-def _board(request: HttpRequest, battle: Battle, *, error: str = "") -> HttpResponse:
-    if not request.htmx:
+def _board(
+    request: HttpRequest, battle: Battle, *, error: str = "", asking: dict | None = None
+) -> HttpResponse:
+    """The board after a post; ``asking``: the recovery form again, for a further roll (the
+    whole page without htmx, which a redirect would lose)."""
+    if not request.htmx and not asking:
         if error:
             messages.error(request, error)
         return redirect("battle_detail", battle.pk)
     battle.refresh_from_db()
-    return render(
-        request,
-        "battles/battle_detail.html#battle-board",
-        battle_context(request, battle, error=error),
-        status=422 if error else 200,
-    )
+    context = battle_context(request, battle, error=error, asking=asking)
+    status = 422 if error or asking else 200
+    if not request.htmx:
+        board = render_to_string("battles/battle_detail.html#battle-board", context, request)
+        return render(
+            request, "battles/battle_detail.html", {"battle": battle, "board": board}, status=status
+        )
+    return render(request, "battles/battle_detail.html#battle-board", context, status=status)
 
 
 @require_GET
@@ -295,12 +314,15 @@ def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def battle_fortune_markers(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle_for_user(request, pk)
-    form = DiceForm(request.POST)
+    form = MarkersForm(request.POST)
     if not form.is_valid():
         return _board(request, battle, error="Check the dice.")
     try:
-        dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
-        fortune.roll_fortune_markers(battle, actor=request.user, dice=dice)
+        dice, rolloff = (
+            dice_for(battle, entered=form.cleaned_data[field], user=request.user)
+            for field in ("dice", "rolloff")
+        )
+        fortune.roll_fortune_markers(battle, actor=request.user, dice=dice, rolloff=rolloff)
     except (RuleViolation, DiceError) as refusal:
         return _board(request, battle, error=str(refusal))
     return _board(request, battle)
@@ -318,12 +340,14 @@ def battle_discovery(request: HttpRequest, pk: int) -> HttpResponse:
     if warband is None:
         return _board(request, battle, error="That warband did not fight in this battle.")
     try:
-        dice = dice_for(
-            battle, entered=form.cleaned_data["dice"], warband=warband, user=request.user
+        test, table = (
+            dice_for(battle, entered=form.cleaned_data[field], warband=warband, user=request.user)
+            for field in ("dice", "table")
         )
         fortune.test_discovery(
-            battle, warband, actor=request.user, dice=dice, result=form.cleaned_data["result"]
-        )
+            battle, warband, actor=request.user, dice=test, table=table,
+            result=form.cleaned_data["result"],
+        )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
         return _board(request, battle, error=str(refusal))
     return _board(request, battle)
@@ -412,18 +436,37 @@ def battle_recovery_start(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def battle_recover(request: HttpRequest, pk: int) -> HttpResponse:
+    """Roll for an uncontrolled item; a further roll it leads to, when its first roll was
+    typed, is asked for in a field of its own (422: nothing changed yet), the dice typed so
+    far kept in the form."""
     battle = get_battle_for_user(request, pk)
     form = RecoverForm(request.POST)
     if not form.is_valid():
         return _board(request, battle, error="Choose an item and check the dice.")
-    item = CarriedItemAtEnd.objects.filter(pk=form.cleaned_data["item"], battle=battle).first()
+    data = form.cleaned_data
+    item = CarriedItemAtEnd.objects.filter(pk=data["item"], battle=battle).first()
     if item is None:
         return _board(request, battle, error="That item is not on this battlefield.")
     try:
-        dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
+        dice = dice_for(battle, entered=data["dice"], user=request.user)
         carried_items.resolve_item(
-            battle, item, actor=request.user, dice=dice, majority_id=form.cleaned_data["majority"]
-        )
+            battle, item, actor=request.user, dice=dice, majority_id=data["majority"],
+            further=data["then"],
+        )  # fmt: skip
+    except MoreDice as asked:
+        return _board(request, battle, asking=further_roll(data, asked))
     except (RuleViolation, DiceError) as refusal:
         return _board(request, battle, error=str(refusal))
     return _board(request, battle)
+
+
+def further_roll(data: dict, asked: MoreDice) -> dict:
+    """The recovery form again, for the roll ``asked`` for: the item and dice posted, kept."""
+    return {
+        "item": data["item"],
+        "majority": data["majority"],
+        "dice": data["dice"],
+        "then": [" ".join(map(str, group)) for group in data["then"]],
+        "purpose": asked.purpose[:1].upper() + asked.purpose[1:],
+        "need": roll_need(asked.n, asked.sides),
+    }

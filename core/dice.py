@@ -9,6 +9,11 @@ Rules functions receive a ``Dice`` and never import ``random``. Three kinds:
   (``MoreDice``) instead of refusing it.
 - ``ScriptedDice``: tests, with chosen rolls.
 
+What a form types for a roll is declared as a ``Need`` (so many dice of such a kind, with its
+label), and typed dice must be exactly that many. ``StagedDice`` carries a roll and the
+further rolls it led to, each typed in a field of its own once asked for, across posts of a
+form that keeps nothing between them.
+
 Each roll is named (``purpose``) so the log says what it was for. Pure Python: no Django.
 """
 
@@ -17,6 +22,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import cycle, islice
 from typing import Protocol
 
 
@@ -181,6 +187,97 @@ def split_digits(typed: Iterable[int], sides: int) -> list[int]:
     if sides >= 10:
         return list(typed)
     return [int(digit) for face in typed for digit in str(face)]
+
+
+EXAMPLE = (4, 1, 6, 2, 5, 3)  # the faces a label's example shows, in turn
+
+
+def count_dice(count: int) -> str:
+    """ "1 die", "3 dice"."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+@dataclass(frozen=True)
+class Need:
+    """What one field of dice types: ``count`` dice of ``sides`` sides, read as ``reads``
+    ("D66", "2D6", "one D6 per model out of action"). ``count`` 0: none, as ``note`` says."""
+
+    count: int
+    reads: str = ""
+    sides: int = 6
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        """The dice field's label: "Type 2 dice (D66), e.g. 41 or 4 1"."""
+        if not self.count:
+            return self.note
+        example = " ".join(map(str, islice(cycle(EXAMPLE), self.count)))
+        if self.reads == "D66":
+            example = f"{example.replace(' ', '')} or {example}"
+        return f"Type {count_dice(self.count)} ({self.reads}), e.g. {example}"
+
+    def check(self, typed: Sequence[int], who: str) -> list[int]:
+        """The dice ``typed`` (a number of several digits is one die a digit), if they are
+        exactly the ``count`` this roll takes and each a face of its die; else ``DiceError``
+        naming the count, and nothing changes."""
+        faces = split_digits(typed, self.sides)
+        if len(faces) != self.count:
+            wanted = f"needs {count_dice(self.count)} ({self.reads})" if self.count else (
+                f"takes no dice now ({self.note})"
+            )  # fmt: skip
+            raise DiceError(f"{who} {wanted}; you typed {len(faces)}.")
+        for face in faces:
+            if not 1 <= face <= self.sides:
+                raise DiceError(f"{face} is not a possible roll of a D{self.sides}.")
+        return faces
+
+
+def roll_need(n: int, sides: int) -> Need:
+    """The field one roll of ``n`` D``sides`` is typed in (a further roll, asked for)."""
+    return Need(n, f"{n if n > 1 else ''}D{sides}", sides)
+
+
+class StagedDice(TypedDice):
+    """Typed dice for a roll and the rolls it leads to (a recovery roll, then a roll-off, then
+    the routers' chain), posted again together each time a further roll is asked for, by a
+    form that keeps nothing between posts.
+
+    ``first``: the first roll's dice, already counted by the caller (``Need.check``). Then
+    ``further``: one group of dice per further roll, in the order the rules came to them,
+    each exactly the dice that roll takes. A roll past the last group asks for itself
+    (``MoreDice``); an empty group leaves that roll, and every roll after it, to ``live``
+    (the server's dice). ``left_over``: typed dice no roll used (the caller refuses them)."""
+
+    def __init__(
+        self,
+        first: Iterable[int],
+        further: Sequence[Sequence[int]],
+        *,
+        live: Dice,
+        recorder: Recorder = _ignore,
+    ) -> None:
+        super().__init__(first, recorder)
+        self._further = [list(group) for group in further]
+        self.live = live
+        self._by_live = False
+
+    def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
+        if self._by_live:
+            return self.live.roll(n, sides, purpose)
+        if not self._faces and self._further:
+            group = self._further.pop(0)
+            if not group:
+                self._by_live = True
+                return self.live.roll(n, sides, purpose)
+            what = purpose[:1].upper() + purpose[1:] if purpose else "A further roll"
+            self._faces = roll_need(n, sides).check(group, what)
+            self.typed += n
+        return super().roll(n, sides, purpose)
+
+    @property
+    def left_over(self) -> int:
+        return len(self._faces) + sum(len(group) for group in self._further)
 
 
 def _dice(n: int, sides: int) -> str:

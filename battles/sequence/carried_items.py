@@ -24,12 +24,13 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from battles import rules
-from battles.dice import check_may_roll, last_roll_id, note_decided
+from battles.dice import check_may_roll, check_used, exactly, last_roll_id, note_decided, staged
 from battles.models import Battle, CarriedItemAtEnd, Discovery, Participant
 from battles.sequence.engine import Step
 from campaign import permissions
 from campaign.models import CampaignEvent
 from campaign.services import record_event
+from core.dice import Need
 from warbands import treasury
 from warbands.models import StorageContainer, VesselItem, Warband
 from warbands.permissions import secret_refusals
@@ -335,6 +336,11 @@ def _settle_controlled(battle: Battle, actor) -> None:
 def sides(battle: Battle) -> list[rules.Side]:
     """Each warband as the recovery table reads it: routed or not (and in which order), and
     who it has left on the table to secure items (MiM, carried items)."""
+    return sides_of(battle.participants.select_related("warband").order_by("pk"))
+
+
+def sides_of(participants) -> list[rules.Side]:
+    """``sides`` of participants already read (in the order of their keys)."""
     return [
         rules.Side(
             warband_id=p.warband_id,
@@ -345,8 +351,37 @@ def sides(battle: Battle) -> list[rules.Side]:
             pitters=p.pitters,
             quartermasters=p.quartermasters,
         )
-        for p in battle.participants.select_related("warband").order_by("pk")
+        for p in sorted(participants, key=lambda p: p.pk)
     ]
+
+
+# --- The dice each roll of step 0 takes (issue 27, point 6) ---------------------------------
+
+
+def choosing_rolloff(sides: Sequence[rules.Side]) -> Need:
+    """``rules.choosing_order``: the warbands that did not rout roll off, a D6 each, when there
+    are several; otherwise nothing is rolled."""
+    remaining = [s.name for s in sides if not s.routed]
+    if len(remaining) < 2:
+        return Need(0, note="no roll-off: the warbands choose in the order they routed")
+    names = ", ".join(remaining)
+    return Need(len(remaining), f"one D6 per warband that did not rout, in turn: {names}")
+
+
+def first_recovery_roll(sides: Sequence[rules.Side]) -> Need:
+    """The dice an uncontrolled item's recovery rolls first, as ``rules.resolve_uncontrolled``
+    does: none when one warband is left, a roll-off of a D6 per warband when three or more
+    remain and none routed, else one D6. What follows from it (the roll-off of several
+    warbands remaining, the routers' chain, a tied roll-off again) is asked for after it, a
+    field a roll, the first dice kept (``battles.dice.staged``)."""
+    remaining = [s.name for s in sides if not s.routed]
+    routers = len(sides) - len(remaining)
+    if not remaining and routers == 1:
+        return Need(0, note="the only warband left secures it: nothing to roll")
+    if not routers and len(remaining) > 2:
+        names = ", ".join(remaining)
+        return Need(len(remaining), f"a roll-off, one D6 per warband, in turn: {names}")
+    return Need(1, "D6")
 
 
 def chooser(battle: Battle) -> Warband | None:
@@ -359,7 +394,8 @@ def chooser(battle: Battle) -> Warband | None:
 
 @transaction.atomic
 def start_recovery(battle: Battle, *, actor, dice) -> list[int]:
-    """Fix the order in which warbands choose items (rolling off among non-routers)."""
+    """Fix the order in which warbands choose items (rolling off among non-routers: typed,
+    exactly a die each, ``choosing_rolloff``)."""
     battle = (
         Battle.objects.select_for_update(of=("self",), no_key=True)
         .select_related("campaign")
@@ -370,8 +406,10 @@ def start_recovery(battle: Battle, *, actor, dice) -> list[int]:
         raise RuleViolation("Every warband must declare its carried items first.")
     if battle.choosing_order or battle.carried_items_done_at:
         raise RuleViolation("Recovery has already started.")
+    warbands = sides(battle)
+    dice = exactly(dice, choosing_rolloff(warbands), "The roll-off for the choosing order")
     since = last_roll_id(battle)
-    order = rules.choosing_order(sides(battle), dice)
+    order = rules.choosing_order(warbands, dice)
     note_decided(battle, since, "choosing order: " + ", ".join(side.name for side in order))
     battle.choosing_order = [side.warband_id for side in order]
     battle.save(update_fields=["choosing_order"])
@@ -386,10 +424,16 @@ def resolve_item(
     actor,
     dice,
     majority_id: int | None = None,
+    further: Sequence[Sequence[int]] = (),
 ) -> rules.Recovery:
     """The warband whose turn it is chooses ``item``; the recovery table decides who secures
     it. ``majority_id``: the warband whose warriors are the majority within sight and charge
-    range of the item, if any."""
+    range of the item, if any.
+
+    Typed ``dice`` are exactly the first roll's (``first_recovery_roll``); a roll it leads to
+    raises ``MoreDice`` until its dice come in ``further``, a group per roll asked for so far
+    (nothing changes meanwhile: the form posts them all again). Typed dice left over are
+    refused."""
     battle = (
         Battle.objects.select_for_update(of=("self",), no_key=True)
         .select_related("campaign")
@@ -417,10 +461,14 @@ def resolve_item(
         majority=majority_id,
         mule_of=item.owner_id if item.is_mule else None,
     )
+    warbands = sides(battle)
+    who = f"Recovering the {item.label}"
+    dice = staged(dice, first_recovery_roll(warbands), further, who)
     since = last_roll_id(battle)
     recovery = rules.resolve_uncontrolled(
-        loose, sides(battle), dice, quartermaster_option=battle.campaign.quartermaster_skill
+        loose, warbands, dice, quartermaster_option=battle.campaign.quartermaster_skill
     )
+    check_used(dice, who)
     winner = Warband.objects.get(pk=recovery.winner) if recovery.winner else None
     item.recovery = "; ".join(roll.description for roll in recovery.rolls) + (
         f" ({recovery.note})" if recovery.note else ""

@@ -15,6 +15,7 @@ modifiers) per hero who was not taken out of action. Readings where the rules ar
 
 from __future__ import annotations
 
+from battles.dice import exactly
 from battles.models import SequenceTask
 from battles.rules import exploration as rules
 from battles.sequence.engine import list_rolls
@@ -27,12 +28,26 @@ from battles.sequence.treasury_steps import (
     standing_heroes,
     treasury_page,
 )
+from core.dice import MoreDice, Need, TypedDice
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warrior, WarriorItem, WarriorSkill
 from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
 Reason = LedgerEntry.Reason
+
+
+def price_roll(item: Item, prices: dict) -> Need:
+    """The dice a buy of ``item`` types for its price (issue 27, point 6): those of its
+    variable price (``rules.variable_price``, asked with no dice, says how many), none for a
+    fixed price or one rolled already for this rarity roll (``prices``)."""
+    if item.key in prices:
+        return Need(0, note=f"its price was rolled already: {prices[item.key]} gc")
+    try:
+        rules.variable_price(TypedDice([]), item.price, item.price_dice, item.name)
+    except MoreDice as asked:
+        return Need(asked.n, item.price_dice)
+    return Need(0, note=f"its price is fixed: {item.price} gc")
 
 
 def rare_goods(max_rarity: int) -> tuple[list[Item], list[tuple[str, str, int, int]]]:
@@ -140,6 +155,8 @@ class RareItems(TreasuryStep):
                 raise RuleViolation(
                     f"A {spec.name} is Rare {spec.rarity}: the roll was {result['total']}."
                 )
+            fixed = Need(0, note=f"its price is fixed: {spec.price} gc")
+            exactly(dice, fixed, f"The {spec.name}'s price")
             pay(ctx, spec.price, f"a {spec.name}", prefer=values["pay_from"])
             made = ctx.journal.create(StorageContainer, warband=ctx.warband, kind=key)
             treasury.number_alike(ctx.warband.pk, key, [made])
@@ -165,6 +182,7 @@ class RareItems(TreasuryStep):
                 container = own_container(ctx, pk, what=item.name)
             # The price is rolled once; it stands even if the treasury cannot pay it now.
             prices = dict(result.get("prices", {}))
+            dice = exactly(dice, price_roll(item, prices), f"The {item.name}'s price")
             if key not in prices:
                 prices[key] = rules.variable_price(dice, item.price, item.price_dice, item.name)
                 result["prices"] = prices

@@ -18,60 +18,18 @@ after her two dice and before the other exploration dice).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import cycle, islice
 
 from battles.rules import exploration as exploration_rules
 from battles.rules.exploration_finds import Find, Hero, LocationContext, Visit
 from battles.rules.tasks import NeedsAnswer
 from battles.sequence.registry import handler
-from core.dice import DiceError, EnteredDice, MoreDice, ServerDice, TypedDice, split_digits
+from core.dice import DiceError, EnteredDice, MoreDice, Need, ServerDice, TypedDice, count_dice
 from warbands.models import Warrior
 
 ASKS_FIRST = "a question comes first; each roll after it is asked for"
 NO_DICE = "nothing to roll first; any roll is asked for as it comes"
-EXAMPLE = (4, 1, 6, 2, 5, 3)  # the faces a label's example shows, in turn
-
-
-@dataclass(frozen=True)
-class Need:
-    """What one post of a task types: ``count`` dice of ``sides`` sides, read as ``reads``
-    ("D66", "2D6", "one D6 per model out of action"). ``count`` 0: none, as ``note`` says."""
-
-    count: int
-    reads: str = ""
-    sides: int = 6
-    note: str = ""
-
-    @property
-    def label(self) -> str:
-        """The dice field's label: "Type 2 dice (D66), e.g. 41 or 4 1"."""
-        if not self.count:
-            return self.note
-        example = " ".join(map(str, islice(cycle(EXAMPLE), self.count)))
-        if self.reads == "D66":
-            example = f"{example.replace(' ', '')} or {example}"
-        return f"Type {_dice(self.count)} ({self.reads}), e.g. {example}"
-
-    def check(self, typed: Sequence[int], who: str) -> list[int]:
-        """The dice ``typed`` (a number of several digits is one die a digit), if they are
-        exactly the ``count`` this roll takes and each a face of its die; else ``DiceError``
-        naming the count, and nothing changes."""
-        faces = split_digits(typed, self.sides)
-        if len(faces) != self.count:
-            wanted = f"needs {_dice(self.count)} ({self.reads})" if self.count else (
-                f"takes no dice now ({self.note})"
-            )  # fmt: skip
-            raise DiceError(f"{who} {wanted}; you typed {len(faces)}.")
-        for face in faces:
-            if not 1 <= face <= self.sides:
-                raise DiceError(f"{face} is not a possible roll of a D{self.sides}.")
-        return faces
-
-
-def _dice(count: int) -> str:
-    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 def d6s(count: int, what: str = "") -> Need:
@@ -328,6 +286,6 @@ def check_all_rolled(task, dice) -> None:
     if isinstance(dice, TypedDice) and dice.remaining:
         left = len(dice.remaining)
         raise DiceError(
-            f"{task.label} rolled {_dice(dice.used)}; {_dice(left)} typed "
+            f"{task.label} rolled {count_dice(dice.used)}; {count_dice(left)} typed "
             f"{'was' if left == 1 else 'were'} left over. Nothing changed."
         )

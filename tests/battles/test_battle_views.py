@@ -242,8 +242,10 @@ def test_battle_urls_by_role(client, roles, role, read, edit, respond, play):
     side = reverse("battle_side", args=[battle.pk, battle.participants.first().warband_id])
     assert client.get(side).status_code == edit
     assert client.get(reverse("battle_correct", args=[battle.pk])).status_code == edit
-    response = client.post(  # the D3 as a D6, then the placement roll-off (ratings tie)
-        reverse("battle_fortune_markers", args=[battle.pk]), {"dice": "3 4 5"}, headers=HTMX
+    response = client.post(  # the D3 as a D6; the placement roll-off, as the ratings tie
+        reverse("battle_fortune_markers", args=[battle.pk]),
+        {"dice": "3", "rolloff": "4 5"},
+        headers=HTMX,
     )
     if role == "anonymous":
         assert response["HX-Redirect"].startswith(reverse("login"))

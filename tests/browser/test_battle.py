@@ -69,7 +69,7 @@ def test_a_battle_is_reported_confirmed_and_a_dropped_chest_is_recovered(live_se
     alice.get_by_label("Uncontrolled item to roll for").select_option(
         label="Treasure Chest of Scourge"
     )
-    alice.get_by_label("Dice you rolled").fill("5")
+    alice.get_by_label("Recovery roll").fill("5")  # exactly the one D6 it takes
     alice.get_by_role("button", name="Roll for it").click()
     expect(alice.locator("table.carried-items")).to_contain_text("Captured by Reavers")
     expect(alice.locator("table.dice-log")).to_contain_text("Reavers secures it")
