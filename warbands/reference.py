@@ -123,6 +123,7 @@ def _load_warband(model, data: dict[str, Any], filename: str) -> None:
             "max_heroes": data.get("max_heroes", 6),
             "rare_item_modifier": data.get("rare_item_modifier", 0),
             "special_rules": data.get("special_rules", []),
+            "roster_rules": data.get("roster_rules", {}),
         },
     )
     for item in data.get("items", []):

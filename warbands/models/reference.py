@@ -250,6 +250,12 @@ class WarbandType(models.Model):
     max_heroes = models.PositiveSmallIntegerField(default=6)
     rare_item_modifier = models.SmallIntegerField(default=0)
     special_rules = models.JSONField(default=list, blank=True)
+    roster_rules = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The list's own recruiting rules: extra_warriors, needs, ratios "
+        "(see warbands/data/README.md).",
+    )
 
     objects = KeyedManager()
 
@@ -264,10 +270,22 @@ class WarbandType(models.Model):
 
     @property
     def limits(self) -> rules.WarbandLimits:
+        roster_rules = self.roster_rules or {}
         return rules.WarbandLimits(
             max_warriors=self.max_warriors,
             min_warriors=self.min_warriors,
             max_heroes=self.max_heroes,
+            extra_warriors=tuple(
+                (row["type"], row["extra"]) for row in roster_rules.get("extra_warriors", [])
+            ),
+            needs=tuple(
+                (row["type"], tuple(row["any_of"]), row["message"])
+                for row in roster_rules.get("needs", [])
+            ),
+            ratios=tuple(
+                rules.Ratio(row["type"], row["at_most"], tuple(row["per"]), row["label"])
+                for row in roster_rules.get("ratios", [])
+            ),
         )
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "MusterProblem",
     "Profile",
     "RatedWarrior",
+    "Ratio",
     "RosterEntry",
     "RuleViolation",
     "TrackBox",
@@ -39,6 +40,7 @@ __all__ = [
     "next_advance",
     "price_per_model",
     "raise_characteristic",
+    "roster_rule_problems",
     "warband_rating",
 ]
 
@@ -201,12 +203,39 @@ def warband_rating(warriors: Iterable[RatedWarrior]) -> int:
 
 
 @dataclass(frozen=True)
+class Ratio:
+    """At most ``at_most`` models of ``type_key`` for each model of the ``per`` types (Orc Mob:
+    two Goblin Warriors for each Orc, Orc heroes included; no more Cave Squigs than Goblins)."""
+
+    type_key: str
+    at_most: int
+    per: tuple[str, ...]
+    label: str  # "two Goblin Warriors for each Orc (Orc heroes included)"
+
+
+@dataclass(frozen=True)
 class WarbandLimits:
-    """A warband list's recruiting limits (FACTS.md section 7, General recruiting rules)."""
+    """A warband list's recruiting limits (FACTS.md section 7, General recruiting rules), with
+    the list's own roster rules (warbands-core-and-grade-1a.md):
+
+    - ``extra_warriors``: (type key, n) pairs; while such a warrior is on the roster the
+      maximum size grows by n (Carnival of Chaos: the Plague Cart adds 2).
+    - ``needs``: (type key, keys, message); the type may only be hired while one of ``keys`` is
+      on the roster (Kislevites: no Trained Bear without a Bear Tamer).
+    - ``ratios``: see ``Ratio``.
+    """
 
     max_warriors: int
     min_warriors: int = 3
     max_heroes: int = 6
+    extra_warriors: tuple[tuple[str, int], ...] = ()
+    needs: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    ratios: tuple[Ratio, ...] = ()
+
+    def max_size(self, type_keys) -> int:
+        """The maximum warband size with the warriors of ``type_keys`` on the roster."""
+        present = set(type_keys)
+        return self.max_warriors + sum(n for key, n in self.extra_warriors if key in present)
 
 
 @dataclass(frozen=True)
@@ -256,16 +285,18 @@ def check_hire(
         raise RuleViolation(
             f"The warband may have at most {kind.max_count} {kind.name} (it has {already})."
         )
+    after = [*roster, RosterEntry(kind.key, kind.is_hero, kind.is_leader, models)]
+    for problem in roster_rule_problems(limits, after, only=kind.key):
+        raise RuleViolation(problem.message)
     if kind.is_leader and any(entry.is_leader for entry in roster):
         raise RuleViolation("A warband has one leader and may never hire a second.")
     heroes = sum(1 for entry in roster if entry.is_hero)
     if kind.is_hero and heroes + 1 > limits.max_heroes:
         raise RuleViolation(f"A warband may have at most {limits.max_heroes} heroes.")
     warriors = sum(entry.models for entry in roster)
-    if warriors + models > limits.max_warriors:
-        raise RuleViolation(
-            f"A warband may have at most {limits.max_warriors} warriors (it has {warriors})."
-        )
+    maximum = limits.max_size(entry.type_key for entry in after)
+    if warriors + models > maximum:
+        raise RuleViolation(f"A warband may have at most {maximum} warriors (it has {warriors}).")
     cost = kind.cost * models
     if gold is not None and cost > gold:
         raise RuleViolation(f"Hiring costs {cost} gc but only {gold} gc are left.")
@@ -297,6 +328,12 @@ def muster_problems(
                 f"A warband needs at least {limits.min_warriors} warriors (it has {warriors})."
             )
         )
+    maximum = limits.max_size(entry.type_key for entry in roster)
+    if warriors > maximum:  # e.g. the Plague Cart dismissed after the 16th warrior was hired
+        problems.append(
+            MusterProblem(f"A warband may have at most {maximum} warriors (it has {warriors}).")
+        )
+    problems.extend(roster_rule_problems(limits, roster))
     for kind in kinds:
         if kind.is_leader or kind.min_count == 0:
             continue
@@ -306,6 +343,33 @@ def muster_problems(
                 MusterProblem(f"The warband must include {kind.min_count} {kind.name}.")
             )
     problems.extend(MusterProblem(message) for message in missing_required)
+    return problems
+
+
+def roster_rule_problems(
+    limits: WarbandLimits, roster: Sequence[RosterEntry], *, only: str | None = None
+) -> list[MusterProblem]:
+    """Breaches of the list's ``needs`` and ``ratios`` by ``roster`` (for the type ``only``,
+    when given). Checked when a warrior is hired and again when mustering ends, since a
+    dismissal while mustering can break a ratio that held when the warrior was hired."""
+
+    def count(keys) -> int:
+        return sum(entry.models for entry in roster if entry.type_key in keys)
+
+    problems = []
+    for type_key, keys, message in limits.needs:
+        if type_key != (only or type_key) or not count((type_key,)):
+            continue
+        if not count(keys):
+            problems.append(MusterProblem(message))
+    for ratio in limits.ratios:
+        if ratio.type_key != (only or ratio.type_key):
+            continue
+        have, per = count((ratio.type_key,)), count(ratio.per)
+        if have > ratio.at_most * per:
+            problems.append(
+                MusterProblem(f"A warband may have at most {ratio.label}: {have} for {per}.")
+            )
     return problems
 
 

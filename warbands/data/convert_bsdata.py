@@ -1,0 +1,487 @@
+"""Write the app's warband files from the community's BattleScribe data.
+
+    python -m warbands.data.convert_bsdata            # write the generated files
+    python -m warbands.data.convert_bsdata --check    # change nothing; fail if they are stale
+    python -m warbands.data.convert_bsdata --report   # the data set against the rule texts
+
+Reads ``../shared/data/bsdata-mordheim/`` (``bsdata.py``) and ``bsdata_lists.json`` (keys,
+summaries in our own words, races, spell lists, roster rules and every override of the data
+set by the rule texts, each with its reason) and writes ``warbands/<key>.json`` for the lists
+marked ``generate``, the gromril weapons of ``equipment.json`` and the new lists of
+``spells.json``. The eight lists written by hand from FACTS.md are not rewritten: ``--report``
+compares them with the data set instead. Standard library only, and deterministic: the same
+inputs give the same bytes, so the committed output can be checked by a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from warbands.data import bsdata
+
+DATA_DIR = Path(__file__).resolve().parent
+BSDATA_DIR = DATA_DIR.parents[2] / "shared" / "data" / "bsdata-mordheim"
+MAPPING = DATA_DIR / "bsdata_lists.json"
+RULE_TEXT = "../shared/rules/reference/warbands-core-and-grade-1a.md"
+SKILL_ORDER = ("combat", "shooting", "academic", "strength", "speed")
+WARRIOR_FIELDS = ("cost", "min", "max", "group_max", "starting_experience", "profile", "large")
+
+
+class ConversionError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A value where the data set and the rule texts differ, and the value the app takes."""
+
+    warband: str
+    subject: str
+    field: str
+    data_set: Any
+    chosen: Any
+    reason: str
+
+    def line(self) -> str:
+        return (
+            f"{self.warband} | {self.subject} | {self.field} | {_show(self.data_set)} | "
+            f"{_show(self.chosen)} | {self.reason}"
+        )
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(str(v) for v in value.values())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "none" if value is None else str(value)
+
+
+def _dump(data: Any, indent: int) -> str:
+    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+
+
+class Converter:
+    def __init__(self, bsdata_dir: Path = BSDATA_DIR, data_dir: Path = DATA_DIR) -> None:
+        self.bsdata_dir = bsdata_dir
+        self.data_dir = data_dir
+        self.mapping = json.loads(MAPPING.read_text(encoding="utf-8"))
+        self.data_root = ET.parse(bsdata_dir / "data.cat").getroot()
+        self.equipment = json.loads((data_dir / "equipment.json").read_text(encoding="utf-8"))
+        self.disagreements: list[Disagreement] = []
+
+    # --- the whole run ---------------------------------------------------------------------
+
+    def outputs(self) -> dict[Path, str]:
+        """Every file the converter owns, by path, with the text it should hold."""
+        files = {}
+        for spec in self.mapping["lists"]:
+            if spec.get("generate"):
+                path = self.data_dir / "warbands" / f"{spec['key']}.json"
+                files[path] = _dump(self.warband(spec), 2)
+        files[self.data_dir / "equipment.json"] = _dump(self.equipment_file(), 1)
+        files[self.data_dir / "spells.json"] = _dump(self.spells_file(), 1)
+        return files
+
+    def catalogue(self, spec: dict) -> bsdata.BsCatalogue:
+        return bsdata.read_catalogue(self.bsdata_dir / spec["catalogue"], self.data_root)
+
+    # --- one warband list ------------------------------------------------------------------
+
+    def warband(self, spec: dict) -> dict:
+        catalogue = self.catalogue(spec)
+        items = [*spec.get("items", []), *self._gromril_items(spec, chart=False)]
+        equipment_lists = [
+            self._equipment_list(spec, catalogue, row) for row in spec["equipment_lists"]
+        ]
+        known = {item["key"] for item in self.equipment["items"]} | {i["key"] for i in items}
+        known |= {item["key"] for item in self._gromril_items(None, chart=True)}
+        for equipment_list in equipment_lists:
+            for entry in equipment_list["entries"]:
+                if entry["item"] not in known:
+                    raise ConversionError(f"{spec['key']}: unknown item {entry['item']!r}")
+        source = (
+            f"Rule text: {RULE_TEXT}, section '{spec['section']}' ({spec['url']}); data: "
+            f"{self.mapping['bsdata']}, '{spec['catalogue']}', converted by "
+            "warbands/data/convert_bsdata.py, the rule text overriding the data set where they "
+            "disagree (warbands/data/README.md). Summaries are our own words."
+        )
+        data = {
+            "key": spec["key"],
+            "name": spec["name"],
+            "family": spec["family"],
+            "source": source,
+            "starting_gold": spec["starting_gold"],
+            "min_warriors": spec.get("min_warriors", 3),
+            "max_warriors": spec["max_warriors"],
+            "max_heroes": spec.get("max_heroes", 6),
+            "rare_item_modifier": spec.get("rare_item_modifier", 0),
+            "special_rules": spec.get("special_rules", []),
+            "roster_rules": spec.get("roster_rules", {}),
+            "items": items,
+            "skill_lists": spec.get("skill_lists", []),
+            "equipment_lists": equipment_lists,
+            "warriors": [self._warrior(spec, catalogue, row) for row in spec["warriors"]],
+        }
+        return data
+
+    def _warrior(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
+        found = catalogue.warrior(row["from"])
+        converted = self._converted(found, spec["key"])
+        overrides = row.get("overrides", {})
+        for field, override in overrides.items():
+            if converted.get(field) == override["value"]:
+                raise ConversionError(f"{spec['key']}.{row['key']}: override of {field} is stale")
+            self.disagreements.append(
+                Disagreement(
+                    spec["key"],
+                    row["name"],
+                    field,
+                    converted.get(field),
+                    override["value"],
+                    override["reason"],
+                )
+            )
+            converted[field] = override["value"]
+        if "kept" in row:
+            kept = row["kept"]
+            self.disagreements.append(
+                Disagreement(
+                    spec["key"],
+                    row["name"],
+                    kept["field"],
+                    kept["data_set"],
+                    kept["data_set"],
+                    f"(rule text: {kept['rule_text']}) {kept['reason']}",
+                )
+            )
+        for field, value in converted["profile"].items():
+            if not isinstance(value, int):
+                raise ConversionError(f"{spec['key']}.{row['key']}: {field} is {value!r}")
+        kind = converted["kind"]
+        maximum = converted["max"]
+        group_max = 1
+        if kind == "henchman":
+            group_max = overrides.get("group_max", {}).get("value") or min(
+                found.group_max or 5, maximum or 5
+            )
+        return {
+            "key": row["key"],
+            "name": row["name"],
+            "kind": kind,
+            "leader": row.get("leader", False),
+            "cost": converted["cost"],
+            "min": converted["min"],
+            "max": maximum,
+            "starting_experience": converted["starting_experience"],
+            "profile": converted["profile"],
+            "race": row["race"],
+            "equipment_lists": row["equipment_lists"],
+            "skill_lists": converted["skill_lists"] if kind == "hero" else [],
+            "spell_list": row.get("spell_list"),
+            "starting_spells": row.get("starting_spells", 0),
+            "gains_experience": row.get("gains_experience", True),
+            "large": converted["large"],
+            "group_max": group_max,
+            "required_at_hire": row.get("required_at_hire", []),
+            "special_rules": row.get("special_rules", []),
+        }
+
+    def _converted(self, found: bsdata.BsWarrior, warband: str) -> dict:
+        """The data set's values in the app's terms, before any override."""
+        groups = self.mapping["skill_groups"]
+        unknown = [name for name in found.skill_groups if name not in groups]
+        if unknown:
+            raise ConversionError(f"{warband}.{found.name}: unknown skill groups {unknown}")
+        skill_lists = [groups[name] for name in found.skill_groups]
+        order = {key: n for n, key in enumerate(SKILL_ORDER)}
+        return {
+            "kind": found.kind,
+            "cost": found.cost,
+            "min": found.min_count,
+            "max": None if found.max_is_conditional else found.max_count,
+            "group_max": found.group_max,
+            "starting_experience": found.experience,
+            "profile": {k: int(v) if v.isdigit() else v for k, v in found.profile.items()},
+            "skill_lists": sorted(skill_lists, key=lambda key: (order.get(key, 9), key)),
+            "large": found.rating == 20,
+        }
+
+    # --- equipment -------------------------------------------------------------------------
+
+    def _equipment_list(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
+        if "from_group" in row:
+            found = bsdata.read_group_items(
+                self.bsdata_dir / spec["catalogue"], self.data_root, row["from_group"]
+            )
+        else:
+            found = catalogue.warrior(row["from"]).equipment
+        entries: list[dict] = []
+        for item in found:
+            if item.hidden:
+                continue
+            key = self._item_key(spec, item.name)
+            entry = {"item": key, "price": item.price}
+            if key == "dagger":
+                entry["first_free"] = True
+            if item.heroes_only:
+                entry["heroes_only"] = True
+            if row.get("recruitment_only"):
+                entry["recruitment_only"] = True
+            if row.get("repeat_price_multiplier"):
+                entry["repeat_price_multiplier"] = row["repeat_price_multiplier"]
+            entries.append(entry)
+        for change in row.get("changes", []):
+            self._change(spec, row, entries, change)
+        entries = self._with_braces(entries)
+        if row.get("gromril_weapons"):
+            entries += self._gromril_entries(entries)
+        return {"key": row["key"], "name": row["name"], "entries": entries}
+
+    def _item_key(self, spec: dict, name: str) -> str:
+        try:
+            return self.mapping["items"][name]
+        except KeyError:
+            raise ConversionError(f"{spec['key']}: no item key for {name!r}") from None
+
+    def _change(self, spec: dict, row: dict, entries: list[dict], change: dict) -> None:
+        subject = f"{row['name']}"
+        by_key = {entry["item"]: entry for entry in entries}
+        if "remove" in change:
+            key = change["remove"]
+            if key not in by_key:
+                raise ConversionError(f"{spec['key']}.{row['key']}: nothing to remove: {key}")
+            entries.remove(by_key[key])
+            self.disagreements.append(
+                Disagreement(spec["key"], subject, key, "offered", "not offered", change["reason"])
+            )
+        elif "add" in change:
+            key = change["add"]
+            if key in by_key:
+                raise ConversionError(f"{spec['key']}.{row['key']}: already there: {key}")
+            entries.append({"item": key, "price": change["price"]})
+            self.disagreements.append(
+                Disagreement(
+                    spec["key"],
+                    subject,
+                    key,
+                    "not offered",
+                    f"{change['price']} gc",
+                    change["reason"],
+                )
+            )
+        elif "price" in change:
+            key = change["price"]
+            if by_key[key]["price"] == change["value"]:
+                raise ConversionError(f"{spec['key']}.{row['key']}: stale price of {key}")
+            self.disagreements.append(
+                Disagreement(
+                    spec["key"],
+                    subject,
+                    f"{key} price",
+                    f"{by_key[key]['price']} gc",
+                    f"{change['value']} gc",
+                    change["reason"],
+                )
+            )
+            by_key[key]["price"] = change["value"]
+        else:
+            raise ConversionError(f"{spec['key']}.{row['key']}: unknown change {change}")
+
+    def _with_braces(self, entries: list[dict]) -> list[dict]:
+        """Core rules: a pistol's list price covers one; a brace costs twice as much and is
+        an item of its own in the app (data/README.md). Added after the pistol it pairs."""
+        braces = self.mapping["braces"]
+        present = {entry["item"] for entry in entries}
+        result = []
+        for entry in entries:
+            result.append(entry)
+            brace = braces.get(entry["item"])
+            if brace and brace not in present:
+                result.append({"item": brace, "price": entry["price"] * 2})
+        return result
+
+    def _gromril_entries(self, entries: list[dict]) -> list[dict]:
+        rule = self.mapping["gromril_weapons"]
+        prices = {entry["item"]: entry["price"] for entry in entries}
+        return [
+            {"item": f"gromril_{key}", "price": prices[key] * rule["multiplier"]}
+            for key in rule["weapons"]
+            if key in prices
+        ]
+
+    def _gromril_items(self, spec: dict | None, *, chart: bool) -> list[dict]:
+        """Gromril weapons at the chart's four times the weapon's price, Rare 11: those of
+        chart weapons belong to ``equipment.json``, the Dwarf axe's to the Dwarf list."""
+        rule = self.mapping["gromril_weapons"]
+        if chart:
+            bases = {item["key"]: item for item in self.equipment["items"]}
+        else:
+            bases = {item["key"]: item for item in (spec or {}).get("items", [])}
+        items = []
+        for key in rule["weapons"]:
+            base = bases.get(key)
+            if base is None:
+                continue
+            items.append(
+                {
+                    "key": f"gromril_{key}",
+                    "name": f"Gromril {base['name']}",
+                    "category": "hand_to_hand",
+                    "price": base["price"] * rule["chart_multiplier"],
+                    "price_dice": None,
+                    "rarity": rule["chart_rarity"],
+                    "notes": "Gromril weapon: a further -1 armour save modifier.",
+                }
+            )
+        return items
+
+    def equipment_file(self) -> dict:
+        """``equipment.json`` with the chart's gromril weapons added or brought up to date."""
+        data = {**self.equipment, "items": list(self.equipment["items"])}
+        for item in self._gromril_items(None, chart=True):
+            if item["key"] in {row["key"] for row in data["items"]}:
+                data["items"] = [
+                    item if row["key"] == item["key"] else row for row in data["items"]
+                ]
+            else:
+                data["items"].append(item)
+        note = (
+            " Gromril weapons: 02-weapons-armour-equipment.md (four times the weapon's price,"
+            " Rare 11), written by warbands/data/convert_bsdata.py."
+        )
+        if note not in data["source"]:
+            data["source"] += note
+        return data
+
+    # --- spells ----------------------------------------------------------------------------
+
+    def spells_file(self) -> dict:
+        path = self.data_dir / "spells.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        lists = list(data["lists"])
+        for spec in self.mapping["spell_lists"]:
+            root = ET.parse(self.bsdata_dir / spec["catalogue"]).getroot()
+            found = bsdata.read_spell_group((root, self.data_root), spec["bsdata"])
+            if len(found) != len(spec["spells"]):
+                raise ConversionError(f"{spec['key']}: {len(found)} spells in the data set")
+            row = {
+                "key": spec["key"],
+                "name": spec["name"],
+                "spells": [
+                    {
+                        "d6": spell.number,
+                        "key": ours["key"],
+                        "name": ours["name"],
+                        "difficulty": spell.difficulty,
+                        "text": ours["text"],
+                    }
+                    for spell, ours in zip(found, spec["spells"], strict=True)
+                ],
+            }
+            keys = [existing["key"] for existing in lists]
+            if spec["key"] in keys:
+                lists[keys.index(spec["key"])] = row
+            else:
+                lists.append(row)
+        note = (
+            " Waaagh! Magic, Nurgle Rituals and Prayers of Taal: names, numbers and difficulties"
+            " from the BSData Mordheim data set (the rule texts at hand print no spell lists for"
+            " these casters), written by warbands/data/convert_bsdata.py."
+        )
+        source = data["source"] if note in data["source"] else data["source"] + note
+        return {**data, "source": source, "lists": lists}
+
+    # --- the lists written by hand ---------------------------------------------------------
+
+    def compare_existing(self, spec: dict) -> list[str]:
+        """Differences between a hand-written list (FACTS.md) and the data set, for the
+        report; the hand-written value stands unless the rule text says otherwise."""
+        catalogue = self.catalogue(spec)
+        path = self.data_dir / "warbands" / f"{spec['key']}.json"
+        committed = json.loads(path.read_text(encoding="utf-8"))
+        warriors = {row["key"]: row for row in committed["warriors"]}
+        lists = {row["key"]: row for row in committed["equipment_lists"]}
+        lines = []
+        for name, key in spec["warriors"].items():
+            ours = warriors[key]
+            theirs = self._converted(catalogue.warrior(name), spec["key"])
+            if theirs["group_max"] and ours["max"]:  # a group never exceeds the type's maximum
+                theirs["group_max"] = min(theirs["group_max"], ours["max"])
+                ours = {**ours, "group_max": min(ours["group_max"], ours["max"])}
+            for field in WARRIOR_FIELDS:
+                data_set, app = theirs.get(field), ours.get(field)
+                if data_set is not None and data_set != app:
+                    lines.append(f"{key}: {field} data set {_show(data_set)}, app {_show(app)}")
+            data_set, app = theirs["skill_lists"], ours["skill_lists"]
+            if ours["kind"] == "hero" and sorted(data_set) != sorted(app):
+                lines.append(f"{key}: skill lists data set {data_set}, app {app}")
+            lines += self._compare_equipment(spec, key, catalogue.warrior(name), ours, lists)
+        return lines
+
+    def _compare_equipment(self, spec, key, found, ours, lists) -> list[str]:
+        offered: dict[str, int] = {}
+        for list_key in ours["equipment_lists"]:
+            for entry in lists[list_key]["entries"]:
+                if entry.get("recruitment_only"):  # mutations: a group of their own there
+                    continue
+                if entry.get("heroes_only") and ours["kind"] != "hero":
+                    continue
+                offered.setdefault(entry["item"], entry["price"])
+        theirs = {
+            self.mapping["items"].get(item.name, item.name): item.price
+            for item in found.equipment
+            if not item.hidden
+        }
+        lines = []
+        for item, price in sorted(theirs.items()):
+            if item not in offered:
+                lines.append(f"{key}: data set offers {item} ({price} gc), the app does not")
+            elif offered[item] != price:
+                lines.append(f"{key}: {item} data set {price} gc, app {offered[item]} gc")
+        braces = set(self.mapping["braces"].values())
+        for item in sorted(set(offered) - set(theirs) - braces):
+            lines.append(f"{key}: the app offers {item}, the data set does not")
+        return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bsdata", type=Path, default=BSDATA_DIR)
+    parser.add_argument("--check", action="store_true", help="write nothing; 1 if stale")
+    parser.add_argument("--report", action="store_true", help="print the disagreements")
+    args = parser.parse_args(argv)
+    converter = Converter(args.bsdata)
+    outputs = converter.outputs()
+    if args.report:
+        print("warband | subject | field | data set | app | reason")
+        for disagreement in converter.disagreements:
+            print(disagreement.line())
+        for spec in converter.mapping["lists"]:
+            if not spec.get("generate"):
+                for line in converter.compare_existing(spec):
+                    print(f"{spec['key']} (hand-written) | {line}")
+        return 0
+    stale = [
+        path
+        for path, text in outputs.items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
+    if args.check:
+        for path in stale:
+            print(f"stale: {path}", file=sys.stderr)
+        return 1 if stale else 0
+    for path in stale:
+        path.write_text(outputs[path], encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
