@@ -46,7 +46,8 @@ Reason = treasury.Reason
 HELD = Captive.Status.HELD
 # Campaigns text, Captured: who may do what with a captive, by the captor's warband family.
 UNDEAD = "Undead"
-POSSESSED = "Cult of the Possessed"
+# The Carnival of Chaos counts as the Possessed for serious injuries (its list: Tainted).
+POSSESSED = ("Cult of the Possessed", "Carnival of Chaos")
 SLAVER_PRICE = 5  # gold crowns for each pip of the D6
 
 
@@ -65,7 +66,7 @@ def fates_for(warband: Warband) -> list[tuple[str, str]]:
     fates = [(Captive.Status.SOLD, "Sell him to the slavers (D6×5 gc)")]
     if family == UNDEAD:
         fates.append((Captive.Status.ZOMBIE, "Kill him and raise a new Zombie"))
-    if family == POSSESSED:
+    if family in POSSESSED:
         fates.append((Captive.Status.SACRIFICED, "Sacrifice him (the leader gains 1 experience)"))
     return fates
 

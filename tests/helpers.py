@@ -141,11 +141,13 @@ def play_to(sequence, step, actor):
             if current == 3 and task.kind == "exploration":
                 count = sequences.handler(3).setup(sequence).heroes_standing
                 count += 1 if sequence.participant.result == "won" else 0
-                faces = NO_DOUBLES[: min(count, 6)]
+                # Every die is rolled; past six the first ones are set aside (the first
+                # option of each question below), leaving six without a double.
+                faces = (NO_DOUBLES * 2)[:count]
             else:
                 faces = [3, 3, 1, 3, 3]
             answers = {}
-            for _ in range(5):  # answer any question with its first option
+            for _ in range(8):  # answer any question with its first option
                 task = sequences.run_task(sequence, task, actor=actor, step=current,
                                           dice=ScriptedDice(faces), answers=answers)  # fmt: skip
                 if task.done:

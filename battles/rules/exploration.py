@@ -4,9 +4,11 @@ Source: FACTS.md sections 4 to 6 (S2 income page, S4/S5 sale table). Readings wh
 sources are silent, each tested in tests/rules/test_exploration.py:
 
 - The dice: one per hero not taken out of action, one more if the warband won, plus extra dice
-  (skills, items); at most six are rolled. The Straggler's extra die is a seventh if need be,
-  and the player then discards one die of his choice. The Sisters' Augur, if she is standing,
-  rolls two dice and the player keeps one of them.
+  (skills, items); every one of them is rolled, and of seven or more the player keeps the six
+  he chooses (section 4, keep at most six), setting aside the others one question each
+  (``KEPT_DICE``). The Straggler's extra die comes on top, and the player discards one die of
+  his choice first. The Sisters' Augur, if she is standing, rolls two dice and the player
+  keeps one of them.
 - Re-rolls (Wyrdstone Hunter, the catacombs' entrance) are offered one after the other, each
   for one die of the player's choice; the second result stands.
 - Multiples: only the largest set counts; two sets of the same size, the higher number.
@@ -53,7 +55,7 @@ __all__ = [
     "wyrdstone_price",
 ]
 
-MAX_DICE = 6
+KEPT_DICE = 6  # FACTS.md section 4: at most six dice are kept, however many are rolled
 
 # FACTS.md section 4: (lowest total of the band, shards).
 SHARDS_BY_TOTAL: tuple[tuple[int, int], ...] = (
@@ -81,7 +83,7 @@ WYRDSTONE_PRICES: dict[int, tuple[int, int, int, int, int, int]] = {
 
 
 def exploration_dice(*, heroes_standing: int, won: bool, extra: int = 0) -> int:
-    """How many dice to roll (before the six-dice limit and the Straggler's discard)."""
+    """How many dice to roll, all of them (before the Straggler's die and the six kept)."""
     return heroes_standing + (1 if won else 0) + extra
 
 
@@ -114,11 +116,12 @@ def _die_options(faces: Sequence[int]) -> tuple[tuple[str, str], ...]:
 
 
 def explore(dice, setup: ExplorationSetup, answers: Mapping[str, str] | None = None) -> Exploration:
-    """Roll the exploration dice, with the Augur's and the Straggler's choices and the
-    re-rolls, and read the shards and the multiple."""
+    """Roll the exploration dice, with the Augur's and the Straggler's choices, the six dice
+    kept of more and the re-rolls, and read the shards and the multiple."""
     answers = answers or {}
-    count = min(exploration_dice(heroes_standing=setup.heroes_standing, won=setup.won,
-                                 extra=setup.extra_dice), MAX_DICE)  # fmt: skip
+    count = exploration_dice(
+        heroes_standing=setup.heroes_standing, won=setup.won, extra=setup.extra_dice
+    )
     faces: list[int] = []
     detail: list[str] = []
     if setup.augur and count:
@@ -140,6 +143,7 @@ def explore(dice, setup: ExplorationSetup, answers: Mapping[str, str] | None = N
                        _die_options(faces)))  # fmt: skip
         detail.append(f"extra die {extra}, discarded {faces[drop]}")
         del faces[drop]
+    _keep_six(faces, answers, detail)
     for n, source in enumerate(setup.rerolls):
         if not faces:
             break
@@ -152,6 +156,22 @@ def explore(dice, setup: ExplorationSetup, answers: Mapping[str, str] | None = N
         detail.append(f"{source}: re-rolled {faces[index]} into {new}")
         faces[index] = new
     return Exploration(faces, shards_for(sum(faces)) if faces else 0, multiple(faces), detail)
+
+
+def _keep_six(faces: list[int], answers: Mapping[str, str], detail: list[str]) -> None:
+    """FACTS.md section 4: of more than six dice rolled, six are kept, the player's choice (not
+    necessarily the best total: a multiple may matter more). He sets aside one die a
+    question until six are left."""
+    rolled = len(faces)
+    aside: list[int] = []
+    while len(faces) > KEPT_DICE:
+        left = len(faces) - KEPT_DICE
+        drop = int(ask(answers, f"set_aside_{len(aside)}",
+                       f"{rolled} dice rolled, six are kept: set aside which die? "
+                       f"({left} to set aside)", _die_options(faces)))  # fmt: skip
+        aside.append(faces.pop(drop))
+    if aside:
+        detail.append(f"{rolled} dice rolled, six kept: set aside {', '.join(map(str, aside))}")
 
 
 def shards_for(total: int) -> int:

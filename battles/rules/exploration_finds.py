@@ -106,7 +106,8 @@ class Visit:
 
     @property
     def possessed(self) -> bool:
-        return self.context.family == "Cult of the Possessed"
+        """The Carnival of Chaos counts as the Possessed for exploration (its list: Tainted)."""
+        return self.context.family in ("Cult of the Possessed", "Carnival of Chaos")
 
     @property
     def undead(self) -> bool:

@@ -11,8 +11,9 @@ Readings where the sources are silent, each tested in tests/rules/test_explorati
 - Choices on the table (which hero goes down the well or into the pit, who gets the
   experience, who keeps the gems, which group takes in a prisoner) are questions.
 - "He is lost" in the Pit: the hero is dead, with his equipment. "D3 shields or bucklers":
-  shields. "Roll for each other item" (Hidden Treasure, Slaughtered Warband): one D6 per item,
-  at or above the number it is found.
+  the D3 is rolled, then the player chooses shields or bucklers, all of one kind. "Roll for
+  each other item" (Hidden Treasure, Slaughtered Warband): one D6 per item, at or above the
+  number it is found.
 - Anything else (the Catacombs' deployment, a blessed weapon, being hated, the Mordheim map's
   own roll) is returned as a note the player confirms.
 """
@@ -198,9 +199,18 @@ def _shrine(visit: Visit) -> None:
 
 
 def _armourer(visit: Visit) -> None:
+    """FACTS.md section 4, Armourer: on a 1-2 the D3 are shields or bucklers, as the player
+    chooses (asked after the D3, so he knows how many)."""
     sub = visit.roll(1, ": what is in the workshop")
     if sub <= 2:
-        visit.find.item("shield", "Shield", visit.d3("how many"))
+        count = visit.d3("how many")
+        kind = ask(
+            visit.answers, "shields_or_bucklers",
+            f"{visit.name}: {count} shield{'s' if count > 1 else ''} or "
+            f"{count} buckler{'s' if count > 1 else ''}?",
+            (("shield", "Shields"), ("buckler", "Bucklers")),
+        )  # fmt: skip
+        visit.find.item(kind, kind.capitalize(), count)
     elif sub == 6:
         visit.find.item("ithilmar_armour", "Ithilmar armour")
     else:

@@ -182,16 +182,21 @@ def roll_hero_advance(ctx: Context, task: SequenceTask, warrior: Warrior, dice) 
     """Campaigns text, Heroes' advance table: 2D6 for a characteristic or a new skill (or
     spell), as ``xp_rules.hero_advance`` reads them; a new leader who learns magic
     (``learns_magic_next``) may roll a spell instead. Used by step 2 and by exploration
-    (step 3), whose locations may bring experience."""
-    spell_list = warrior.warrior_type.spell_list
+    (step 3), whose locations may bring experience.
+
+    A caster is a hero whose type casts (its spell list) or who knows a spell: Death of a
+    leader, a Sisters, Possessed or Carnival successor who learned his first prayer or spell
+    "is considered" a caster after it, and may then take a spell of his list instead of a
+    new skill like any wizard."""
+    known_spells = frozenset(warrior.spells.values_list("spell__d6", flat=True))
     context = xp_rules.HeroContext(
         name=warrior.name,
         current=warrior.profile,
         maximum=warrior.maximum,
         skills=_hero_skills(warrior, ctx.battle.campaign),
         known_skills=frozenset(warrior.skills.values_list("skill__key", flat=True)),
-        is_wizard=spell_list is not None,
-        known_spell_rolls=frozenset(warrior.spells.values_list("spell__d6", flat=True)),
+        is_wizard=warrior.warrior_type.spell_list_id is not None or bool(known_spells),
+        known_spell_rolls=known_spells,
         learns_magic_first=warrior.learns_magic_next,
     )
     advance = xp_rules.hero_advance(dice, context=context, answers=task.answers)

@@ -18,7 +18,8 @@ silent:
 - A prisoner joining a human henchman group pays for his share of the group's equipment
   (only groups the treasury can equip are offered); free Zombies join the Zombie groups, a new
   group when none has room, as far as the warband's size allows.
-- Magical artefacts already owned in the campaign (carried or stored) are rolled again.
+- Magical artefacts ever found in the campaign are rolled again (``artefacts_found``): one
+  lost with its dead carrier still existed, so it is not found a second time.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ from warbands.models import (
     Item,
     LedgerEntry,
     SkillList,
-    StorageContainer,
     StoredItem,
     Warrior,
     WarriorItem,
@@ -108,14 +108,14 @@ class Exploration(TreasuryStep):
         if sequence.tasks.filter(step=3, void=False).exists():
             return
         setup = self.setup(sequence)
-        count = min(
-            rules.exploration_dice(heroes_standing=setup.heroes_standing, won=setup.won),
-            rules.MAX_DICE,
+        count = rules.exploration_dice(
+            heroes_standing=setup.heroes_standing, won=setup.won, extra=setup.extra_dice
         )
         extras = [
             "one won" if setup.won else "",
             "the Augur rolls two and keeps one" if setup.augur else "",
             "the Straggler's extra die" if setup.straggler else "",
+            "you keep six of them" if count > rules.KEPT_DICE else "",
         ]
         why = ", ".join(e for e in extras if e)
         label = f"Exploration: {count} {'die' if count == 1 else 'dice'}"
@@ -256,7 +256,7 @@ def _hero(warrior: Warrior) -> rules.Hero:
 def location_context(ctx: Context) -> rules.LocationContext:
     """What the warband brings to a special location: its active heroes and its leader,
     the human henchman groups a prisoner may join (room left, equipment affordable), and the
-    magical artefacts already owned in the campaign (each exists only once)."""
+    magical artefacts found in the campaign so far (each exists only once)."""
     heroes = list(
         Warrior.objects.filter(warband=ctx.warband, is_hero=True, status=Warrior.Status.ACTIVE)
         .select_related("warrior_type")
@@ -280,29 +280,37 @@ def location_context(ctx: Context) -> rules.LocationContext:
             cost = equipment_per_model(group)
             if cost <= gold_held(ctx.warband):
                 groups.append((group.pk, f"{group.name} (equipment {cost} gc)"))
-    artefact_keys = {key for key, _ in rules.MAGICAL_ARTEFACTS}
-    campaign = ctx.battle.campaign
-    owned = set(
-        WarriorItem.objects.filter(
-            warrior__warband__campaign=campaign,
-            warrior__status__in=Warrior.ON_ROSTER,
-            item__key__in=artefact_keys,
-        ).values_list("item__key", flat=True)
-    ) | set(
-        StoredItem.objects.filter(
-            container__status=StorageContainer.Status.HELD,
-            container__warband__campaign=campaign,
-            item__key__in=artefact_keys,
-        ).values_list("item__key", flat=True)
-    )
     return rules.LocationContext(
         family=ctx.warband.warband_type.family,
         heroes=tuple(_hero(h) for h in heroes),
         leader=_hero(leader) if leader else None,
         prisoner_groups=tuple(groups),
-        owned_artefacts=frozenset(owned),
+        owned_artefacts=artefacts_found(ctx.battle.campaign),
         has_catacombs_reroll=ctx.warband.catacombs_reroll,
     )
+
+
+def artefacts_found(campaign) -> frozenset[str]:
+    """FACTS.md section 4: each magical artefact exists only once in a campaign, even after
+    its carrier died with it. Found: every artefact that ever entered a treasury of the
+    campaign (a ledger entry not taken back by undo), and any carried or stored now, whatever
+    became of its carrier or container (an organiser's correction writes no ledger entry)."""
+    keys = {key for key, _ in rules.MAGICAL_ARTEFACTS}
+    ledger = (
+        LedgerEntry.objects.filter(
+            warband__campaign=campaign, item__key__in=keys, amount__gt=0,
+            reversed_by__isnull=True,
+        )
+        .exclude(reason=Reason.REVERSAL)
+        .values_list("item__key", flat=True)
+    )  # fmt: skip
+    carried = WarriorItem.objects.filter(
+        warrior__warband__campaign=campaign, item__key__in=keys
+    ).values_list("item__key", flat=True)
+    stored = StoredItem.objects.filter(
+        container__warband__campaign=campaign, item__key__in=keys
+    ).values_list("item__key", flat=True)
+    return frozenset(ledger.union(carried, stored))
 
 
 def apply_find(ctx: Context, find: rules.Find, dice) -> list[str]:

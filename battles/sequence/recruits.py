@@ -5,6 +5,11 @@ silent:
 - Recruits are paid from the treasury and buy Common items of their list only.
 - Models added to a henchman group without experience are plain recruits (this step); models
   added to an experienced group are veterans (step 5).
+- The Undead's dead Vampire may be bought again after the next game; he leads, and the
+  Necromancer steps down (``battles.sequence.leader_return``).
+- A Wolfcloak is won in a hunt (``warbands.rules.purchases``): the hero pays, then the
+  server rolls his D6 against his Strength (this form takes no typed dice), logged with the
+  step's other rolls.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from battles.models import PostBattleSequence
+from battles.sequence import leader_return
 from battles.sequence.treasury_steps import (
     TreasuryStep,
     check_group_grows,
@@ -35,7 +41,7 @@ from warbands.models import (
     WarriorItem,
     WarriorType,
 )
-from warbands.rules import RuleViolation
+from warbands.rules import RuleViolation, purchases, succession
 
 Reason = LedgerEntry.Reason
 
@@ -71,6 +77,7 @@ class Recruits(TreasuryStep):
         by_type = warband_services.list_entries_by_type({w.warrior_type_id for w in warriors})
         types = []
         for warrior_type, reason in warband_services.hireable_types(warband, warriors):
+            reason = leader_return.hire_refusal(sequence, warrior_type, reason, warriors)
             types.append((warrior_type, reason if reason and "gc" not in reason else None))
         context.update(
             hireable=types,
@@ -79,6 +86,7 @@ class Recruits(TreasuryStep):
             fresh_groups=[w for w in warriors if not w.is_hero and w.experience == 0],
             stash_items=Item.objects.filter(rarity__isnull=True)
             .exclude(category__in=[*treasury.NOT_STORABLE, Item.Category.TREASURE])
+            .exclude(key=purchases.WOLFCLOAK)
             .order_by("category", "name"),
             sellable_owned=[
                 (w, o)
@@ -99,22 +107,27 @@ class Recruits(TreasuryStep):
         if not 1 <= models <= 20:
             raise RuleViolation("Group size: give a number from 1 to 20.")
         current = list(ctx.warband.warriors.on_roster().select_related("warrior_type"))
+        entries = warband_services.roster_entries(current)
+        leads = leader_return.returns(ctx.sequence, warrior_type)
+        if leads:
+            entries = succession.acting_leader_steps_down(entries)
         cost = roster_rules.check_hire(
             ctx.warband.warband_type.limits,
-            warband_services.roster_entries(current),
+            entries,
             warrior_type.as_rule(),
             models=models,
             gold=None,
         )
         name = values["name"].strip() or warrior_type.name
         pay(ctx, cost, f"hiring {name}", prefer=values["pay_from"])
+        stepped_down = leader_return.step_down(ctx, current) if leads else []
         warrior = ctx.journal.create(
             Warrior,
             warband=ctx.warband,
             warrior_type=warrior_type,
             name=name,
             is_hero=warrior_type.is_hero,
-            is_leader=False,
+            is_leader=leads,
             group_size=models,
             experience=warrior_type.starting_experience,
             hired_at_creation=False,
@@ -130,7 +143,8 @@ class Recruits(TreasuryStep):
         recruits = sorted(_recruits(ctx.sequence) | {warrior.pk})
         ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "recruits": recruits})
         size = f" ×{models}" if models > 1 else ""
-        return f"Hired {name} ({warrior_type.name}{size}) for {cost} gc."
+        led = "; ".join(["", f"{name} leads", *stepped_down]) if leads else ""
+        return f"Hired {name} ({warrior_type.name}{size}) for {cost} gc{led}."
 
     def do_add_models(self, ctx, values, dice):
         group = own_warrior(ctx, values["group"])
@@ -161,13 +175,23 @@ class Recruits(TreasuryStep):
             [entry.as_rule()], key, buyer, models=warrior.group_size, gold=10**9
         )
         pay(ctx, cost, f"{entry.item.name} for {warrior.name}", prefer=values["pay_from"])
+        if purchases.needs_wolf_hunt(key, being_founded=False):
+            hunt = purchases.wolf_hunt(dice, hero=warrior.name, strength=warrior.S)
+            if not hunt.slain:
+                return (
+                    f"{warrior.name} paid {cost} gc for the wolf hunt and rolled {hunt.roll}, "
+                    f"over his Strength {hunt.strength}: no {entry.item.name}."
+                )
+            bought = f"{warrior.name} slew the wolf ({hunt.roll}, Strength {hunt.strength}): "
+        else:
+            bought = "Bought "
         ctx.journal.create(
             WarriorItem,
             warrior=warrior,
             item=entry.item,
             price_paid=roster_rules.price_per_model(entry.as_rule(), buyer),
         )
-        return f"Bought {entry.item.name} for {warrior.name} ({cost} gc)."
+        return f"{bought}{entry.item.name} for {warrior.name} ({cost} gc)."
 
     def do_buy_stash(self, ctx, values, dice):
         item = (
@@ -177,6 +201,8 @@ class Recruits(TreasuryStep):
         )
         if item is None:
             raise RuleViolation("Choose a Common item.")
+        if item.key == purchases.WOLFCLOAK:
+            raise RuleViolation("A Wolfcloak is won by a hero in the hunt: buy it for him.")
         container = own_container(ctx, values["into"], what=item.name)
         pay(ctx, item.price, item.name, prefer=values["pay_from"])
         treasury.add_item(

@@ -52,16 +52,13 @@ class TaskFacts:
 
 
 def _exploration(data: Mapping, facts: TaskFacts) -> Need:
-    """FACTS.md section 4: a die per hero standing, one more if the warband won, at most six;
-    the Augur rolls two and keeps one, the Straggler adds one and one is discarded
-    (``exploration_rules.explore``): all thrown at once, before any choice. Re-rolls come
-    after."""
+    """FACTS.md section 4: a die per hero standing, one more if the warband won, every one
+    rolled even past six (the player keeps six of them after the roll); the Augur rolls two
+    and keeps one, the Straggler adds one and one is discarded (``exploration_rules.explore``):
+    all thrown at once, before any choice. Re-rolls come after."""
     setup = facts.exploration or exploration_rules.ExplorationSetup(heroes_standing=0)
-    count = min(
-        exploration_rules.exploration_dice(
-            heroes_standing=setup.heroes_standing, won=setup.won, extra=setup.extra_dice
-        ),
-        exploration_rules.MAX_DICE,
+    count = exploration_rules.exploration_dice(
+        heroes_standing=setup.heroes_standing, won=setup.won, extra=setup.extra_dice
     )
     if not count:
         return Need(0, note="no exploration dice: nobody explores")

@@ -475,3 +475,12 @@ def test_no_captives_form_answers_bad_input_with_a_server_error(client, duel, he
             problems += fuzz(client, action, fields)
     assert not problems, "\n".join(problems[:20])
     assert actions == {"ransom", "exchange", "fate", "pay", "accept"}
+
+
+def test_the_carnival_counts_as_the_possessed_for_its_captives(duel):
+    carnival = WarbandFactory(
+        campaign=duel["campaign"], warband_type=WarbandType.objects.get(key="carnival_of_chaos")
+    )
+
+    assert Captive.Status.SACRIFICED in dict(captives.fates_for(carnival))
+    assert Captive.Status.SACRIFICED not in dict(captives.fates_for(duel["reavers"]))

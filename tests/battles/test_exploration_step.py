@@ -9,8 +9,8 @@ from battles import sequence as sequences
 from battles.models import Battle, PostBattleSequence, WarriorOutcome
 from battles.rules import exploration as rules
 from battles.sequence.engine import step_context
-from battles.sequence.exploration import apply_find
-from core.dice import ScriptedDice
+from battles.sequence.exploration import apply_find, location_context
+from core.dice import ScriptedDice, ServerDice
 from tests.helpers import (
     act,
     at_step,
@@ -30,6 +30,7 @@ from tests.helpers import (
 from warbands import treasury
 from warbands.models import (
     HiredSword,
+    Item,
     LedgerEntry,
     StoredItem,
     WarbandType,
@@ -230,6 +231,39 @@ def test_undead_find_free_zombies_up_to_the_warband_size(duel):
     assert zombies.group_size == 3 and zombies.experience == 0
 
 
+# --- Magical artefacts: each exists once in the campaign -----------------------------------
+
+
+def test_an_artefact_found_once_is_not_found_again_even_after_its_carrier_died(duel):
+    """FACTS.md section 4: each magical artefact exists only once in a campaign. The Scourge
+    found the Bow of Seeking, their leader carried it and died with it (his equipment is
+    lost): the Reavers' villa rolls the bow again and finds the boots."""
+    scourge = duel["scourge"]
+    sequence, owner = at_step(duel, 3)
+    bow = Item.objects.get(key="bow_of_seeking")
+    found = treasury.add_item(chest(scourge), item=bow, reason=LedgerEntry.Reason.INCOME)
+    rat = scourge.warriors.get(is_leader=True)
+    treasury.equip_stored_item(found, rat, actor=scourge.owner).delete()  # lost as he dies
+    Warrior.objects.filter(pk=rat.pk).update(status=Warrior.Status.DEAD, is_leader=False)
+
+    context = location_context(step_context(sequence, owner))
+
+    assert context.owned_artefacts == {"bow_of_seeking"}
+    find = rules.resolve_location(ScriptedDice([5, 4, 1]), 6, 6, context=context)
+    assert [key for key, _, _ in find.items] == ["boots_rope_of_pieter"]
+
+
+def test_an_artefact_whose_find_was_undone_may_be_found_again(duel):
+    sequence, owner = at_step(duel, 3)
+    scourge = duel["scourge"]
+    hood = Item.objects.get(key="executioners_hood")
+    treasury.add_item(chest(scourge), item=hood, reason=LedgerEntry.Reason.INCOME)
+    entry = LedgerEntry.objects.get(item=hood)
+    treasury.reverse_entry(entry)
+
+    assert not location_context(step_context(sequence, owner)).owned_artefacts
+
+
 # --- Who explores --------------------------------------------------------------------------
 
 
@@ -289,6 +323,40 @@ def test_a_battle_without_outcomes_for_the_side_lets_every_hero_free_to_fight_ex
     sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
 
     assert task_of(sequence, "exploration").label == "Exploration: 4 dice (one won)"
+
+
+def test_seven_dice_are_all_rolled_and_the_player_keeps_the_six_he_chooses(duel):
+    """Six heroes standing and a win: seven dice, every one thrown (typed or the server's),
+    then the player sets aside the one he does not keep."""
+    reavers = duel["reavers"]
+    for name in ("Ulf", "Otto", "Kurt", "Jorg"):
+        hero(reavers, name)
+    sequence = play_to(sequence_of(fought(duel), reavers), 3, reavers.owner)
+    task = task_of(sequence, "exploration")
+    assert task.label == "Exploration: 7 dice (one won, you keep six of them)"
+
+    roll(sequence, task, [2, 2, 5, 1, 6, 3, 4], reavers.owner)
+    task.refresh_from_db()
+    assert task.question["key"] == "set_aside_0" and len(task.question["options"]) == 7
+    roll(sequence, task, [], reavers.owner, answers={"set_aside_0": "3"})  # the 1
+    task.refresh_from_db()
+    assert task.done and task.result["faces"] == [2, 2, 5, 6, 3, 4]
+    assert "7 dice rolled, six kept: set aside 1" in task.summary
+    assert sequence.tasks.get(kind="location", void=False).label == "Shop (2-2)"
+
+
+def test_the_server_rolls_every_die_too_and_still_asks_which_six_are_kept(duel):
+    reavers = duel["reavers"]
+    for name in ("Ulf", "Otto", "Kurt", "Jorg"):
+        hero(reavers, name)
+    sequence = play_to(sequence_of(fought(duel), reavers), 3, reavers.owner)
+    task = task_of(sequence, "exploration")
+
+    sequences.run_task(sequence, task, actor=reavers.owner, step=3, dice=ServerDice())
+
+    task.refresh_from_db()
+    assert len(task.faces) == 7 and not task.done
+    assert task.question["key"] == "set_aside_0"
 
 
 # --- The scenario's own income -------------------------------------------------------------

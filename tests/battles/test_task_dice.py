@@ -162,14 +162,25 @@ def test_exploration_takes_every_die_thrown_at_once(standing, won, augur, stragg
         heroes_standing=standing, won=won, augur=augur, straggler=straggler
     )
     need = first_roll("exploration", {}, TaskFacts(exploration=setup))
-    answers = {"augur": "0", "discard": "0"}  # the choices come after the dice
+    # The choices come after the dice: the Augur's, the Straggler's, the six kept of more.
+    answers = {"augur": "0", "discard": "0", **{f"set_aside_{n}": "0" for n in range(3)}}
 
-    dice = TypedDice(list(TYPED[: need.count]))
+    thrown = (TYPED * 2)[: need.count]  # up to ten dice: seven heroes, a win, Augur, Straggler
+    dice = TypedDice(list(thrown))
     exploration_rules.explore(dice, setup, answers)
     assert dice.remaining == ()
     if need.count:
         with pytest.raises((MoreDice, DiceError)):
-            exploration_rules.explore(TypedDice(list(TYPED[: need.count - 1])), setup, answers)
+            exploration_rules.explore(TypedDice(list(thrown[:-1])), setup, answers)
+
+
+@pytest.mark.parametrize(("straggler", "count"), [(False, 8), (True, 9)])
+def test_exploration_declares_every_die_even_past_six(straggler, count):
+    """Seven heroes standing and a win: eight dice thrown (nine with the Straggler's), not
+    six; the six kept are chosen after the roll."""
+    setup = exploration_rules.ExplorationSetup(heroes_standing=7, won=True, straggler=straggler)
+    need = first_roll("exploration", {}, TaskFacts(exploration=setup))
+    assert need.count == count and need.reads.startswith("8 exploration dice")
 
 
 def test_the_augurs_choice_keeps_the_dice_typed_after_hers():

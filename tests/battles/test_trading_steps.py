@@ -6,13 +6,17 @@ Stadtwache (spears); 277 gc sit in the chest (100) and four large sacks (50, 50,
 """
 
 import pytest
+from django.urls import reverse
 
 from battles import sequence as sequences
+from battles.models import DiceRoll
+from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import (
     act,
     at_step,
     battle_of,
     chest,
+    fought,
     gold,
     play_to,
     roll,
@@ -29,6 +33,7 @@ from warbands.models import (
     Item,
     LedgerEntry,
     StoredItem,
+    WarbandType,
     Warrior,
     WarriorSkill,
 )
@@ -276,3 +281,66 @@ def test_selling_pays_half_the_price_rounded_down(duel):
     )
     act(sequence, "sell", owner, what=f"stored:{manual.pk}", into="pile")
     assert gold(reavers) == before + 2 + 15 + 100
+
+
+# --- Step 8: a Wolfcloak is won in the hunt --------------------------------------------------
+
+
+def middenheimers(duel):
+    """A Middenheim warband in the duel's campaign: Ulrich (captain, S4), Wulf (youngblood,
+    S3) and two warriors; none bought a Wolfcloak at the founding."""
+    warband = WarbandFactory(
+        campaign=duel["campaign"], warband_type=WarbandType.objects.get(key="middenheim")
+    )
+    hire(warband, "mercenary_captain", name="Ulrich")
+    hire(warband, "youngblood", name="Wulf")
+    hire(warband, "warrior", models=2, name="Wachen")
+    return finish(warband)
+
+
+def at_step_8(duel, warband):
+    battle = fought({**duel, "reavers": warband})
+    return play_to(sequence_of(battle, warband), 8, warband.owner)
+
+
+def test_a_wolfcloak_bought_after_the_founding_is_won_on_a_d6_up_to_the_heros_strength(duel):
+    """Opulent goods, Wolfcloak: the hero pays 10 gc for the hunt and must roll his Strength
+    or less on a D6; failed, the money is spent and he wears no cloak."""
+    wolves = middenheimers(duel)
+    sequence = at_step_8(duel, wolves)
+    ulrich, wulf = wolves.warriors.get(name="Ulrich"), wolves.warriors.get(name="Wulf")
+    before = gold(wolves)
+
+    said = act(sequence, "buy", wolves.owner, dice=[4], warrior=wulf.pk, item="wolfcloak")
+    assert said == (
+        "Wulf paid 10 gc for the wolf hunt and rolled 4, over his Strength 3: no Wolfcloak."
+    )
+    assert gold(wolves) == before - 10 and not wulf.items.filter(item__key="wolfcloak").exists()
+
+    said = act(sequence, "buy", wolves.owner, dice=[4], warrior=ulrich.pk, item="wolfcloak")
+    assert said == "Ulrich slew the wolf (4, Strength 4): Wolfcloak for Ulrich (10 gc)."
+    assert gold(wolves) == before - 20 and ulrich.items.filter(item__key="wolfcloak").exists()
+
+
+def test_the_wolf_hunt_is_a_roll_in_the_dice_log(client, duel):
+    wolves = middenheimers(duel)
+    sequence = at_step_8(duel, wolves)
+    ulrich = wolves.warriors.get(name="Ulrich")
+    client.force_login(wolves.owner)
+
+    client.post(
+        reverse("sequence_act", args=[sequence.pk]),
+        {"step": 8, "action": "buy", "warrior": ulrich.pk, "item": "wolfcloak"},
+        headers={"HX-Request": "true"},
+    )
+
+    hunt = DiceRoll.objects.get(purpose__contains="Wolfcloak")
+    assert hunt.source == "server" and hunt.faces[0] in range(1, 7)
+    assert ulrich.items.filter(item__key="wolfcloak").exists() == (hunt.faces[0] <= 4)
+
+
+def test_a_wolfcloak_is_not_bought_into_the_stash(duel):
+    wolves = middenheimers(duel)
+    sequence = at_step_8(duel, wolves)
+    with pytest.raises(RuleViolation, match="Wolfcloak is won by a hero"):
+        act(sequence, "buy_stash", wolves.owner, item="wolfcloak", into=chest(wolves).pk)

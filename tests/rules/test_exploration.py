@@ -23,11 +23,46 @@ def test_one_die_per_hero_standing_one_more_for_winning(heroes, won, extra, expe
     assert rules.exploration_dice(heroes_standing=heroes, won=won, extra=extra) == expected
 
 
-def test_at_most_six_dice_are_rolled():
+def test_six_dice_are_kept_as_they_fall():
     result = rules.explore(
-        dice(1, 2, 3, 4, 5, 6), rules.ExplorationSetup(heroes_standing=6, won=True)
+        dice(1, 2, 3, 4, 5, 6), rules.ExplorationSetup(heroes_standing=5, won=True)
     )
     assert result.faces == [1, 2, 3, 4, 5, 6]
+
+
+def test_seven_dice_or_more_are_all_rolled_and_the_player_keeps_the_six_he_chooses():
+    """FACTS.md section 4, keep at most six: every die is rolled, and the player sets aside
+    the dice he does not keep, one question each, after the roll."""
+    setup = rules.ExplorationSetup(heroes_standing=7, won=True)  # eight dice
+    faces = (6, 6, 1, 2, 6, 3, 4, 5)
+    with pytest.raises(NeedsAnswer) as asked:
+        rules.explore(dice(*faces), setup)
+    question = asked.value.question
+    assert question.key == "set_aside_0" and len(question.options) == 8
+    assert question.options[2] == ("2", "die 3 (showing 1)")
+    with pytest.raises(NeedsAnswer) as asked:
+        rules.explore(dice(*faces), setup, {"set_aside_0": "2"})
+    assert asked.value.question.key == "set_aside_1" and len(asked.value.question.options) == 7
+
+    # He sets aside the 1, then the 2, and keeps three sixes: Returning a Favour.
+    result = rules.explore(dice(*faces), setup, {"set_aside_0": "2", "set_aside_1": "2"})
+    assert result.faces == [6, 6, 6, 3, 4, 5]
+    assert (result.shards, result.location) == (5, "Returning a Favour")
+    assert result.detail == ["8 dice rolled, six kept: set aside 1, 2"]
+
+    # Another player keeps the low dice: his choice, not the best total.
+    result = rules.explore(dice(*faces), setup, {"set_aside_0": "0", "set_aside_1": "0"})
+    assert result.faces == [1, 2, 6, 3, 4, 5] and result.multiple is None
+
+
+def test_the_stragglers_die_comes_on_top_of_seven_and_six_are_still_kept():
+    setup = rules.ExplorationSetup(heroes_standing=6, won=True, straggler=True)
+    faces = (1, 2, 3, 4, 5, 6, 2, 6)  # seven dice, then the Straggler's
+    with pytest.raises(NeedsAnswer) as asked:
+        rules.explore(dice(*faces), setup, {"discard": "0"})
+    assert asked.value.question.key == "set_aside_0"
+    result = rules.explore(dice(*faces), setup, {"discard": "0", "set_aside_0": "0"})
+    assert result.faces == [3, 4, 5, 6, 2, 6]
 
 
 # FACTS.md section 4: the shard table, at both edges of every band.
@@ -210,6 +245,7 @@ def test_corpse(faces, gold, item):
 def test_straggler_by_warband():
     assert at(4, 2, 3, 4, family="Skaven").gold == 7
     assert at(4, 2, family="Cult of the Possessed").experience == {1: 1}
+    assert at(4, 2, family="Carnival of Chaos").experience == {1: 1}  # counts as Possessed
     assert at(4, 2, family="Undead").zombies == 1
     assert at(4, 2).straggler is True
 
@@ -303,11 +339,27 @@ def test_shrine_blesses_a_weapon_only_for_the_pious():
 
 @pytest.mark.parametrize(
     ("faces", "item", "count"),
-    [((1, 1), "shield", 1), ((2, 6), "shield", 3), ((3, 3), "helmet", 2),
-     ((4, 4), "light_armour", 2), ((5, 2), "heavy_armour", 1), ((6,), "ithilmar_armour", 1)],
+    [((3, 3), "helmet", 2), ((4, 4), "light_armour", 2), ((5, 2), "heavy_armour", 1),
+     ((6,), "ithilmar_armour", 1)],
 )  # fmt: skip
 def test_armourer(faces, item, count):
     assert [(k, n) for k, _, n in at(4, 4, *faces).items] == [(item, count)]
+
+
+@pytest.mark.parametrize(
+    ("faces", "choice", "item", "count"),
+    [((1, 1), "shield", "shield", 1), ((2, 6), "buckler", "buckler", 3),
+     ((1, 4), "buckler", "buckler", 2)],
+)  # fmt: skip
+def test_the_armourers_one_or_two_gives_shields_or_bucklers_as_the_player_chooses(
+    faces, choice, item, count
+):
+    with pytest.raises(NeedsAnswer) as asked:
+        at(4, 4, *faces)
+    assert asked.value.question.key == "shields_or_bucklers"
+    assert [option for option, _ in asked.value.question.options] == ["shield", "buckler"]
+    found = at(4, 4, *faces, answers={"shields_or_bucklers": choice})
+    assert [(k, n) for k, _, n in found.items] == [(item, count)]
 
 
 def test_graveyard():

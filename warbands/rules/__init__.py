@@ -2,6 +2,8 @@
 
 ``roster``: profiles, experience, rating, hiring and equipment.
 ``containers``: Mayhem in Mordheim storage containers, their capacities and nesting.
+``succession``: a dead leader bought again (the Undead's Vampire) and who steps down.
+``purchases``: items whose later purchase takes more than their price (the Wolfcloak's hunt).
 
 The roster rules are re-exported here (``from warbands import rules; rules.check_hire``).
 """
