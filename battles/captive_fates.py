@@ -228,7 +228,7 @@ def _succession(captive: Captive, actor) -> None:
     heroes = [
         injury_rules.LeaderCandidate(w.pk, w.name, w.Ld, w.experience, w.warrior_type.key)
         for w in Warrior.objects.filter(
-            warband=owner, is_hero=True, status=Warrior.Status.ACTIVE
+            warband=owner, is_hero=True, status=Warrior.Status.ACTIVE, hired_sword__isnull=True
         ).select_related("warrior_type")
     ]
     family = owner.warband_type.family

@@ -16,7 +16,7 @@ from battles import step_forms
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
 from battles.permissions import get_sequence_for_user
-from battles.sequence import task_dice
+from battles.sequence import task_dice, task_options
 from campaign import fragments, permissions
 from core.dice import DiceError
 from warbands.permissions import can_see_treasury
@@ -57,6 +57,7 @@ def sequence_context(
     if secret_step:
         tasks = []
     task_dice.label_tasks(sequence, tasks)  # what each task's form types
+    task_options.explain_options(tasks)  # a skill's summary beside each choice
     context = {
         "sequence": sequence,
         "battle": sequence.participant.battle,

@@ -155,6 +155,7 @@ class BuyRareForm(forms.Form):
 
 
 class HireSwordForm(forms.Form):
+    sword = Text(max_length=60)  # a hired sword of the catalogue, by key; blank: typed by hand
     name = Text()
     kind = Text()
     hire_fee = Whole("Hire fee", maximum=1000)
@@ -164,6 +165,7 @@ class HireSwordForm(forms.Form):
 
 class UpkeepForm(forms.Form):
     hired_sword = Key()
+    warrior = Key()  # a hired sword of the catalogue on the roster
     decision = Text()
     pay_from = Key()
 

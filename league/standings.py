@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.db.models import Case, Count, F, Q, Sum, Value, When
+from django.db.models import Count, F, Q, Sum
 
 from battles.models import Battle, Participant, WarriorOutcome
 from campaign.models import Campaign
-from warbands.models import Warband, Warrior
+from warbands.models import RATING_BASE, Warband, Warrior
 
 # column key → (heading, default direction, full name when the heading is abbreviated)
 COLUMNS: dict[str, tuple[str, str, str]] = {
@@ -81,10 +81,11 @@ def _figures(campaign: Campaign) -> tuple[dict, dict, dict]:
         .values_list("participant__warband", "n")
     )
     # The rulebook's rating (rules.warband_rating; services.rating_expression says the same
-    # for one warband): group size × (5, or 20 for large creatures, + experience) over the
+    # for one warband): group size × (5, 20 for large creatures or a hired sword's own value,
+    # + experience) over the
     # warriors fighting for it (a captive leaves it while held). tests/league/test_standings.py
     # checks it against the roster.
-    per_warrior = Case(When(warrior_type__is_large=True, then=Value(20)), default=Value(5))
+    per_warrior = RATING_BASE
     ratings = dict(
         Warrior.objects.fighting()
         .filter(warband__campaign=campaign)

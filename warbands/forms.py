@@ -34,6 +34,11 @@ class HireForm(forms.Form):
         )
 
 
+class HireSwordForm(forms.Form):
+    sword = forms.SlugField(max_length=60)
+    name = forms.CharField(max_length=100, required=False)
+
+
 class BuyItemForm(forms.Form):
     item = forms.SlugField(max_length=60)
 

@@ -9,6 +9,7 @@ that does not exist raises ``ReferenceDataError`` naming the file and the key.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -75,18 +76,64 @@ def load_reference_data(apps, data_dir: Path = DATA_DIR) -> None:
                     "name": spell["name"],
                     "difficulty": spell["difficulty"],
                     "text": spell.get("text", ""),
+                    "summary": spell.get("summary", ""),
                 },
             )
     for item in read(data_dir / "equipment.json")["items"]:
         _load_item(model, item)
     for path in warband_files(data_dir):
         _load_warband(model, read(path), path.name)
+    try:
+        apps.get_model("warbands", "HiredSwordType")
+    except LookupError:  # a migration older than the hired-sword catalogue
+        return
+    if (data_dir / "hired_swords.json").exists():
+        load_hired_swords(apps, data_dir)
 
 
-def _load_item(model, item: dict[str, Any]) -> None:
+def load_rule_summaries(apps, data_dir: Path = DATA_DIR) -> None:
+    """Only the rules text: each skill's and spell's ``text`` and ``summary``, the lists' and
+    warriors' special rules, and the ``summary`` of items that have one. For a migration
+    that must not depend on the other reference tables' later fields."""
+    model = partial(apps.get_model, "warbands")
+    warbands = [read(path) for path in warband_files(data_dir)]
+    skill_lists = [*read(data_dir / "skills.json")["lists"]]
+    skill_lists += [row for data in warbands for row in data.get("skill_lists", [])]
+    for skill_list in skill_lists:
+        for skill in skill_list["skills"]:
+            model("Skill").objects.filter(
+                skill_list__key=skill_list["key"], key=skill["key"]
+            ).update(text=skill.get("text", ""), summary=skill.get("summary", ""))
+    for spell_list in read(data_dir / "spells.json")["lists"]:
+        for spell in spell_list["spells"]:
+            model("Spell").objects.filter(
+                spell_list__key=spell_list["key"], key=spell["key"]
+            ).update(text=spell.get("text", ""), summary=spell.get("summary", ""))
+    for data in warbands:
+        model("WarbandType").objects.filter(key=data["key"]).update(
+            special_rules=data.get("special_rules", [])
+        )
+        for warrior in data["warriors"]:
+            model("WarriorType").objects.filter(
+                warband_type__key=data["key"], key=warrior["key"]
+            ).update(special_rules=warrior.get("special_rules", []))
+    chart = read(data_dir / "equipment.json")["items"]
+    chart += [item for data in warbands for item in data.get("items", [])]
+    for item in chart:
+        if item.get("summary"):
+            model("Item").objects.filter(key=item["key"]).update(summary=item["summary"])
+
+
+def _load_item(model, item: dict[str, Any], owner: dict[str, Any] | None = None) -> None:
+    """An item of the chart, or of a warband list (``owner``): a list's own item is that
+    list's only, unless the file names who may have it (data/README.md)."""
     defaults = {field: item.get(field) for field in ITEM_FIELDS}
     defaults["price_dice"] = defaults["price_dice"] or ""
     defaults["notes"] = defaults["notes"] or ""
+    defaults["summary"] = item.get("summary") or ""
+    defaults["allowed_warbands"] = item.get("allowed_warbands", [owner["key"]] if owner else [])
+    defaults["refused_warbands"] = item.get("refused_warbands", [])
+    defaults["restriction"] = item.get("restriction", f"{owner['name']} only" if owner else "")
     model("Item").objects.update_or_create(key=item["key"], defaults=defaults)
 
 
@@ -102,6 +149,7 @@ def _load_skill_list(model, skill_list: dict[str, Any], *, order: int, warband_t
             defaults={
                 "name": skill["name"],
                 "text": skill.get("text", ""),
+                "summary": skill.get("summary", ""),
                 "optional_rule": skill.get("optional_rule", ""),
             },
         )
@@ -127,7 +175,7 @@ def _load_warband(model, data: dict[str, Any], filename: str) -> None:
         },
     )
     for item in data.get("items", []):
-        _load_item(model, item)
+        _load_item(model, item, owner=data)
     for order, skill_list in enumerate(data.get("skill_lists", []), start=100):
         _load_skill_list(model, skill_list, order=order, warband_type=warband_type)
 
@@ -195,3 +243,62 @@ def _load_warband(model, data: dict[str, Any], filename: str) -> None:
                 raise missing("skill list", key)
         row.equipment_lists.set([equipment_lists[k] for k in warrior.get("equipment_lists", [])])
         row.skill_lists.set([skill_lists[k] for k in warrior.get("skill_lists", [])])
+
+
+# --- Hired swords ----------------------------------------------------------------------------
+
+
+HIRED_SWORD_RULE = (
+    "Paid, not sworn: upkeep after every battle or he leaves; never leads the warband; one of "
+    "each type; his equipment is his own."
+)
+
+
+def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
+    """The hired-sword catalogue (``hired_swords.json``): a ``HiredSwordType`` for each, with
+    a ``WarriorType`` of no warband list holding his profile, race, skill lists and rating
+    value. Matched by key, so loading twice changes nothing."""
+    WarriorType = apps.get_model("warbands", "WarriorType")
+    HiredSwordType = apps.get_model("warbands", "HiredSwordType")
+    races = {row.key: row for row in apps.get_model("warbands", "RacialMaximum").objects.all()}
+    lists = {row.key: row for row in apps.get_model("warbands", "SkillList").objects.all()}
+    for order, entry in enumerate(read(data_dir / "hired_swords.json")["hired_swords"]):
+        key = entry["key"]
+        unknown = [k for k in entry["skill_lists"] if k not in lists]
+        if entry["race"] not in races or unknown:
+            raise ReferenceDataError(f"hired_swords.json: {key}: unknown race or skill list")
+        warrior_type, _ = WarriorType.objects.update_or_create(
+            warband_type=None,
+            key=key,
+            defaults={
+                "name": entry["name"],
+                "kind": "hero",
+                "cost": entry["hire_fee"],
+                "max_count": 1,
+                "starting_experience": entry.get("starting_experience", 0),
+                "race": races[entry["race"]],
+                "rating_value": entry["rating"],
+                # He fights for pay: never offered command (the ``never_leader`` effect that
+                # the death-of-a-leader rule reads).
+                "special_rules": [{"name": rule} for rule in entry["special_rules"]]
+                + [{"name": "Hired sword", "text": HIRED_SWORD_RULE, "effect": "never_leader"}],
+                "order": order,
+                **{c: entry["profile"][c] for c in CHARACTERISTICS},
+            },
+        )
+        warrior_type.skill_lists.set([lists[k] for k in entry["skill_lists"]])
+        HiredSwordType.objects.update_or_create(
+            key=key,
+            defaults={
+                "name": entry["name"],
+                "warrior_type": warrior_type,
+                "grade": entry.get("grade", ""),
+                "hire_fee": entry["hire_fee"],
+                "upkeep": entry["upkeep"],
+                "hired_by": entry["hired_by"],
+                "upkeep_with_race": entry.get("upkeep_with_race"),
+                "never_with": entry.get("never_with", []),
+                "equipment": entry["equipment"],
+                "special_rules": entry["special_rules"],
+            },
+        )

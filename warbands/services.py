@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Case, F, OuterRef, Subquery, Sum, Value, When
+from django.db.models import F, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
@@ -25,6 +25,7 @@ from campaign.services import record_event
 from core.dice import Dice, d6
 from warbands import permissions, rules, treasury
 from warbands.models import (
+    RATING_BASE,
     EquipmentListEntry,
     Item,
     RatingSnapshot,
@@ -57,12 +58,10 @@ def rating(warriors) -> int:
 
 def rating_expression():
     """The rulebook's rating as SQL, for annotating many warbands in one query:
-    group size × (5, or 20 for large creatures, + experience) over the warriors on the
-    roster who fight for it (a captive leaves it while held). Must agree with
+    group size × (5, 20 for large creatures or a hired sword's value, + experience) over the
+    warriors on the roster who fight for it (a captive leaves it while held). Must agree with
     ``rules.warband_rating`` (a test checks both)."""
-    per_warrior = Case(When(warrior_type__is_large=True, then=Value(20)), default=Value(5)) + F(
-        "experience"
-    )
+    per_warrior = RATING_BASE + F("experience")
     return Coalesce(
         Subquery(
             Warrior.objects.fighting()
@@ -94,6 +93,7 @@ def roster_entries(warriors) -> list[rules.RosterEntry]:
             models=w.group_size,
         )
         for w in warriors
+        if w.hired_sword_id is None  # Hired Swords: not counted in the warband's size
     ]
 
 
@@ -292,6 +292,9 @@ def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = Non
     _require_draft(warband)
     warrior = _on_roll(warband, warrior, prefetch=("items__item",))
     warrior.warband = warband
+    item = Item.objects.filter(key=item_key).first()  # refused first with its restriction
+    if item is not None and (refusal := item.refusal(warband.warband_type.key)):
+        raise RuleViolation(refusal)
     offered = list_entries_by_type([warrior.warrior_type_id]).get(warrior.warrior_type_id, [])
     entries = [entry.as_rule() for entry in offered]
     buyer = buyer_of(warrior)
@@ -302,7 +305,6 @@ def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = Non
         models=warrior.group_size if models is None else models,
         gold=warband.gold_crowns,
     )
-    item = Item.objects.get(key=entry.item_key)
     owned = WarriorItem.objects.create(
         warrior=warrior, item=item, price_paid=rules.price_per_model(entry, buyer)
     )

@@ -7,6 +7,7 @@ urlpatterns = [
     path("warbands/<int:pk>/", views.warband_roster, name="warband_roster"),
     path("warbands/<int:pk>/muster/", views.warband_muster, name="warband_muster"),
     path("warbands/<int:pk>/hire/", views.warband_hire, name="warband_hire"),
+    path("warbands/<int:pk>/hire-sword/", views.warband_hire_sword, name="warband_hire_sword"),
     path("warbands/<int:pk>/finish/", views.warband_finish, name="warband_finish"),
     path(
         "warbands/<int:pk>/containers/buy/",

@@ -18,12 +18,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.permissions import get_campaign_for_user
 from core.dice import DiceError, EnteredDice, ServerDice
-from warbands import corrections, permissions, services, treasury
+from warbands import corrections, hired_swords, permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
     BuyItemForm,
     GroupSizeForm,
     HireForm,
+    HireSwordForm,
     MusterContainerForm,
     RenameForm,
     WarbandCreateForm,
@@ -85,9 +86,10 @@ def muster_context(warband: Warband, *, error: str = "") -> dict:
             (w, services.equipment_choices(w, entries.get(w.warrior_type_id, []))) for w in warriors
         ],
         "rating": services.rating(warriors),
-        "models": sum(w.group_size for w in warriors),
-        "heroes": sum(1 for w in warriors if w.is_hero),
+        "models": sum(w.group_size for w in warriors if not w.hired_sword_id),
+        "heroes": sum(1 for w in warriors if w.is_hero and not w.hired_sword_id),
         "hireable": services.hireable_types(warband, warriors),
+        "sword_catalogue": hired_swords.hireable_swords(warband),
         "problems": services.muster_problems(warband, warriors),
         "error": error,
     }
@@ -133,6 +135,25 @@ def warband_hire(request: HttpRequest, pk: int) -> HttpResponse:
             dice=EnteredDice([roll]) if roll else ServerDice(),
         )
     except (RuleViolation, DiceError) as refusal:
+        return _board(request, warband, error=str(refusal))
+    return _board(request, warband)
+
+
+@require_POST
+def warband_hire_sword(request: HttpRequest, pk: int) -> HttpResponse:
+    """Hire a hired sword of the catalogue while mustering (``hired_swords.hire_at_muster``)."""
+    warband = permissions.get_warband_for_user(request, pk, write=True)
+    form = HireSwordForm(request.POST)
+    if not form.is_valid():
+        return _board(request, warband, error="Choose a hired sword to hire.")
+    try:
+        hired_swords.hire_at_muster(
+            warband,
+            actor=request.user,
+            sword_key=form.cleaned_data["sword"],
+            name=form.cleaned_data["name"],
+        )
+    except RuleViolation as refusal:
         return _board(request, warband, error=str(refusal))
     return _board(request, warband)
 
@@ -258,7 +279,8 @@ class RosterSheet:
 
     @cached_property
     def models(self) -> int:
-        return sum(w.group_size for w in self.warriors)
+        """The warband's size against its maximum: hired swords do not count (Hired Swords)."""
+        return sum(w.group_size for w in self.warriors if not w.hired_sword_id)
 
     @cached_property
     def _held(self) -> list[StorageContainer]:

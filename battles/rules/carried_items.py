@@ -151,9 +151,12 @@ def _modifiers(
     *,
     first_roll: bool,
     quartermaster_option: bool,
-    all_sides: Sequence[Side],
+    counted: Sequence[Side],
     heavy_applies: bool = True,
 ) -> list[tuple[str, int]]:
+    """The modifiers of one roll. Only the warbands in ``counted`` bring their Band of Pitters
+    and Quartermasters: the final warbands of the game for the first roll, the routers still in
+    contention for each roll of the multi-warband chain."""
     high_ids = {s.warband_id for s in high}
     low_ids = {s.warband_id for s in low}
     found: list[tuple[str, int]] = []
@@ -168,12 +171,13 @@ def _modifiers(
         favour(item.majority, 1, "majority of warriors near it")
     if heavy_applies and item.heavy:
         found.append(("heavy", 1))
+    counted_ids = {s.warband_id for s in counted}
     for side in (*high, *low):
-        if side.pitters:
+        if side.pitters and side.warband_id in counted_ids:
             favour(side.warband_id, side.pitters, f"{side.name}'s Band of Pitters")
     if quartermaster_option:
-        most = max((s.quartermasters for s in all_sides), default=0)
-        leaders = [s for s in all_sides if s.quartermasters == most]
+        most = max((s.quartermasters for s in counted), default=0)
+        leaders = [s for s in counted if s.quartermasters == most]
         if most > 0 and len(leaders) == 1:
             favour(leaders[0].warband_id, 1, f"{leaders[0].name}'s Quartermasters")
     if first_roll and item.mule_of is not None:
@@ -257,7 +261,7 @@ def resolve_uncontrolled(
     """Who secures one uncontrolled carried item at the end of the game."""
     remaining = [s for s in sides if not s.routed]
     routers = sorted((s for s in sides if s.routed), key=lambda s: s.rout_order or 0)
-    common = {"quartermaster_option": quartermaster_option, "all_sides": sides}
+    common = {"quartermaster_option": quartermaster_option, "counted": sides}
     if not remaining:
         # Everybody routed: the last to rout counts as remaining (as in the chain).
         remaining, routers = [routers[-1]], routers[:-1]
@@ -271,13 +275,18 @@ def resolve_uncontrolled(
             return _check_securers(roll, winner, loser, [roll])
         chosen, rolls = _roll_off(dice, item, remaining, first_roll=True, **common)
         return Recovery(chosen.warband_id, tuple(rolls))
-    roll = _table_roll(dice, item, remaining, routers, first_roll=True, **common)
+    # The first roll counts only the modifiers of the final warbands in the game: those that
+    # stayed and the last to rout, whose models were still on the table when it ended.
+    # (With everybody routed this roll is the chain's first, and every router still counts.)
+    everybody_routed = all(s.routed for s in sides)
+    final = common if everybody_routed else {**common, "counted": [*remaining, routers[-1]]}
+    roll = _table_roll(dice, item, remaining, routers, first_roll=True, **final)
     rolls = [roll]
     if roll.winner == REMAINING:
         if len(remaining) == 1:
             other = routers[-1]
             return _check_securers(roll, remaining[0], other, rolls, other_side=routers)
-        chosen, more = _roll_off(dice, item, remaining, first_roll=True, **common)
+        chosen, more = _roll_off(dice, item, remaining, first_roll=True, **final)
         return Recovery(chosen.warband_id, tuple(rolls + more))
     if len(routers) == 1:
         winner = routers[0]
@@ -293,7 +302,10 @@ def resolve_uncontrolled(
     chain = list(routers)
     while len(chain) > 1:
         last, earlier = chain[-1], chain[:-1]
-        roll = _table_roll(dice, item, [last], earlier, first_roll=False, **common)
+        # Each roll of the chain compares the routers still in contention (the Quartermasters
+        # standing when each of them routed), not the warbands that already lost the item.
+        in_chain = {**common, "counted": chain}
+        roll = _table_roll(dice, item, [last], earlier, first_roll=False, **in_chain)
         rolls.append(roll)
         if roll.winner == REMAINING:
             return Recovery(last.warband_id, tuple(rolls))

@@ -16,6 +16,17 @@ tests/rules/test_experience.py:
   or that hits a racial maximum, is rolled again (on 6-7 the player chooses whichever of BS and
   WS is still allowed). A roll of 10-12 when the warband has its maximum number of heroes, or
   for a group being re-rolled after the lad's got talent, is rolled again.
+
+Warband special rules (reference/warbands-core-and-grade-1a.md), by their list files' `effect`
+(``effects_of`` reads them from a warrior type's special rules):
+- `talent_reroll` (Ungor, Minotaur): the lad's got talent is rolled again, as when the warband
+  has its maximum of heroes.
+- `talent_kills` (Orc Mob Goblins, Runts): a roll of 10-12 (the lad's got talent) removes one
+  model from the roster instead; like a promoted lad, the rest of the group rolls again.
+- `talent_skill_lists` (Ogre, Halfling): a promoted model picks only from `lists`, or from the
+  warband's hero lists but `not_lists`.
+- `half_rate_advances` (Ogre, Slow Witted): an advance at twice each box's experience (the
+  henchman's thick boxes at 2, 5, 9 and 14 are reached at 4, 10, 18 and 28).
 """
 
 from __future__ import annotations
@@ -24,17 +35,51 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from battles.rules.tasks import ask
-from warbands.rules.roster import CHARACTERISTIC_NAMES, CHARACTERISTICS, Profile
+from warbands.rules.roster import CHARACTERISTIC_NAMES, CHARACTERISTICS, Profile, advances_earned
 
 __all__ = [
+    "TALENT_KILLED",
     "UNDERDOG_BONUS",
     "Advance",
     "HenchmanContext",
     "HeroContext",
+    "advances_due",
+    "effects_of",
     "henchman_advance",
     "hero_advance",
+    "talent_lists",
     "underdog_bonus",
 ]
+
+# The Advance kind of a Goblin's lad's got talent (Runts): the model is removed instead.
+TALENT_KILLED = "talent_killed"
+
+
+def effects_of(special_rules: Sequence[Mapping]) -> dict[str, Mapping]:
+    """A warrior type's special rules that change campaign play, by their ``effect`` key (the
+    list files' encoding, warbands/data/README.md)."""
+    return {rule["effect"]: rule for rule in special_rules if rule.get("effect")}
+
+
+def advances_due(old: int, new: int, *, is_hero: bool, half_rate: bool = False) -> list[int]:
+    """The thick boxes reached from ``old`` to ``new`` experience, one advance each. At half
+    rate (the Ogre's Slow Witted) every box needs twice its experience; the boxes returned are
+    then the experience at which each advance came."""
+    if not half_rate:
+        return advances_earned(old, new, is_hero=is_hero)
+    return [2 * box for box in advances_earned(old // 2, new // 2, is_hero=is_hero)]
+
+
+def talent_lists(lists: Sequence[tuple[str, str]], rule: Mapping | None) -> list[tuple[str, str]]:
+    """The skill lists (key, name) a promoted lad may pick from: the warband's hero lists,
+    narrowed by his type's ``talent_skill_lists`` rule (``lists`` only, or all but
+    ``not_lists``)."""
+    if not rule:
+        return list(lists)
+    if rule.get("lists"):
+        return [entry for entry in lists if entry[0] in rule["lists"]]
+    return [entry for entry in lists if entry[0] not in rule.get("not_lists", ())]
+
 
 # FACTS.md section 1: (largest rating difference of the band, experience bonus).
 UNDERDOG_BONUS: tuple[tuple[int, int], ...] = (
@@ -183,6 +228,7 @@ class HenchmanContext:
     max_heroes: int
     talent_allowed: bool = True  # False for the re-roll after the lad's got talent
     raised: frozenset[str] = field(default_factory=frozenset)
+    talent: str = "promotes"  # "promotes", "reroll" (Lowest of the Low) or "kills" (Runts)
 
 
 def henchman_advance(dice, *, context: HenchmanContext, answers: Mapping[str, str]) -> Advance:
@@ -198,7 +244,11 @@ def henchman_advance(dice, *, context: HenchmanContext, answers: Mapping[str, st
         roll = dice.roll(2, 6, f"{who}: henchman advance (2D6)").total
         rolls.append(roll)
         if roll >= 10:
-            if context.talent_allowed and context.heroes < context.max_heroes:
+            if not context.talent_allowed or context.talent == "reroll":
+                continue
+            if context.talent == "kills":
+                return Advance(TALENT_KILLED, detail=f"2D6 {roll}", rolls=tuple(rolls))
+            if context.heroes < context.max_heroes:
                 return Advance("lads_talent", detail=f"2D6 {roll}", rolls=tuple(rolls))
             continue
         if roll in (6, 7):

@@ -12,6 +12,9 @@ sources are silent, each tested in tests/rules/test_exploration.py:
 - Re-rolls (Wyrdstone Hunter, the catacombs' entrance) are offered one after the other, each
   for one die of the player's choice; the second result stands.
 - Multiples: only the largest set counts; two sets of the same size, the higher number.
+- The Elf Ranger's Seeker (hired swords chapter): after the re-rolls, each Elf Ranger with the
+  warband lets the player move one die up or down by one (a face stays between 1 and 6); the
+  rule does not ask that he fought, only that he is with the warband.
 
 The special locations a multiple finds are in ``battles.rules.exploration_locations`` and
 ``battles.rules.exploration_finds`` (re-exported here).
@@ -97,6 +100,7 @@ class ExplorationSetup:
     augur: bool = False  # the Sisters' Augur was not put out of action
     straggler: bool = False  # found a straggler last time: one more die, discard one
     rerolls: tuple[str, ...] = ()  # each may re-roll one die: "Wyrdstone Hunter (Karl)" …
+    seekers: tuple[str, ...] = ()  # each may move one die by one: "Seeker (Elf Ranger)" …
 
 
 @dataclass
@@ -155,7 +159,27 @@ def explore(dice, setup: ExplorationSetup, answers: Mapping[str, str] | None = N
         new = dice.roll(1, 6, f"Exploration: re-roll ({source})").total
         detail.append(f"{source}: re-rolled {faces[index]} into {new}")
         faces[index] = new
+    for n, source in enumerate(setup.seekers):
+        if faces:
+            _seek(faces, n, source, answers, detail)
     return Exploration(faces, shards_for(sum(faces)) if faces else 0, multiple(faces), detail)
+
+
+def _seek(faces: list[int], n: int, source: str, answers, detail: list[str]) -> None:
+    """The Elf Ranger's Seeker: one die of the player's choice +1 or -1 (within 1-6)."""
+    options = [
+        (f"{i}{sign}", f"die {i + 1} (showing {face}) {sign}1")
+        for i, face in enumerate(faces)
+        for sign, allowed in (("+", face < 6), ("-", face > 1))
+        if allowed
+    ]
+    choice = ask(answers, f"seeker_{n}", f"{source}: move one die by one?",
+                 (*options, ("none", "No change")))  # fmt: skip
+    if choice == "none":
+        return
+    index, step = int(choice[:-1]), 1 if choice[-1] == "+" else -1
+    detail.append(f"{source}: {faces[index]} became {faces[index] + step}")
+    faces[index] += step
 
 
 def _keep_six(faces: list[int], answers: Mapping[str, str], detail: list[str]) -> None:

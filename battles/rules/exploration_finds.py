@@ -60,6 +60,8 @@ class Find:
     hero_lost: int | None = None
     academic_skills: int | None = None
     kept_gems: int | None = None
+    manual_reader: int | None = None  # the hero who read the training manual
+    symbol_bearer: int | None = None  # the hero who carries the Freetraders symbol
     prisoner_joins: int | None = None  # henchman group id
     wardog_for_leader: bool = False
     free_hired_sword: bool = False

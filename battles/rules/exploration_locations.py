@@ -269,10 +269,16 @@ def _jewelsmith(visit: Visit) -> None:
 def _merchants_house(visit: Visit) -> None:
     faces = visit.dice.roll(2, 6, f"{visit.name}: gold crowns (2D6 × 5)").faces
     if faces[0] == faces[1]:
-        visit.find.item("freetraders_symbol", "Freetraders symbol")
-        visit.find.notes.append(
-            "The hero who carries the Freetraders symbol gains the Haggle skill."
-        )
+        # A double: the Freetraders symbol, whose hero gains the Haggle skill (FACTS.md 4).
+        if visit.heroes:
+            bearer = visit.pick_hero("bearer", "Which hero carries the Freetraders symbol "
+                                     "(he gains the Haggle skill)?")  # fmt: skip
+            visit.find.symbol_bearer = bearer.id
+        else:
+            visit.find.item("freetraders_symbol", "Freetraders symbol")
+            visit.find.notes.append(
+                "The hero who carries the Freetraders symbol gains the Haggle skill."
+            )
     else:
         visit.find.gold = sum(faces) * 5
 
@@ -322,6 +328,14 @@ def _hidden_treasure(visit: Visit) -> None:
             find.item(key, label)
 
 
+# The catalogue's gromril weapons (a double-handed axe is a double-handed weapon), so they sell.
+GROMRIL_FINDS = {
+    3: ("gromril_axe", "Gromril axe"),
+    4: ("gromril_hammer", "Gromril hammer"),
+    5: ("gromril_double_handed_weapon", "Gromril double-handed axe"),
+}
+
+
 def _dwarf_smithy(visit: Visit) -> None:
     find = visit.find
     sub = visit.roll(1, ": what the dwarfs left")
@@ -332,7 +346,7 @@ def _dwarf_smithy(visit: Visit) -> None:
     elif sub == 6:
         find.item("gromril_armour", "Gromril armour")
     else:
-        find.item("", {3: "Gromril axe", 4: "Gromril hammer", 5: "Gromril double-handed axe"}[sub])
+        find.item(*GROMRIL_FINDS[sub])
 
 
 def _slaughtered_warband(visit: Visit) -> None:
@@ -352,11 +366,18 @@ def _slaughtered_warband(visit: Visit) -> None:
 
 
 def _fighting_arena(visit: Visit) -> None:
-    visit.find.item("training_manual", "Training manual")
-    visit.find.notes.append(
-        "The training manual sells for 100 gc, or a hero reads it: he gains access to Combat "
-        "skills and +1 to his WS maximum (then it is gone)."
-    )
+    """A training manual: a hero reads it at once (Combat skills and +1 to his WS maximum;
+    read, it is gone) or the warband keeps it to sell for 100 gc."""
+    reader = None
+    if visit.heroes:
+        reader = visit.pick_hero(
+            "reader", "Which hero reads the training manual (Combat skills, +1 to his Weapon "
+            "Skill maximum)? Unread, it sells for 100 gc.", optional="Keep it to sell (100 gc)",
+        )  # fmt: skip
+    if reader is None:
+        visit.find.item("training_manual", "Training manual")
+    else:
+        visit.find.manual_reader = reader.id
 
 
 def _nobles_villa(visit: Visit) -> None:

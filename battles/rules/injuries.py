@@ -15,6 +15,15 @@ each tested in tests/rules/test_injuries.py:
   and weapons.
 - Bitter enmity: the hatred's target is written from the battle (who put him out of action,
   that warrior's leader, warband or warband type); unknown parts are written generically.
+
+Warband special rules (reference/warbands-core-and-grade-1a.md), by their list files' `effect`:
+- `protects_tamer` (Kislevites' Trained Bear, Fiercely Loyal): while his bear took part and was
+  not taken out of action, the Bear Tamer's Robbed, Captured and Sold to the pits count as a
+  Full recovery, wherever they come up (a Multiple injuries roll included).
+- `daemonic_instability` (Carnival's Plague Bearers and Nurglings): out of action, each model
+  is banished on a D6 of 1-3 instead of rolling for injury; the Plague Cart's +1 to that roll
+  applies while the cart is on the roster. The Leadership test on a rout is taken on the table.
+- `never_leader` (Ostland Ruffians, No Respect): never offered command, even as a promoted hero.
 """
 
 from __future__ import annotations
@@ -30,9 +39,11 @@ __all__ = [
     "Injury",
     "InjuryContext",
     "LeaderCandidate",
+    "daemons_banished",
     "henchmen_lost",
     "hero_injuries",
     "new_leader",
+    "silk_ruined",
 ]
 
 
@@ -41,6 +52,20 @@ def henchmen_lost(dice, *, name: str, models: int) -> tuple[int, list[int]]:
     were lost and the faces."""
     faces = [dice.roll(1, 6, f"{name}: henchman injury {n + 1}").total for n in range(models)]
     return sum(1 for face in faces if face <= 2), faces
+
+
+def daemons_banished(dice, *, name: str, models: int, bonus: int = 0) -> tuple[int, list[int]]:
+    """Daemonic instability: each daemon out of action rolls a D6 instead of an injury roll and
+    is banished on 1-3 (``bonus``: the Plague Cart's +1). Returns how many went and the faces."""
+    faces = [dice.roll(1, 6, f"{name}: daemonic instability {n + 1}").total for n in range(models)]
+    return sum(1 for face in faces if face + bonus <= 3), faces
+
+
+def silk_ruined(dice, *, name: str) -> tuple[bool, int]:
+    """Cathayan silk clothes (equipment chapter): after a battle in which the leader wearing
+    them was taken out of action, a D6 of 1-3 ruins them. Returns whether, and the face."""
+    face = dice.roll(1, 6, f"{name}: are the Cathayan silk clothes ruined? (D6)").total
+    return face <= 3, face
 
 
 @dataclass(frozen=True)
@@ -61,6 +86,7 @@ class InjuryContext:
     blinded_before: bool = False
     enemy: Enemy = field(default_factory=Enemy)
     opponents: tuple[tuple[int, str], ...] = ()  # (warband id, name): who could hold a captive
+    guarded: bool = False  # a Bear Tamer whose bear stood (Fiercely Loyal)
 
 
 @dataclass(frozen=True)
@@ -138,9 +164,15 @@ def hero_injuries(dice, *, context: InjuryContext, answers: Mapping[str, str]) -
     return HeroInjuries(tuple(_apply(code, dice, context, answers, state)))
 
 
+# The results a Trained Bear keeps from its Tamer (Fiercely Loyal).
+GUARDED_AGAINST = ("Robbed", "Captured", "Sold to the pits")
+
+
 def _apply(code: int, dice, context: InjuryContext, answers, state) -> list[Injury]:
     name = _chart_name(code)
     who = context.name
+    if context.guarded and name in GUARDED_AGAINST:
+        return [Injury(code, "Full recovery", detail=f"{name.lower()}, but his bear guarded him")]
     if name == "Dead":
         return [Injury(code, name, dead=True, lose_equipment="all")]
     if name == "Multiple injuries":
@@ -292,6 +324,7 @@ class LeaderCandidate:
     leadership: int
     experience: int
     type_key: str
+    may_lead: bool = True  # False for a type that never leads (Ruffians' No Respect)
 
 
 def new_leader(
@@ -300,6 +333,7 @@ def new_leader(
     """Death of a leader: the hero with the highest Leadership takes command; the most
     experience breaks a tie, then a D6 roll-off. In an Undead warband the Necromancer takes
     over, and without one the warband collapses. Returns the new leader (or None) and a note."""
+    heroes = [h for h in heroes if h.may_lead]
     if not heroes:
         return None, "No hero is left to take command."
     if warband_family == "Undead":

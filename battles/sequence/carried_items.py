@@ -62,18 +62,13 @@ CARRIER_KINDS = {"pack_mule", "pack_horse", "cart_mule", "cart_horse", "opulent_
 
 
 def _heavy(container: StorageContainer) -> bool:
-    """Heavy when its contents make it heavy (computed, never typed). A pack animal, cart or
-    coach counts as heavy when something it carries is heavy, or a cart's open load is."""
-    if container.is_heavy:
-        return True
+    """Heavy when its contents make it heavy (computed, never typed). A carrier is heavy only
+    when its heavy load halves its movement (a pack horse); carts, the coach and the mule move
+    normally with heavy containers (``container_rules.carrier_is_heavy``)."""
     if container.kind in CARRIER_KINDS:
-        if container_rules.is_heavy("treasure_chest", container.contents) and container.kind in (
-            "cart_mule",
-            "cart_horse",
-        ):
-            return True
-        return any(_heavy(child) for child in container.children.filter(status="held"))
-    return False
+        load_is_heavy = any(_heavy(c) for c in container.children.filter(status="held"))
+        return container_rules.carrier_is_heavy(container.kind, load_is_heavy=load_is_heavy)
+    return container.is_heavy
 
 
 def add_discovery_item(battle: Battle, discovery: Discovery) -> CarriedItemAtEnd:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from battles.models import SequenceTask, WarriorOutcome
 from battles.rules import experience as xp_rules
 from battles.rules import scenarios
 from battles.rules.scenarios import ExperienceLine
 from battles.rules.tasks import ask
 from battles.sequence.engine import Context, Step
+from battles.sequence.injuries import kill_warrior
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from warbands import rules as roster_rules
@@ -104,7 +107,8 @@ class Experience(Step):
             ):
                 continue
             lines = scenarios.experience_lines(
-                is_hero=warrior.is_hero,
+                # A hired sword earns as a henchman does (hired swords text): no kills.
+                is_hero=warrior.is_hero and warrior.hired_sword_id is None,
                 survived=True,
                 enemies_out_of_action=outcome.enemies_out_of_action if outcome else 0,
                 led_the_winners=won and warrior.pk == leader_id,
@@ -133,7 +137,12 @@ class Experience(Step):
             total += gain.total
             old = warrior.experience - gain.total
             lines.append(f"{warrior.name} {gain.why} = {warrior.experience}")
-            advances = roster_rules.advances_earned(old, old + gain.total, is_hero=warrior.is_hero)
+            effects = xp_rules.effects_of(warrior.warrior_type.special_rules)
+            # A hired sword advances on the henchmen's track but rolls the heroes' table.
+            advances = xp_rules.advances_due(
+                old, old + gain.total, is_hero=warrior.is_hero and warrior.hired_sword_id is None,
+                half_rate="half_rate_advances" in effects,
+            )  # fmt: skip
             shown.append(
                 {
                     "name": warrior.name,
@@ -251,21 +260,56 @@ def _henchman_advance(ctx: Context, task: SequenceTask, warrior: Warrior, dice) 
         heroes=heroes,
         max_heroes=warband_type.max_heroes,
         talent_allowed=not task.data.get("after_talent"),
+        talent=_talent(warrior),
     )
     advance = xp_rules.henchman_advance(dice, context=context, answers=task.answers)
+    if advance.kind == xp_rules.TALENT_KILLED:
+        return _talent_killed(ctx, task, warrior, advance, dice)
     if advance.kind != "lads_talent":
         return _apply_advance(ctx, warrior, advance)
     return _lads_talent(ctx, task, warrior, advance)
+
+
+def _talent(warrior: Warrior) -> str:
+    """What the lad's got talent does for this type (its list's special rules)."""
+    effects = xp_rules.effects_of(warrior.warrior_type.special_rules)
+    if "talent_kills" in effects:
+        return "kills"
+    return "reroll" if "talent_reroll" in effects else "promotes"
+
+
+def _talent_killed(ctx: Context, task: SequenceTask, warrior: Warrior, advance, dice) -> str:
+    """Runts (Orc Mob Goblins): the mouthy lad is killed by his bosses and leaves the roster;
+    the rest of the group rolls again, as after any lad's got talent."""
+    if warrior.group_size == 1:
+        kill_warrior(ctx, warrior, dice)
+        return f"{advance.detail}: the lad's got talent, and his bosses killed him"
+    ctx.journal.update(warrior, group_size=warrior.group_size - 1)
+    ctx.journal.create(
+        SequenceTask, sequence=ctx.sequence, step=2, order=task.order, kind="henchman_advance",
+        warrior=warrior, data={"threshold": task.data.get("threshold"), "after_talent": True},
+        label=f"{warrior.name} roll their advance again",
+    )  # fmt: skip
+    record_event(
+        ctx.battle.campaign, CampaignEvent.Kind.DEATH,
+        f"One of {warrior.name} of {ctx.warband.name} got mouthy and was killed by his bosses.",
+        warband=ctx.warband, battle=ctx.battle,
+    )  # fmt: skip
+    return f"{advance.detail}: the lad's got talent, and his bosses killed him; the rest roll again"
 
 
 def _lads_talent(ctx: Context, task: SequenceTask, warrior: Warrior, advance) -> str:
     """One model leaves the group and becomes a hero of the same type, with the group's
     experience, profile and equipment; he picks two skill lists open to the warband's heroes,
     rolls a hero advance at once, and the rest of the group rolls again."""
+    rule = xp_rules.effects_of(warrior.warrior_type.special_rules).get("talent_skill_lists")
     open_lists = SkillList.objects.filter(
-        warriortype__warband_type=ctx.warband.warband_type, warriortype__kind="hero"
+        Q(warriortype__warband_type=ctx.warband.warband_type, warriortype__kind="hero")
+        | Q(key__in=(rule or {}).get("lists", ()))
     ).distinct()
-    options = tuple((str(s.pk), s.name) for s in open_lists.order_by("order", "name"))
+    by_key = {s.key: s for s in open_lists.order_by("order", "name")}
+    allowed = xp_rules.talent_lists([(key, s.name) for key, s in by_key.items()], rule)
+    options = tuple((str(by_key[key].pk), name) for key, name in allowed)
     first = ask(
         task.answers, "list_1", f"{warrior.name}: the lad's got talent! First skill list?", options
     )

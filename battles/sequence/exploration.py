@@ -46,15 +46,21 @@ from warbands.models import (
     HiredSword,
     Item,
     LedgerEntry,
+    Skill,
     SkillList,
     StoredItem,
     Warrior,
     WarriorItem,
+    WarriorSkill,
     WarriorType,
 )
 from warbands.rules import RuleViolation
 
 Reason = LedgerEntry.Reason
+
+
+# Hired swords chapter, Elf Ranger, Seeker: one exploration die moved by one.
+ELF_RANGER = "elf_ranger"
 
 
 def _add_experience(ctx: Context, warrior: Warrior, amount: int, order: int) -> list[str]:
@@ -96,12 +102,16 @@ class Exploration(TreasuryStep):
         rerolls = [f"Wyrdstone Hunter ({hunter.name})" for hunter in hunters]
         if warband.catacombs_reroll:
             rerolls.append("Entrance to the catacombs")
+        rangers = Warrior.objects.filter(
+            warband=warband, status=Warrior.Status.ACTIVE, hired_sword__key=ELF_RANGER
+        ).order_by("pk")
         return rules.ExplorationSetup(
             heroes_standing=len(heroes),
             won=sequence.participant.result == Participant.Result.WON,
             augur=any(h.warrior_type.key == "augur" for h in heroes),
             straggler=warband.exploration_extra_dice > 0,
             rerolls=tuple(rerolls),
+            seekers=tuple(f"Seeker ({ranger.name})" for ranger in rangers),
         )
 
     def prepare(self, sequence):
@@ -340,6 +350,10 @@ def apply_find(ctx: Context, find: rules.Find, dice) -> list[str]:
         if academic and not hero.extra_skill_lists.filter(pk=academic.pk).exists():
             ctx.journal.add_m2m(hero, "extra_skill_lists", [academic.pk])
         lines.append(f"{hero.name} gains access to Academic skills")
+    if find.manual_reader:
+        lines.append(_read_manual(ctx, warriors[find.manual_reader]))
+    if find.symbol_bearer:
+        lines.append(_bear_symbol(ctx, warriors[find.symbol_bearer]))
     if find.kept_gems:
         hero = warriors[find.kept_gems]
         ctx.journal.update(hero, kept_gems=True)
@@ -373,6 +387,30 @@ def apply_find(ctx: Context, find: rules.Find, dice) -> list[str]:
         ctx.journal.update(ctx.warband, catacombs_reroll=True)
         lines.append("the warband may re-roll one exploration die from now on")
     return [line for line in lines if line]
+
+
+def _read_manual(ctx: Context, hero: Warrior) -> str:
+    """Fighting Arena (FACTS.md section 4): the reader gains access to Combat skills and +1 to
+    his Weapon Skill maximum."""
+    combat = SkillList.objects.filter(key="combat").first()
+    if combat and not hero.extra_skill_lists.filter(pk=combat.pk).exists():
+        ctx.journal.add_m2m(hero, "extra_skill_lists", [combat.pk])
+    bonuses = dict(hero.maximum_bonuses or {})
+    bonuses["WS"] = int(bonuses.get("WS", 0)) + 1
+    ctx.journal.update(hero, maximum_bonuses=bonuses)
+    return f"{hero.name} reads the training manual: Combat skills and +1 to his WS maximum"
+
+
+def _bear_symbol(ctx: Context, hero: Warrior) -> str:
+    """Merchant's House (FACTS.md section 4): the hero carries the Freetraders symbol and gains
+    the Haggle skill with it."""
+    symbol = Item.objects.filter(key="freetraders_symbol").first()
+    if symbol is not None:
+        ctx.journal.create(WarriorItem, warrior=hero, item=symbol, price_paid=0)
+    haggle = Skill.objects.filter(key="haggle").first()
+    if haggle is not None and not hero.skills.filter(skill=haggle).exists():
+        ctx.journal.create(WarriorSkill, warrior=hero, skill=haggle)
+    return f"{hero.name} carries the Freetraders symbol and gains the Haggle skill"
 
 
 def receive_finds(

@@ -10,6 +10,7 @@ too.
 from __future__ import annotations
 
 from battles.models import Captive, SequenceTask, WarriorOutcome
+from battles.rules import experience as xp_rules
 from battles.rules import injuries as injury_rules
 from battles.sequence.engine import Context, Step, list_rolls
 from campaign.models import CampaignEvent
@@ -37,7 +38,8 @@ WEAPONS_AND_ARMOUR = (
 
 class Injuries(Step):
     """Step 1 (campaigns text, Serious injuries): henchmen out of action roll a D6 each, heroes
-    out of action roll on the Heroes' serious injuries chart."""
+    out of action roll on the Heroes' serious injuries chart; a hired sword out of action rolls
+    as a henchman does (hired swords text, injuries: 1-2 lost, 3-6 survives)."""
 
     number = 1
     rolls = True
@@ -46,23 +48,39 @@ class Injuries(Step):
         if sequence.tasks.filter(step=1, void=False).exists():
             return
         outcomes = WarriorOutcome.objects.filter(participant=sequence.participant).select_related(
-            "warrior"
+            "warrior__warrior_type"
         )
         tasks = []
         for order, outcome in enumerate(outcomes):
             warrior = outcome.warrior
             if warrior.status not in Warrior.ON_ROSTER:
                 continue
-            if warrior.is_hero and outcome.out_of_action:
+            effects = xp_rules.effects_of(warrior.warrior_type.special_rules)
+            if "no_serious_injury" in effects:
+                continue  # the Troll's Regeneration: it never rolls for injury
+            if "daemonic_instability" in effects:
+                models = _models_out(warrior, outcome)
+                if models:
+                    bonus = int(_plague_cart(sequence.participant.warband_id))
+                    tasks.append(SequenceTask(
+                        sequence=sequence, step=1, order=order, kind="daemonic_instability",
+                        warrior=warrior, data={"models": models, "bonus": bonus},
+                        label=f"{warrior.name} ({models} out of action): daemonic instability",
+                    ))  # fmt: skip
+                continue
+            hired = warrior.hired_sword_id is not None  # rolls as a henchman (hired swords)
+            if warrior.is_hero and outcome.out_of_action and not hired:
                 tasks.append(SequenceTask(
                     sequence=sequence, step=1, order=order, kind="hero_injury", warrior=warrior,
                     label=f"{warrior.name}'s serious injury",
                 ))  # fmt: skip
-            elif not warrior.is_hero:
-                models = outcome.models_out_of_action or (
-                    warrior.group_size if outcome.out_of_action else 0
-                )
-                models = min(models, warrior.group_size)
+                if warrior.is_leader and warrior.items.filter(item__key=SILK).exists():
+                    tasks.append(SequenceTask(
+                        sequence=sequence, step=1, order=len(outcomes) + order, kind="silk_ruin",
+                        warrior=warrior, label=f"{warrior.name}'s Cathayan silk clothes (D6)",
+                    ))  # fmt: skip
+            elif not warrior.is_hero or (hired and outcome.out_of_action):
+                models = _models_out(warrior, outcome) if not hired else 1
                 if models:
                     tasks.append(SequenceTask(
                         sequence=sequence, step=1, order=order, kind="henchman_injury",
@@ -73,10 +91,18 @@ class Injuries(Step):
 
     def run_task(self, ctx, task, dice):
         warrior = _task_warrior(ctx, task)
-        if task.kind == "henchman_injury":
-            lost, faces = injury_rules.henchmen_lost(
-                dice, name=warrior.name, models=task.data["models"]
-            )
+        if task.kind == "silk_ruin":
+            return _silk_ruin(ctx, warrior, dice)
+        if task.kind in ("henchman_injury", "daemonic_instability"):
+            if task.kind == "daemonic_instability":
+                lost, faces = injury_rules.daemons_banished(
+                    dice, name=warrior.name, models=task.data["models"],
+                    bonus=task.data.get("bonus", 0),
+                )  # fmt: skip
+            else:
+                lost, faces = injury_rules.henchmen_lost(
+                    dice, name=warrior.name, models=task.data["models"]
+                )
             task.result = {"lost": lost}
             if lost >= warrior.group_size:
                 kill_warrior(ctx, warrior, dice)
@@ -89,6 +115,69 @@ class Injuries(Step):
         _apply_injuries(ctx, warrior, result, dice)
         task.result = {"codes": [injury.code for injury in result.injuries]}
         return result.summary
+
+
+# Equipment chapter, Cathayan silk clothes: ruined on a D6 of 1-3 after a battle in which the
+# leader wearing them went out of action.
+SILK = "cathayan_silk_clothes"
+
+
+def _silk_ruin(ctx: Context, warrior: Warrior, dice) -> str:
+    """The leader's silk clothes, rolled for after his injuries: if they went with him (dead,
+    robbed), there is nothing left to ruin."""
+    worn = warrior.items.filter(item__key=SILK).first()
+    ruined, face = injury_rules.silk_ruined(dice, name=warrior.name)
+    if worn is None:
+        return f"D6: {face}. The clothes are gone already."
+    if not ruined:
+        return f"D6: {face}. The Cathayan silk clothes survive."
+    ctx.journal.delete(worn)
+    return f"D6: {face}. The Cathayan silk clothes are ruined and discarded."
+
+
+def _models_out(warrior: Warrior, outcome: WarriorOutcome) -> int:
+    """How many models of a henchman group went out of action (all, when only the group's
+    being out of action was entered)."""
+    models = outcome.models_out_of_action or (warrior.group_size if outcome.out_of_action else 0)
+    return min(models, warrior.group_size)
+
+
+def _fighting_with(warband) -> list[Warrior]:
+    return list(
+        Warrior.objects.filter(warband=warband, status__in=Warrior.ON_ROSTER).select_related(
+            "warrior_type"
+        )
+    )
+
+
+# Carnival of Chaos, Plague Cart: its daemons add 1 to their instability roll after a battle.
+PLAGUE_CART = "plague_cart"
+
+
+def _plague_cart(warband_id: int) -> bool:
+    return Warrior.objects.filter(
+        warband_id=warband_id, status__in=Warrior.ON_ROSTER, warrior_type__key=PLAGUE_CART
+    ).exists()
+
+
+def _guarded(ctx: Context, warrior: Warrior) -> bool:
+    """Fiercely Loyal: a Bear Tamer whose bear fought this battle and was not taken out of
+    action. The Tamer is the type the warband's roster rules say the bear needs."""
+    needs = (ctx.warband.warband_type.roster_rules or {}).get("needs", [])
+    if not needs:
+        return False  # a list without a bear and its Tamer: nothing to read
+    for bear in _fighting_with(ctx.warband):
+        if "protects_tamer" not in xp_rules.effects_of(bear.warrior_type.special_rules):
+            continue
+        tamers = next((row["any_of"] for row in needs if row["type"] == bear.warrior_type.key), ())
+        if warrior.warrior_type.key not in tamers:
+            continue
+        outcome = WarriorOutcome.objects.filter(
+            participant=ctx.sequence.participant, warrior=bear
+        ).first()
+        if outcome is not None and not outcome.out_of_action and not outcome.models_out_of_action:
+            return True
+    return False
 
 
 def _task_warrior(ctx: Context, task: SequenceTask) -> Warrior:
@@ -129,6 +218,7 @@ def _injury_context(ctx: Context, warrior: Warrior) -> injury_rules.InjuryContex
         blinded_before=warrior.injuries.filter(name__startswith="Blinded in one eye").exists(),
         enemy=enemy,
         opponents=opponents,
+        guarded=_guarded(ctx, warrior),
     )
 
 
@@ -174,9 +264,19 @@ def _succession(ctx: Context, dice) -> None:
     (``injury_rules.new_leader``); in the warbands of ``MAGIC_SUCCESSION`` a successor who
     casts no spells learns them at his next advance."""
     heroes = [
-        injury_rules.LeaderCandidate(w.pk, w.name, w.Ld, w.experience, w.warrior_type.key)
+        injury_rules.LeaderCandidate(
+            w.pk,
+            w.name,
+            w.Ld,
+            w.experience,
+            w.warrior_type.key,
+            may_lead="never_leader" not in xp_rules.effects_of(w.warrior_type.special_rules),
+        )
         for w in Warrior.objects.filter(
-            warband=ctx.warband, is_hero=True, status=Warrior.Status.ACTIVE
+            warband=ctx.warband,
+            is_hero=True,
+            status=Warrior.Status.ACTIVE,
+            hired_sword__isnull=True,  # a hired sword never leads the warband
         ).select_related("warrior_type")
     ]
     family = ctx.warband.warband_type.family

@@ -51,7 +51,8 @@ def price_roll(item: Item, prices: dict) -> Need:
 
 
 def rare_goods(max_rarity: int) -> tuple[list[Item], list[tuple[str, str, int, int]]]:
-    """Rare items and rare containers available at ``max_rarity`` or less."""
+    """Rare items and rare containers available at ``max_rarity`` or less (each item with
+    its restriction: ``Item.refusal`` says which warbands may not have it)."""
     items = list(Item.objects.filter(rarity__isnull=False, rarity__lte=max_rarity).order_by("name"))
     containers = [
         (kind, spec.name, spec.price, spec.rarity)
@@ -110,7 +111,9 @@ class RareItems(TreasuryStep):
                 continue
             items, containers = rare_goods(result["total"])
             prices = result.get("prices", {})
-            offers.append((task, [(i, prices.get(i.key)) for i in items], containers))
+            key = sequence.participant.warband.warband_type.key
+            offered = [(i, prices.get(i.key), i.refusal(key)) for i in items]
+            offers.append((task, offered, containers))
         context["offers"] = offers
         return context
 
@@ -165,6 +168,9 @@ class RareItems(TreasuryStep):
             item = Item.objects.filter(key=key, rarity__isnull=False).first()
             if item is None:
                 raise RuleViolation("Choose a rare item or container.")
+            refusal = item.refusal(ctx.warband.warband_type.key)
+            if refusal:
+                raise RuleViolation(refusal)
             if item.rarity > result["total"]:
                 raise RuleViolation(
                     f"{item.name} is Rare {item.rarity}: the roll was {result['total']}."

@@ -84,10 +84,13 @@ class Recruits(TreasuryStep):
             recruits=recruits,
             buyers=[(w, common_entries(w, by_type)) for w in warriors],
             fresh_groups=[w for w in warriors if not w.is_hero and w.experience == 0],
-            stash_items=Item.objects.filter(rarity__isnull=True)
-            .exclude(category__in=[*treasury.NOT_STORABLE, Item.Category.TREASURE])
-            .exclude(key=purchases.WOLFCLOAK)
-            .order_by("category", "name"),
+            stash_items=[
+                (item, item.refusal(warband.warband_type.key))
+                for item in Item.objects.filter(rarity__isnull=True)
+                .exclude(category__in=[*treasury.NOT_STORABLE, Item.Category.TREASURE])
+                .exclude(key=purchases.WOLFCLOAK)
+                .order_by("category", "name")
+            ],
             sellable_owned=[
                 (w, o)
                 for w in warriors
@@ -165,6 +168,9 @@ class Recruits(TreasuryStep):
         entry = next((e for e in common_entries(warrior) if e.item.key == key), None)
         if entry is None:
             raise RuleViolation(f"That is not a Common item of {warrior.name}'s list.")
+        refusal = entry.item.refusal(ctx.warband.warband_type.key)
+        if refusal:
+            raise RuleViolation(refusal)
         recruit = warrior.pk in _recruits(ctx.sequence)
         if entry.recruitment_only and not recruit:
             raise RuleViolation(
@@ -203,6 +209,9 @@ class Recruits(TreasuryStep):
             raise RuleViolation("Choose a Common item.")
         if item.key == purchases.WOLFCLOAK:
             raise RuleViolation("A Wolfcloak is won by a hero in the hunt: buy it for him.")
+        refusal = item.refusal(ctx.warband.warband_type.key)
+        if refusal:
+            raise RuleViolation(refusal)
         container = own_container(ctx, values["into"], what=item.name)
         pay(ctx, item.price, item.name, prefer=values["pay_from"])
         treasury.add_item(

@@ -94,7 +94,8 @@ def _graveyard(visit: Visit) -> Need:
 
 
 def _asks_for_a_hero(visit: Visit) -> Need:
-    """The Well and the Pit: which hero goes is asked before his roll."""
+    """The Well and the Pit: which hero goes is asked before his roll (the Fighting Arena:
+    which hero reads the manual)."""
     return Need(0, note=ASKS_FIRST if visit.heroes else NO_DICE)
 
 
@@ -132,7 +133,7 @@ LOCATION_FIRST_ROLLS: dict[str, Callable[[Visit], Need]] = {
     "Hidden Treasure": _fixed(d6s(5, "× 5 gold crowns")),
     "Dwarf Smithy": _fixed(d6s(1, "what the dwarfs left")),
     "Slaughtered Warband": _fixed(d6s(3, "× 5 gold crowns")),
-    "Fighting Arena": _fixed(Need(0, note=NO_DICE)),
+    "Fighting Arena": _asks_for_a_hero,  # which hero reads the manual, if any
     "Noble's Villa": _fixed(d6s(1, "what is in the villa")),
 }
 
@@ -148,6 +149,10 @@ FIRST_ROLLS: dict[str, Callable[[Mapping, TaskFacts], Need]] = {
     "hero_injury": lambda data, facts: Need(2, "D66"),
     # Campaigns text, Henchmen with serious injuries: a D6 each.
     "henchman_injury": lambda data, facts: Need(data["models"], "one D6 per model out of action"),
+    # The Carnival's daemons (Daemonic instability): a D6 each instead of the injury roll.
+    "daemonic_instability": lambda data, facts: Need(data["models"], "one D6 per daemon"),
+    # Cathayan silk clothes of a leader taken out of action: a D6, ruined on 1-3.
+    "silk_ruin": lambda data, facts: Need(1, "D6"),
     # FACTS.md section 3, the advance tables (a new leader who learns magic is asked first).
     "hero_advance": lambda data, facts: (
         Need(0, note=ASKS_FIRST) if facts.learns_magic_first else Need(2, "2D6")

@@ -257,10 +257,14 @@ def _outcomes(sequence: PostBattleSequence) -> dict[int, WarriorOutcome]:
 
 def standing_heroes(sequence: PostBattleSequence) -> list[Warrior]:
     """Heroes still with the warband who fought and were not put out of action (when the
-    report has no outcomes, every active hero)."""
+    report has no outcomes, every active hero). Hired swords are not heroes of the warband:
+    they roll no exploration die and search for no rare item."""
     heroes = list(
         Warrior.objects.filter(
-            warband=sequence.participant.warband, is_hero=True, status=Warrior.Status.ACTIVE
+            warband=sequence.participant.warband,
+            is_hero=True,
+            status=Warrior.Status.ACTIVE,
+            hired_sword__isnull=True,
         )
         .select_related("warrior_type", "warrior_type__race")
         .order_by("-is_leader", "pk")

@@ -26,8 +26,10 @@ Reason = LedgerEntry.Reason
 
 
 def warband_size(warband) -> int:
-    """The warband's size for the price table: its models free to fight, captives aside."""
-    return sum(w.group_size for w in warband.warriors.fighting())
+    """The warband's size for the price table: its models free to fight, captives aside, and
+    hired swords aside (Hired Swords: they do not change the wyrdstone income)."""
+    fighting = warband.warriors.fighting().filter(hired_sword__isnull=True)
+    return sum(w.group_size for w in fighting)
 
 
 class SellWyrdstone(TreasuryStep):

@@ -3,10 +3,9 @@ they find, and the scenario's own income (its shards, Hidden Treasure's chest), 
 dice."""
 
 import pytest
-from django.urls import reverse
 
 from battles import sequence as sequences
-from battles.models import Battle, PostBattleSequence, WarriorOutcome
+from battles.models import PostBattleSequence, WarriorOutcome
 from battles.rules import exploration as rules
 from battles.sequence.engine import step_context
 from battles.sequence.exploration import apply_find, location_context
@@ -21,15 +20,15 @@ from tests.helpers import (
     pile,
     play_to,
     roll,
-    roster_state,
     sequence_of,
     skill_pk,
     task_of,
     warriors,
 )
-from warbands import treasury
+from warbands import hired_swords, treasury
 from warbands.models import (
     HiredSword,
+    HiredSwordType,
     Item,
     LedgerEntry,
     StoredItem,
@@ -206,6 +205,58 @@ def test_location_effects_on_the_roster(duel):
     assert "a prisoner joins Stadtwache" in lines
 
 
+def test_a_hero_who_reads_the_training_manual_gains_combat_skills_and_ws_maximum(duel):
+    """Fighting Arena: the reader gains access to Combat skills and +1 to his WS maximum (a
+    human's 6 becomes 7); the manual is used up, not added to the treasury."""
+    reavers = duel["reavers"]
+    _, champion, _ = warriors(reavers)
+    sequence, owner = at_step(duel, 3)
+    ctx = step_context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
+    stored_before = pile(reavers).stored_items.count()
+
+    lines = apply_find(ctx, rules.Find("Fighting Arena", manual_reader=champion.pk), None)
+    ctx.journal.save()
+
+    champion.refresh_from_db()
+    assert champion.extra_skill_lists.filter(key="combat").exists()
+    assert champion.maximum.WS == 7
+    assert pile(reavers).stored_items.count() == stored_before
+    assert any("training manual" in line for line in lines)
+
+
+def test_the_hero_who_carries_the_freetraders_symbol_gains_haggle(duel):
+    """Merchant's House, a double: the symbol goes to its hero, who gains the Haggle skill."""
+    reavers = duel["reavers"]
+    _, champion, _ = warriors(reavers)
+    sequence, owner = at_step(duel, 3)
+    ctx = step_context(PostBattleSequence.objects.get(pk=sequence.pk), owner)
+
+    apply_find(ctx, rules.Find("Merchant's House", symbol_bearer=champion.pk), None)
+    ctx.journal.save()
+
+    assert champion.skills.filter(skill__key="haggle").exists()
+    assert champion.items.filter(item__key="freetraders_symbol").exists()
+
+
+def test_an_elf_ranger_with_the_warband_lets_it_move_one_die(duel):
+    """Seeker (Elf Ranger): after the roll the player may move one die by one: 3 5 1 with the
+    5 moved down is 3 4 1."""
+    reavers = duel["reavers"]
+    hired_swords.new_hired_sword(
+        reavers, HiredSwordType.objects.get(key="elf_ranger"), at_creation=True
+    )
+    sequence, owner = at_step(duel, 3)
+    ranger = reavers.warriors.get(hired_sword__key="elf_ranger")
+    task = task_of(sequence, "exploration")
+
+    task = roll(sequence, task, [3, 5, 1], owner)
+    assert task.question["key"] == "seeker_0"
+    assert ranger.name in task.question["text"]
+    task = roll(sequence, task, [], owner, answers={"seeker_0": "1-"})
+
+    assert task.done and task.result["faces"] == [3, 4, 1]
+
+
 def test_the_pit_can_kill_a_hero(duel):
     reavers = duel["reavers"]
     _, champion, _ = warriors(reavers)
@@ -357,112 +408,3 @@ def test_the_server_rolls_every_die_too_and_still_asks_which_six_are_kept(duel):
     task.refresh_from_db()
     assert len(task.faces) == 7 and not task.done
     assert task.question["key"] == "set_aside_0"
-
-
-# --- The scenario's own income -------------------------------------------------------------
-
-
-def in_scenario(battle, key, **participant):
-    """The battle as if reported in the rulebook's scenario ``key``, with what the Reavers'
-    side entered (``scenario_shards``)."""
-    Battle.objects.filter(pk=battle.pk).update(scenario_key=key)
-    if participant:
-        battle.participants.filter(warband__name="Reavers").update(**participant)
-    return battle
-
-
-def test_the_scenarios_shards_come_with_the_exploration_in_a_line_of_their_own(duel):
-    reavers = duel["reavers"]
-    battle = in_scenario(battle_of(duel), "wyrdstone_hunt", scenario_shards=2)
-    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
-    task = task_of(sequence, "exploration")
-    assert task.label == "Exploration: 3 dice (one won); +2 shards from Wyrdstone Hunt"
-
-    summary = roll(sequence, task, [1, 2, 6], reavers.owner).summary
-
-    assert summary == "Dice 1 2 6 = 9; 2 wyrdstone shards; +2 shards from Wyrdstone Hunt."
-    assert pile(reavers).wyrdstone == 4
-    entries = LedgerEntry.objects.filter(container=pile(reavers), kind="wyrdstone")
-    assert sorted(entries.values_list("note", "amount", "reason", "step")) == [
-        ("exploration", 2, "income", 3),
-        ("scenario: Wyrdstone Hunt", 2, "income", 3),
-    ]
-    assert not treasury.ledger_mismatches()
-
-
-def test_the_scenarios_shards_stop_at_its_most_and_a_skirmish_gives_none(duel):
-    reavers = duel["reavers"]
-    battle = in_scenario(battle_of(duel), "defend_the_find", scenario_shards=5)
-    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
-    roll(sequence, task_of(sequence, "exploration"), [1, 2, 6], reavers.owner)
-    assert pile(reavers).wyrdstone == 2 + 3  # three heroes in the building at most
-
-    other = in_scenario(battle_of(duel), "skirmish", scenario_shards=2)
-    sequence = play_to(sequence_of(other, reavers), 3, reavers.owner)
-    assert task_of(sequence, "exploration").label == "Exploration: 3 dice (one won)"
-
-
-def test_the_winner_of_hidden_treasure_opens_the_chest(duel):
-    reavers, scourge = duel["reavers"], duel["scourge"]
-    battle = in_scenario(battle_of(duel), "hidden_treasure")
-    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
-    chest_task = task_of(sequence, "treasure_chest")
-    roll(sequence, task_of(sequence, "exploration"), [1, 2, 6], reavers.owner)
-    with pytest.raises(RuleViolation, match="Roll for Hidden Treasure"):
-        sequences.complete_step(sequence, actor=reavers.owner, step=3)
-
-    # 3D6 6+6+5; shards 5, D3 6: 3; light armour 4; sword 2: none; gems 6, D3 3: 2
-    summary = roll(sequence, chest_task, [6, 6, 5, 5, 6, 4, 2, 6, 3], reavers.owner).summary
-
-    assert summary.endswith("The chest holds 17 gc, 3 wyrdstone, Light armour, 2 × Gem.")
-    assert (pile(reavers).gold_crowns, pile(reavers).wyrdstone) == (17, 2 + 3)
-    stored = pile(reavers).stored_items.order_by("name")
-    assert [(s.name, s.item.key) for s in stored] == [
-        ("Gem", "gem"), ("Gem", "gem"), ("Light armour", "light_armour"),
-    ]  # fmt: skip
-    notes = set(
-        LedgerEntry.objects.filter(battle=battle, step=3, warband=reavers, reason="income")
-        .exclude(note="exploration")
-        .values_list("note", flat=True)
-    )
-    assert notes == {"scenario: Hidden Treasure chest"}
-    assert not treasury.ledger_mismatches()
-    sequences.complete_step(sequence, actor=reavers.owner, step=3)
-
-    beaten = play_to(sequence_of(battle, scourge), 3, scourge.owner)
-    sequences.prepare(beaten)
-    assert not beaten.tasks.filter(kind="treasure_chest").exists()
-
-
-def without_empty_containers(state):
-    """``roster_state`` but its empty containers (the unstored pile stays, made on first use)."""
-    return {**state, "containers": [c for c in state["containers"] if any(c[3:])]}
-
-
-def test_undoing_step_3_takes_the_chest_back(duel):
-    reavers = duel["reavers"]
-    battle = in_scenario(battle_of(duel), "hidden_treasure")
-    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
-    before = (gold(reavers), roster_state(reavers))
-    roll(sequence, task_of(sequence, "exploration"), [1, 2, 4], reavers.owner)
-    roll(sequence, task_of(sequence, "treasure_chest"), [3, 3, 3, 1, 4, 3, 5, 1], reavers.owner)
-    assert gold(reavers) == before[0] + 9
-    sequences.complete_step(sequence, actor=reavers.owner, step=3)
-
-    sequences.undo_last_step(sequence, actor=reavers.owner, step=3)
-
-    assert gold(reavers) == before[0]
-    assert without_empty_containers(roster_state(reavers)) == without_empty_containers(before[1])
-    assert not treasury.ledger_mismatches()
-
-
-def test_the_page_says_the_scenarios_income_and_lists_the_chest(duel, client):
-    reavers = duel["reavers"]
-    battle = in_scenario(battle_of(duel), "hidden_treasure")
-    sequence = play_to(sequence_of(battle, reavers), 3, reavers.owner)
-    client.force_login(reavers.owner)
-
-    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
-
-    assert "Hidden Treasure has its own income: The winner opens the chest" in page
-    assert "Hidden Treasure: the chest (3D6 gc, then a D6 for each find)" in page

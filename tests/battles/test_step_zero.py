@@ -82,7 +82,25 @@ def test_the_items_on_the_table_are_the_top_containers_vessels_and_discoveries(d
     assert labels == ["Dark Artefact", "Large Sack 1", "Large Sack 2", "Large Sack 3",
                       "Large Sack 4", "Pack Animal (mule)"]  # fmt: skip
     mule_item = item_of(battle, reavers, "Pack Animal (mule)")
-    assert mule_item.is_mule and mule_item.heavy  # it carries the chest with 100 gc
+    # It carries the chest with 100 gc, but a mule moves normally with heavy loads.
+    assert mule_item.is_mule and not mule_item.heavy
+
+
+def test_a_cart_or_mule_with_a_heavy_load_is_not_heavy_but_a_pack_horse_is(duel):
+    """MiM: the cart moves normally with heavy containers and the mule's movement is not halved,
+    so neither is a heavy item for recovery or rout; the riding horse's movement is halved."""
+    reavers = duel["reavers"]
+    chest = reavers.containers.get(kind="treasure_chest")  # 100 gc: heavy
+    sack = reavers.containers.filter(kind="large_sack", gold_crowns=50).first()  # heavy
+    cart = StorageContainer.objects.create(warband=reavers, kind="cart_mule")
+    horse = StorageContainer.objects.create(warband=reavers, kind="pack_horse")
+    treasury.place_container(chest, cart, actor=reavers.owner)
+    treasury.place_container(sack, horse, actor=reavers.owner)
+
+    battle = confirmed_battle(duel)
+
+    assert not item_of(battle, reavers, "Cart (mule)").heavy
+    assert item_of(battle, reavers, "Pack Animal (horse)").heavy
 
 
 def test_heaviness_is_computed_from_the_contents(duel):

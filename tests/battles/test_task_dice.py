@@ -70,7 +70,7 @@ def test_the_labels_say_how_many_dice_and_of_which_kind():
 def test_every_kind_and_every_location_has_its_first_roll():
     assert set(task_dice.FIRST_ROLLS) == {
         "hero_injury", "henchman_injury", "hero_advance", "henchman_advance", "exploration",
-        "location", "veterans", "rarity",
+        "location", "veterans", "rarity", "daemonic_instability", "silk_ruin",
     }  # fmt: skip
     assert set(task_dice.LOCATION_FIRST_ROLLS) == set(LOCATION_RULES)
     assert first_roll("something new", {}, TaskFacts()) == Need(0, note=NO_DICE)

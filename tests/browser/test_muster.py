@@ -52,14 +52,14 @@ def test_mustering_a_warband_updates_gold_and_rating_without_reloading(live_serv
     guards.get_by_role("button", name="Buy").click()
     expect(gold).to_have_text("325 gc")
 
-    marksmen = page.locator("form.hire-row", has_text="Marksman")
+    marksmen = page.locator("form.hire-row", has=page.get_by_label("How many Marksman"))
     marksmen.get_by_label("How many Marksman").fill("5")
     marksmen.get_by_role("button", name="Hire").click()
     expect(gold).to_have_text("200 gc")
     expect(rating).to_have_text("65")
 
     # A refusal shows its reason in place and changes nothing (0-7 Marksmen).
-    marksmen = page.locator("form.hire-row", has_text="Marksman")
+    marksmen = page.locator("form.hire-row", has=page.get_by_label("How many Marksman"))
     marksmen.get_by_label("How many Marksman").fill("3")
     marksmen.get_by_role("button", name="Hire").click()
     expect(page.get_by_role("alert")).to_contain_text("at most 7 Marksman (it has 5)")

@@ -124,7 +124,8 @@ def test_both_warbands_play_their_whole_sequence(live_server, chromium):
     expect(alice.locator(".step-number").first).to_be_visible()
     expect(form(alice, "buy_rare")).to_have_count(0)
     go_on(alice, 7)
-    hire = form(alice, "hire_sword")
+    # A hired sword of no catalogue (the page's last form): name, fee and upkeep typed.
+    hire = form(alice, "hire_sword").filter(has=alice.locator("input[name=hire_fee]"))
     hire.get_by_label("Name").fill("Aenur")
     hire.get_by_label("Hire fee (gc)").fill("30")
     hire.get_by_label("Upkeep (gc)").fill("15")

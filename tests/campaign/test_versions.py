@@ -32,6 +32,7 @@ NOT_IN_A_CAMPAIGN = {
     "warbands.EquipmentList",
     "warbands.EquipmentListEntry",
     "warbands.WarriorType",
+    "warbands.HiredSwordType",
 }
 
 

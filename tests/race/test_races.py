@@ -14,6 +14,7 @@ from tests.race import (
     battle_races,
     captive_races,
     correction_races,
+    hired_sword_races,  # noqa: F401 (its races register when it is imported)
     league_races,
     sequence_flow_races,
     sequence_races,  # noqa: F401 (its races register when it is imported)

@@ -186,3 +186,15 @@ def test_a_container_does_not_fit_a_cart_whose_open_treasure_would_overflow():
 
 def test_the_coach_holds_no_treasure_openly():
     assert rules.open_capacity("opulent_coach", ["treasure_chest"]) == Capacity(0, 0, 0)
+
+
+@pytest.mark.parametrize("kind", ["pack_mule", "cart_mule", "cart_horse", "opulent_coach"])
+def test_carts_mules_and_the_coach_are_not_heavy_with_a_heavy_load(kind):
+    """The cart moves normally with heavy containers, the coach is a cart and the mule's
+    movement is not halved: a heavy load does not make any of them heavy."""
+    assert not rules.carrier_is_heavy(kind, load_is_heavy=True)
+
+
+def test_a_pack_horse_with_a_heavy_load_is_heavy():
+    assert rules.carrier_is_heavy("pack_horse", load_is_heavy=True)
+    assert not rules.carrier_is_heavy("pack_horse", load_is_heavy=False)

@@ -3,10 +3,14 @@
 import pytest
 
 from battles.rules.experience import (
+    TALENT_KILLED,
     HenchmanContext,
     HeroContext,
+    advances_due,
+    effects_of,
     henchman_advance,
     hero_advance,
+    talent_lists,
     underdog_bonus,
 )
 from battles.rules.tasks import NeedsAnswer
@@ -186,3 +190,58 @@ def test_6_or_7_with_both_raised_is_rolled_again():
 def test_the_lads_talent_is_rolled_again_with_six_heroes_or_after_the_talent():
     assert henchman([6, 6, 2, 3], group(heroes=6)).characteristic == "S"
     assert henchman([5, 5, 4, 5], group(talent_allowed=False)).characteristic == "Ld"
+
+
+# --- Warband special rules (reference/warbands-core-and-grade-1a.md) ----------------------
+
+
+def test_effects_are_read_from_the_special_rules():
+    rules = [
+        {"name": "Animal", "text": "…"},
+        {"name": "Slow Witted", "effect": "half_rate_advances"},
+    ]
+
+    assert set(effects_of(rules)) == {"half_rate_advances"}
+
+
+def test_lowest_of_the_low_rolls_the_lads_talent_again():
+    """Ungor and Minotaurs never become heroes: 11 is rolled again, 8 gives +1 Attack."""
+    advance = henchman([5, 6, 4, 4], group(talent="reroll"))
+
+    assert (advance.kind, advance.characteristic) == ("characteristic", "A")
+    assert advance.rolls == (11, 8)
+
+
+def test_a_goblin_who_rolls_the_lads_talent_is_killed():
+    """Runts: the mouthy Goblin is removed instead of promoted, even with room for a hero."""
+    advance = henchman([6, 5], group(talent="kills"))
+
+    assert advance.kind == TALENT_KILLED
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "due"), [(0, 2, []), (0, 4, [4]), (3, 10, [4, 10]), (4, 9, []), (17, 18, [18])]
+)
+def test_an_ogre_advances_at_half_rate(old, new, due):
+    """Slow Witted: each thick box of the henchman track (2, 5, 9, 14) needs twice as much."""
+    assert advances_due(old, new, is_hero=False, half_rate=True) == due
+
+
+def test_at_full_rate_the_boxes_are_the_tracks():
+    assert advances_due(0, 5, is_hero=False) == [2, 5]
+
+
+LISTS = [("combat", "Combat"), ("shooting", "Shooting"), ("strength", "Strength")]
+
+
+def test_a_promoted_ogre_picks_only_combat_and_strength():
+    rule = {"effect": "talent_skill_lists", "lists": ["combat", "strength"]}
+
+    assert talent_lists(LISTS, rule) == [("combat", "Combat"), ("strength", "Strength")]
+
+
+def test_a_promoted_halfling_may_not_pick_strength():
+    rule = {"effect": "talent_skill_lists", "not_lists": ["strength"]}
+
+    assert talent_lists(LISTS, rule) == [("combat", "Combat"), ("shooting", "Shooting")]
+    assert talent_lists(LISTS, None) == LISTS

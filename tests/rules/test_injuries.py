@@ -6,6 +6,7 @@ from battles.rules.injuries import (
     Enemy,
     InjuryContext,
     LeaderCandidate,
+    daemons_banished,
     henchmen_lost,
     hero_injuries,
     new_leader,
@@ -271,3 +272,58 @@ def test_an_undead_necromancer_takes_over_and_without_one_the_warband_collapses(
     assert new_leader([dreg, necro], ScriptedDice([]), warband_family="Undead")[0] == 2
     chosen, note = new_leader([dreg], ScriptedDice([]), warband_family="Undead")
     assert chosen is None and "collapses" in note
+
+
+# --- Warband special rules (reference/warbands-core-and-grade-1a.md) ----------------------
+
+
+@pytest.mark.parametrize(("faces", "name"), [([3, 6], "Robbed"), ([6, 1], "Captured")])
+def test_a_bear_tamer_whose_bear_stood_makes_a_full_recovery(faces, name):
+    """Fiercely Loyal: Robbed and Captured count as Full recovery while his bear stood."""
+    guarded = InjuryContext(name="Yuri", enemy=ENEMY, opponents=((7, "Grey Scourge"),),
+                            guarded=True)  # fmt: skip
+
+    (injury,) = injure(faces, context=guarded).injuries
+
+    assert injury.name == "Full recovery"
+    assert name.lower() in injury.detail
+    assert not injury.lose_equipment and injury.captured_by is None
+
+
+def test_a_guarded_bear_tamer_is_never_sold_to_the_pits():
+    guarded = InjuryContext(name="Yuri", guarded=True)
+
+    (injury,) = injure([6, 5], context=guarded).injuries  # no pit fight asked
+
+    assert injury.name == "Full recovery"
+
+
+def test_an_unguarded_bear_tamer_is_robbed_as_anyone():
+    (injury,) = injure([3, 6], context=InjuryContext(name="Yuri")).injuries
+
+    assert (injury.name, injury.lose_equipment) == ("Robbed", "all")
+
+
+@pytest.mark.parametrize(
+    ("faces", "bonus", "lost"),
+    [([3], 0, 1), ([4], 0, 0), ([2], 1, 1), ([3], 1, 0), ([1, 6, 2], 0, 2)],
+)
+def test_daemons_are_banished_on_one_to_three(faces, bonus, lost):
+    """Daemonic instability: 1-3 on a D6 banishes; the Plague Cart adds 1."""
+    dice = ScriptedDice(faces)
+    assert daemons_banished(dice, name="Nurglings", models=len(faces), bonus=bonus)[0] == lost
+
+
+def test_a_type_that_never_leads_is_passed_over():
+    """No Respect: a promoted Ruffian never takes command, even with the best Leadership."""
+    ruffian = LeaderCandidate(1, "Ruffian", 9, 40, "ruffian", may_lead=False)
+
+    chosen, _ = new_leader([ruffian, candidate(2, 7, 10)], ScriptedDice([]), warband_family="")
+
+    assert chosen == 2
+
+
+def test_nobody_takes_command_when_only_ruffians_are_left():
+    ruffian = LeaderCandidate(1, "Ruffian", 9, 40, "ruffian", may_lead=False)
+
+    assert new_leader([ruffian], ScriptedDice([]), warband_family="")[0] is None

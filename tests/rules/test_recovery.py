@@ -139,7 +139,7 @@ def test_the_four_warband_finale_of_the_text():
     sides = [winner, sisters, spears, kings]
     dice = ScriptedDice(
         [
-            5, 6, 5,  # items 1-3: the remaining warband (5 -1 pitters -1 quartermaster = 3)
+            5, 6, 5,  # items 1-3: the remaining warband (5 -1 Kings' pitters = 4)
             2, 3,  # item 4: routers; then Kings (3 +1 pitters -1 quartermaster = 3)
             1, 4,  # item 5: natural 1 to the routers; then Kings again
             2, 2, 3,  # item 6: routers; Kings lose (2); Spears vs Sisters: 3 -1 = 2, Sisters
@@ -229,3 +229,47 @@ def test_securing_an_item_removes_a_warrior_able_to_secure():
 
     assert [s.securers for s in after] == [0, 1]
     assert after_securing(after, STAYED)[0].securers == 0
+
+
+def test_the_first_roll_ignores_the_pitters_and_quartermasters_of_earlier_routers():
+    """Only the final warbands' modifiers apply to the first roll: the first to rout has left
+    the table, so its Band of Pitters and its Quartermasters do not count (3 stays 3)."""
+    winner = Side(10, "Winners", quartermasters=1)
+    first = Side(11, "First out", routed=True, rout_order=1, pitters=1, quartermasters=2)
+    last = Side(12, "Last out", routed=True, rout_order=2)
+
+    recovery = resolve_uncontrolled(
+        LooseItem("chest"), [winner, first, last], ScriptedDice([3]), quartermaster_option=True
+    )
+
+    assert recovery.winner == 10
+    assert recovery.rolls[0].modifiers == (("Winners's Quartermasters", 1),)
+    assert recovery.rolls[0].total == 4
+
+
+def test_the_first_roll_counts_the_last_router_still_on_the_table():
+    """The last to rout is one of the final warbands: its Band of Pitters pulls the first roll."""
+    winner = Side(10, "Winners")
+    first = Side(11, "First out", routed=True, rout_order=1)
+    last = Side(12, "Last out", routed=True, rout_order=2, pitters=1)
+    dice = ScriptedDice([3, 2])  # 3 -1 = 2: the routers; then the chain, Last out wins on 2 + 1
+
+    recovery = resolve_uncontrolled(LooseItem("chest"), [winner, first, last], dice)
+
+    assert recovery.rolls[0].modifiers == (("Last out's Band of Pitters", -1),)
+    assert recovery.winner == 12
+
+
+def test_the_chain_compares_quartermasters_among_the_routers_only():
+    """In the chain the winners' Quartermasters are out of it: the Sisters' one counts (-1)."""
+    winner = Side(10, "Winners", quartermasters=3)
+    sisters = Side(11, "Sisters", routed=True, rout_order=1, quartermasters=1)
+    spears = Side(12, "Spears", routed=True, rout_order=2)
+    dice = ScriptedDice([1, 3])  # a natural 1 to the routers; then Spears 3 -1 = 2, Sisters
+
+    recovery = resolve_uncontrolled(
+        LooseItem("chest"), [winner, sisters, spears], dice, quartermaster_option=True
+    )
+
+    assert recovery.rolls[1].modifiers == (("Sisters's Quartermasters", -1),)
+    assert recovery.winner == 11

@@ -30,6 +30,7 @@ BSDATA_DIR = DATA_DIR.parents[2] / "shared" / "data" / "bsdata-mordheim"
 MAPPING = DATA_DIR / "bsdata_lists.json"
 RULE_TEXT = "../shared/rules/reference/warbands-core-and-grade-1a.md"
 SKILL_ORDER = ("combat", "shooting", "academic", "strength", "speed")
+RESTRICTION_FIELDS = ("allowed_warbands", "refused_warbands", "restriction")
 WARRIOR_FIELDS = ("cost", "min", "max", "group_max", "starting_experience", "profile", "large")
 
 
@@ -338,6 +339,7 @@ class Converter:
                     "price_dice": None,
                     "rarity": rule["chart_rarity"],
                     "notes": "Gromril weapon: a further -1 armour save modifier.",
+                    **{k: base[k] for k in RESTRICTION_FIELDS if k in base},
                 }
             )
         return items
@@ -381,6 +383,7 @@ class Converter:
                         "name": ours["name"],
                         "difficulty": spell.difficulty,
                         "text": ours["text"],
+                        "summary": ours["summary"],
                     }
                     for spell, ours in zip(found, spec["spells"], strict=True)
                 ],

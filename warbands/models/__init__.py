@@ -22,6 +22,7 @@ from warbands.models.containers import (
     amount_parts,
 )
 from warbands.models.corrections import Correction, CorrectionQuerySet
+from warbands.models.hired_swords import HiredSwordType
 from warbands.models.reference import (
     EquipmentList,
     EquipmentListEntry,
@@ -41,6 +42,7 @@ from warbands.models.reference import (
     WarriorTypeManager,
 )
 from warbands.models.roster import (
+    RATING_BASE,
     HiredSword,
     Injury,
     RatingSnapshot,
@@ -54,11 +56,13 @@ from warbands.models.roster import (
 )
 
 __all__ = [
+    "RATING_BASE",
     "Correction",
     "CorrectionQuerySet",
     "EquipmentList",
     "EquipmentListEntry",
     "HiredSword",
+    "HiredSwordType",
     "Injury",
     "Item",
     "KeyInListManager",

@@ -12,6 +12,9 @@ from django.db import models
 from django.db.models import Q
 
 from warbands import rules
+from warbands.rules import restrictions
+
+SUMMARY_HELP = "What it does in play, in one or two sentences of our own (shown on rosters)."
 
 
 class ProfileFields(models.Model):
@@ -122,6 +125,7 @@ class Skill(models.Model):
     key = models.SlugField(max_length=60)
     name = models.CharField(max_length=100)
     text = models.TextField(blank=True)
+    summary = models.TextField(blank=True, help_text=SUMMARY_HELP)
     optional_rule = models.CharField(
         max_length=60, blank=True, help_text="Campaign option the skill needs (Quartermaster)."
     )
@@ -166,6 +170,7 @@ class Spell(models.Model):
     name = models.CharField(max_length=100)
     difficulty = models.PositiveSmallIntegerField(null=True, blank=True)
     text = models.TextField(blank=True)
+    summary = models.TextField(blank=True, help_text=SUMMARY_HELP)
 
     objects = SpellManager()
 
@@ -209,10 +214,22 @@ class Item(models.Model):
         null=True, blank=True, help_text="N of 'Rare N'; empty for Common."
     )
     notes = models.TextField(blank=True)
+    summary = models.TextField(blank=True, help_text=SUMMARY_HELP)
     sells_for = models.PositiveIntegerField(
         null=True,
         blank=True,
         help_text="What it sells for, when not half its price (treasure found exploring).",
+    )
+    allowed_warbands = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Keys of the warband lists that may have it; empty: all.",
+    )
+    refused_warbands = models.JSONField(
+        default=list, blank=True, help_text="Keys of the warband lists that may not have it."
+    )
+    restriction = models.CharField(
+        max_length=120, blank=True, help_text="The restriction in a few words: 'Skaven only'."
     )
 
     objects = KeyedManager()
@@ -235,6 +252,12 @@ class Item(models.Model):
     @property
     def price_label(self) -> str:
         return f"{self.price}+{self.price_dice} gc" if self.price_dice else f"{self.price} gc"
+
+    def refusal(self, warband_type_key: str) -> str | None:
+        """Why a warband of this list may not have the item, or ``None`` (``may_have``)."""
+        allowed, refused = tuple(self.allowed_warbands or ()), tuple(self.refused_warbands or ())
+        rule = restrictions.Restriction(allowed, refused, self.restriction)
+        return restrictions.may_have(self.name, rule, warband_type_key)
 
 
 class WarbandType(models.Model):
@@ -345,7 +368,7 @@ class EquipmentListEntry(models.Model):
 class WarriorType(ProfileFields):
     """A hero or henchman type of a warband list, with its starting profile.
 
-    ``warband_type`` is empty for warriors any warband may hire (hired swords, later).
+    ``warband_type`` is empty for hired swords (each one's ``HiredSwordType`` holds his terms).
     """
 
     class Kind(models.TextChoices):
@@ -375,6 +398,11 @@ class WarriorType(ProfileFields):
     starting_spells = models.PositiveSmallIntegerField(default=0)
     gains_experience = models.BooleanField(default=True)
     is_large = models.BooleanField(default=False, help_text="Rated 20 + experience.")
+    rating_value = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Hired swords: rated this + experience instead of 5 (or 20 when large).",
+    )
     required_at_hire = models.JSONField(default=list, blank=True)
     special_rules = models.JSONField(default=list, blank=True)
     order = models.PositiveSmallIntegerField(default=0)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 
 from campaign.versions import VersionedQuerySet
 from warbands import rules
+from warbands.models.hired_swords import HiredSwordType
 from warbands.models.reference import (
     Item,
     ProfileFields,
@@ -22,6 +23,15 @@ from warbands.models.reference import (
     Spell,
     WarbandType,
     WarriorType,
+)
+
+# Each model's own share of the rating before experience, as SQL over warriors (what
+# ``Warrior.rated`` gives ``rules.warband_rating``): a hired sword's own value, 20 for a large
+# creature, else 5.
+RATING_BASE = Case(
+    When(warrior_type__rating_value__isnull=False, then=F("warrior_type__rating_value")),
+    When(warrior_type__is_large=True, then=Value(20)),
+    default=Value(5),
 )
 
 
@@ -111,7 +121,9 @@ class WarriorQuerySet(VersionedQuerySet):
         (``injury_list``), in a fixed number of queries whatever the roster holds. Lists
         (``Prefetch(to_attr=...)``) rather than related managers: Django builds no queryset
         per warrior for them."""
-        roster = self.select_related("warrior_type", "warrior_type__race").with_items()
+        roster = self.select_related(
+            "warrior_type", "warrior_type__race", "hired_sword__warrior_type"
+        ).with_items()
         return roster.prefetch_related(
             models.Prefetch(
                 "skills", WarriorSkill.objects.select_related("skill"), to_attr="skill_list"
@@ -177,6 +189,14 @@ class Warrior(ProfileFields):
         default=dict, blank=True, help_text='Raised racial maximums, e.g. {"WS": 1}.'
     )
     hired_at_creation = models.BooleanField(default=True)
+    hired_sword = models.ForeignKey(
+        HiredSwordType,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="A hired sword: not counted in the warband's size; upkeep after each battle.",
+    )
     learns_magic_next = models.BooleanField(
         default=False,
         help_text="Took over from a Sisters, Possessed or Carnival leader: may learn a spell or "
@@ -222,7 +242,10 @@ class Warrior(ProfileFields):
     @property
     def rated(self) -> rules.RatedWarrior:
         return rules.RatedWarrior(
-            models=self.group_size, experience=self.experience, large=self.warrior_type.is_large
+            models=self.group_size,
+            experience=self.experience,
+            large=self.warrior_type.is_large,
+            value=self.warrior_type.rating_value,
         )
 
     def cost_per_model(self) -> int:
@@ -327,6 +350,16 @@ class Injury(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def summary(self) -> str:
+        """What it does, without its name again: the sequence writes ``effect`` as "Leg
+        wound: -1 Movement" (``battles.rules.injuries``), the roster shows "-1 Movement"."""
+        effect = self.effect.strip()
+        prefix = f"{self.name}:"
+        if effect.lower().startswith(prefix.lower()):
+            effect = effect[len(prefix) :].strip()
+        return "" if effect.lower() == self.name.lower() else effect
+
 
 class RatingSnapshot(models.Model):
     """The warband's rating at a moment worth charting: end of mustering, each battle."""
@@ -351,11 +384,10 @@ class RatingSnapshot(models.Model):
 
 
 class HiredSword(models.Model):
-    """A hired sword or dramatis persona who fights for the warband (post-battle step 7).
-
-    The lists of hired swords may come later: for now an entry is a name, the hire fee paid
-    and the upkeep due after each later battle (core rules, Hired Swords: "you must pay his
-    upkeep after every battle, or he leaves"). They are not part of the warband's rating.
+    """A dramatis persona, or a hired sword the catalogue lacks, typed by hand in post-battle
+    step 7: a name, the hire fee paid and the upkeep due after each later battle. Not part of
+    the warband's rating. A hired sword of the catalogue is a ``Warrior`` instead
+    (``Warrior.hired_sword``, ``warbands.hired_swords``).
     """
 
     CAMPAIGN_PATH = "warband__campaign"  # campaign.versions

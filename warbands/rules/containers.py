@@ -20,6 +20,11 @@ Readings where the text leaves a number open (each tested in tests/rules/test_co
 - **Heavy** applies to the carried storage containers (backpack, large sack, saddle bags,
   treasure chest); a pouch can never reach the thresholds, and carts, coaches and animals are
   not carried items.
+- **A carrier is heavy only where the text halves its movement**: a riding horse with a heavy
+  container on its back (its movement is halved, "not so" as for the mule). The mule moves
+  normally with heavy loads, the cart "moves normally even when carrying heavy storage
+  containers" and the coach is treated as a cart, so none of them is ever heavy, whatever it
+  carries (see ``carrier_is_heavy``).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ __all__ = [
     "Capacity",
     "ContainerSpec",
     "Contents",
+    "carrier_is_heavy",
     "check_contents",
     "check_placement",
     "is_heavy",
@@ -140,6 +146,18 @@ def is_heavy(kind: str, contents: Contents) -> bool:
         or contents.wyrdstone >= HEAVY_WYRDSTONE
         or contents.items >= HEAVY_ITEMS
     )
+
+
+# Carriers whose movement a heavy load halves: only the riding horse as a pack animal (MiM,
+# Pack Animal: the mule is "not halved ... Not so for the riding horse").
+SLOWED_BY_HEAVY_LOADS = frozenset({"pack_horse"})
+
+
+def carrier_is_heavy(kind: str, *, load_is_heavy: bool) -> bool:
+    """Whether a pack animal, cart, coach or warmount counts as a heavy carried item at the end
+    of the game: only when a heavy load halves its movement. Carts, the coach and the mule move
+    normally with heavy containers, so a heavy load does not make them heavy."""
+    return load_is_heavy and kind in SLOWED_BY_HEAVY_LOADS
 
 
 def open_capacity(kind: str, children: Iterable[str] = ()) -> Capacity:

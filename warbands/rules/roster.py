@@ -190,13 +190,21 @@ class RatedWarrior:
     models: int  # 1 for a hero, the group size for henchmen
     experience: int  # per model: every henchman of a group has the group's experience
     large: bool = False
+    value: int | None = None  # a hired sword's own rating value (his entry's Rating)
 
 
 def warband_rating(warriors: Iterable[RatedWarrior]) -> int:
     """Campaigns text, Warband rating: 5 per warrior plus accumulated experience; large
     creatures such as Rat Ogres are worth 20 plus their experience. A henchman group of three
-    with 2 experience each is 3 warriors with 6 experience between them: 21."""
-    return sum(w.models * ((20 if w.large else 5) + w.experience) for w in warriors if w.models > 0)
+    with 2 experience each is 3 warriors with 6 experience between them: 21. A hired sword
+    adds his own value instead (Hired Swords, each entry's Rating: an Ogre 25 + experience)."""
+    return sum(w.models * (_base(w) + w.experience) for w in warriors if w.models > 0)
+
+
+def _base(warrior: RatedWarrior) -> int:
+    if warrior.value is not None:
+        return warrior.value
+    return 20 if warrior.large else 5
 
 
 # --- Hiring --------------------------------------------------------------------------------

@@ -122,6 +122,8 @@ def check_may_use(warrior: Warrior, item: Item) -> None:
     equipment off the list may be carried by heroes."""
     if item.category in NOT_STORABLE:
         raise RuleViolation(f"{item.name} cannot be handed from warrior to warrior.")
+    if refusal := item.refusal(warrior.warband.warband_type.key):
+        raise RuleViolation(refusal)  # an item his warband may not have (Item.refusal)
     entry = (
         EquipmentListEntry.objects.filter(
             equipment_list__warriortype=warrior.warrior_type, item=item

@@ -1,0 +1,175 @@
+"""Hired swords after a battle (issue 28, point 2): hired from the catalogue in step 7 with
+the fee paid through the ledger, upkeep paid or he leaves, and experience and advances as a
+hero in step 2.
+
+The Reavers (Reikland) muster with Captain Adler, Brandt the champion and three Stadtwache;
+277 gc sit in the chest (100) and four large sacks.
+"""
+
+import pytest
+from django.urls import reverse
+
+from battles import sequence as sequences
+from battles.models import SequenceTask, WarriorOutcome
+from tests.helpers import act, at_step, chest, fought, gold, play_to, sequence_of, warriors
+from warbands import hired_swords, services, treasury
+from warbands.models import HiredSwordType, LedgerEntry, Warrior
+from warbands.rules import RuleViolation
+
+pytestmark = pytest.mark.django_db
+
+
+def with_sword(warband, key: str = "ogre_bodyguard") -> Warrior:
+    """A hired sword with the warband before the battle (as if hired at muster)."""
+    return hired_swords.new_hired_sword(
+        warband, HiredSwordType.objects.get(key=key), at_creation=True
+    )
+
+
+def test_hired_in_step_7_from_the_catalogue_through_the_ledger(duel):
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 7)
+    before = gold(reavers)
+
+    summary = act(sequence, "hire_sword", owner, sword="pit_fighter", name="Krug")
+
+    assert "Hired Krug (Pit Fighter) for 30 gc" in summary
+    krug = reavers.warriors.get(name="Krug")
+    assert krug.hired_sword.key == "pit_fighter" and krug.is_hero and not krug.hired_at_creation
+    assert gold(reavers) == before - 30
+    assert LedgerEntry.objects.filter(warband=reavers, note__contains="hiring Krug").exists()
+    with pytest.raises(RuleViolation, match="one of each type"):
+        act(sequence, "hire_sword", owner, sword="pit_fighter")
+    sequences.complete_step(sequence, actor=owner, step=7)  # no upkeep in his first sequence
+
+
+def test_step_7_refuses_a_sword_the_warband_may_not_hire(duel):
+    reavers = duel["reavers"]
+    reavers.warband_type.special_rules = [{"effect": "hired_swords", "hired_swords": "none"}]
+    reavers.warband_type.save()
+    sequence, owner = at_step(duel, 7)
+    with pytest.raises(RuleViolation, match="hire no hired swords"):
+        act(sequence, "hire_sword", owner, sword="ogre_bodyguard")
+
+
+def test_step_7_refuses_a_fee_the_treasury_cannot_pay(duel):
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 7)
+    for box in reavers.containers.filter(gold_crowns__gt=0):
+        treasury.add_treasure(box, gold=-box.gold_crowns, reason="income")
+    treasury.add_treasure(chest(reavers), gold=29, reason="income")
+
+    with pytest.raises(RuleViolation):
+        act(sequence, "hire_sword", owner, sword="pit_fighter")  # 30 gc
+
+    assert gold(reavers) == 29
+    assert not reavers.warriors.filter(hired_sword__isnull=False).exists()
+
+
+def test_upkeep_paid_keeps_him(duel):
+    reavers = duel["reavers"]
+    ogre = with_sword(reavers)
+    sequence, owner = at_step(duel, 7)
+    with pytest.raises(RuleViolation, match="Pay Ogre Bodyguard's upkeep"):
+        sequences.complete_step(sequence, actor=owner, step=7)
+    before = gold(reavers)
+
+    act(sequence, "upkeep", owner, warrior=ogre.pk, decision="pay")
+
+    assert gold(reavers) == before - 30
+    with pytest.raises(RuleViolation, match="settled already"):
+        act(sequence, "upkeep", owner, warrior=ogre.pk, decision="leave")
+    sequences.complete_step(sequence, actor=owner, step=7)
+    ogre.refresh_from_db()
+    assert ogre.status == Warrior.Status.ACTIVE
+
+
+def test_upkeep_unpaid_he_leaves_and_the_rating_drops(duel):
+    reavers = duel["reavers"]
+    ogre = with_sword(reavers)
+    sequence, owner = at_step(duel, 7)
+    with_ogre = services.ratings_of([reavers])[reavers.pk]
+
+    act(sequence, "upkeep", owner, warrior=ogre.pk, decision="leave")
+
+    ogre.refresh_from_db()
+    assert ogre.status == Warrior.Status.DISMISSED
+    assert services.ratings_of([reavers])[reavers.pk] == with_ogre - 25 - ogre.experience
+    sequences.complete_step(sequence, actor=owner, step=7)
+
+
+def test_dearer_upkeep_with_a_race_he_dislikes(duel):
+    reavers = duel["reavers"]
+    ranger = with_sword(reavers, "elf_ranger")
+    assert hired_swords.upkeep_of(ranger) == 20
+    with_sword(reavers, "dwarf_troll_slayer")
+    assert hired_swords.upkeep_of(ranger) == 40
+
+
+def test_he_gains_experience_and_advances_as_a_hero(duel):
+    reavers = duel["reavers"]
+    ogre = with_sword(reavers)
+    captain, champion, guards = warriors(reavers)
+    battle = fought(
+        duel,
+        [(captain, False, 0, 0, None), (champion, False, 0, 0, None),
+         (guards, False, 0, 0, None), (ogre, False, 0, 1, None)],
+    )  # fmt: skip
+    sequence = sequence_of(battle, reavers)
+    play_to(sequence, 2, reavers.owner)
+    sequences.act(sequence, actor=reavers.owner, step=2, action="award")
+
+    ogre.refresh_from_db()
+    assert ogre.experience == 2  # survived (+1) and the scenario's 1
+    task = SequenceTask.objects.get(sequence=sequence, warrior=ogre)
+    assert task.kind == "hero_advance"  # the Heroes' advance table, as the rules say
+
+
+def test_step_7_page_offers_the_catalogue_and_asks_the_upkeep(duel, client):
+    reavers = duel["reavers"]
+    with_sword(reavers, "warlock")
+    sequence, owner = at_step(duel, 7)
+    client.force_login(owner)
+
+    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+
+    assert "Hire a hired sword" in page and "Ogre Bodyguard" in page
+    assert "Warlock" in page and "Pay 15 gc" in page
+
+    response = client.post(
+        reverse("sequence_act", args=[sequence.pk]),
+        {"step": 7, "action": "hire_sword", "sword": "halfling_scout", "name": "Pip"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert reavers.warriors.get(name="Pip").hired_sword.key == "halfling_scout"
+
+
+def test_he_earns_as_a_henchman_on_the_henchmens_track_and_rolls_the_heroes_table(duel):
+    """Hired swords text: experience "exactly as Henchmen" (no kills), advances on the
+    Heroes' table; 4 → 5 crosses the henchmen's box at 5 and none of the heroes' boxes."""
+    reavers = duel["reavers"]
+    ogre = with_sword(reavers)
+    Warrior.objects.filter(pk=ogre.pk).update(experience=4)
+    battle = fought(duel, [(ogre, False, 0, 0, None)])
+    WarriorOutcome.objects.filter(warrior=ogre).update(enemies_out_of_action=2)
+    sequence = sequence_of(battle, reavers)
+    play_to(sequence, 2, reavers.owner)
+
+    gain = next(g for g in sequences.handler(2).gains(sequence) if g.warrior == ogre)
+    assert [str(line) for line in gain.lines] == ["+1 survived"]
+    sequences.act(sequence, actor=reavers.owner, step=2, action="award")
+    task = SequenceTask.objects.get(sequence=sequence, warrior=ogre)
+    assert (task.kind, task.data["threshold"]) == ("hero_advance", 5)
+
+
+def test_out_of_action_he_rolls_as_a_henchman(duel):
+    reavers = duel["reavers"]
+    ogre = with_sword(reavers)
+    battle = fought(duel, [(ogre, True, 0, 0, None)])
+    sequence = sequence_of(battle, reavers)
+    play_to(sequence, 1, reavers.owner)
+    sequences.prepare(sequence)
+
+    task = sequence.tasks.get(step=1, warrior=ogre)
+    assert (task.kind, task.data["models"]) == ("henchman_injury", 1)

@@ -1,0 +1,185 @@
+"""Hired swords (issue 28, point 2): the catalogue against the rule text, hiring while
+mustering (fee from the purse, refused where the rules refuse), their rating and size."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import WarbandFactory, finish, hire
+from warbands import hired_swords, services
+from warbands.models import HiredSwordType, WarbandType
+from warbands.reference import read
+from warbands.rules import RuleViolation
+from warbands.rules import hired_swords as sword_rules
+
+pytestmark = pytest.mark.django_db
+
+RULES = Path(__file__).resolve().parents[3] / "shared/rules/reference/04-hired-swords.md"
+DATA = Path(__file__).resolve().parents[2] / "warbands/data/hired_swords.json"
+PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
+
+
+def entry_text(name: str) -> str:
+    """The rule text's section for one hired sword (``### Name`` up to the next one)."""
+    text = RULES.read_text(encoding="utf-8")
+    start = text.index(f"### {name}\n", text.index("## Grade 1A Hired Swords"))
+    end = text.find("\n### ", start + 4)
+    return text[start:end]
+
+
+@pytest.mark.parametrize("entry", read(DATA)["hired_swords"], ids=lambda e: e["key"])
+def test_catalogue_entry_matches_the_rule_text(entry):
+    section = entry_text(entry["name"])
+    fee, upkeep = re.search(
+        r"(\d+) gold crowns to hire \+(\d+) gold crowns upkeep", section
+    ).groups()
+    assert (entry["hire_fee"], entry["upkeep"]) == (int(fee), int(upkeep))
+    rating = re.search(r"rating by \+?(\d+) points", section).group(1)
+    assert entry["rating"] == int(rating)
+    first_row = re.search(r"\| --- \|.*\n\| [^|]+((?:\| \d+ )+)\|", section).group(1)
+    values = [int(v) for v in re.findall(r"\d+", first_row)]
+    assert [entry["profile"][c] for c in PROFILE] == values
+
+
+def test_catalogue_is_loaded_with_terms_and_profile():
+    ogre = HiredSwordType.objects.select_related("warrior_type").get(key="ogre_bodyguard")
+    assert (ogre.hire_fee, ogre.upkeep, ogre.rating) == (80, 30, 25)
+    assert ogre.warrior_type.profile.as_dict()["W"] == 3
+    assert ogre.warrior_type.warband_type is None
+    assert sorted(ogre.warrior_type.skill_lists.values_list("key", flat=True)) == [
+        "combat",
+        "strength",
+    ]
+    assert HiredSwordType.objects.count() == len(read(DATA)["hired_swords"])
+
+
+@pytest.mark.parametrize(
+    ("family", "list_rule", "key", "allowed"),
+    [
+        ("Mercenaries", None, "ogre_bodyguard", True),
+        ("Skaven of Clan Eshin", None, "ogre_bodyguard", False),
+        ("Undead", None, "freelancer", False),
+        ("Witch Hunters", None, "warlock", False),
+        ("Kislevites", "as_human_mercenaries", "freelancer", True),
+        ("Dwarf Treasure Hunters", "no_elves", "elf_ranger", False),
+        ("Mercenaries", ["ogre_bodyguard"], "pit_fighter", False),
+        ("Carnival of Chaos", "none", "halfling_scout", False),
+    ],
+)
+def test_who_may_hire_whom(family, list_rule, key, allowed):
+    terms = HiredSwordType.objects.get(key=key).as_terms()
+    refusal = sword_rules.hire_refusal(terms, family=family, list_rule=list_rule)
+    assert (refusal is None) == allowed
+
+
+def test_hired_at_muster_pays_the_fee_and_stays_out_of_the_size():
+    warband = WarbandFactory()
+    hire(warband, "mercenary_captain", items=["sword"], name="Adler")
+    before = warband.gold_crowns
+
+    ogre = hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="ogre_bodyguard")
+
+    warband.refresh_from_db()
+    assert warband.gold_crowns == before - 80
+    assert (
+        ogre.is_hero and ogre.hired_sword.key == "ogre_bodyguard" and ogre.name == "Ogre Bodyguard"
+    )
+    roster = list(services.roster(warband))
+    assert [e.type_key for e in services.roster_entries(roster)] == ["mercenary_captain"]
+    assert services.rating(roster) == (5 + 20) + 25  # captain 5 + 20 xp; the Ogre his own 25
+    with pytest.raises(RuleViolation, match="one of each type"):
+        hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="ogre_bodyguard")
+
+
+def test_hire_refused_for_a_warband_that_may_not_hire_him():
+    skaven = WarbandFactory(warband_type=WarbandType.objects.get(key="skaven"))
+    with pytest.raises(RuleViolation, match="may not hire"):
+        hired_swords.hire_at_muster(skaven, actor=skaven.owner, sword_key="ogre_bodyguard")
+    skaven.refresh_from_db()
+    assert skaven.gold_crowns == skaven.warband_type.starting_gold
+    assert not skaven.warriors.exists()
+
+
+def test_hire_refused_when_the_purse_cannot_pay():
+    warband = WarbandFactory()
+    warband.gold_crowns = 79
+    warband.save()
+    with pytest.raises(RuleViolation, match="costs 80 gc"):
+        hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="ogre_bodyguard")
+
+
+def test_dismissing_him_while_mustering_refunds_the_fee():
+    warband = WarbandFactory()
+    before = warband.gold_crowns
+    slayer = hired_swords.hire_at_muster(
+        warband, actor=warband.owner, sword_key="dwarf_troll_slayer"
+    )
+    services.dismiss_warrior(slayer, actor=warband.owner)
+    warband.refresh_from_db()
+    assert warband.gold_crowns == before
+
+
+def test_rating_counts_his_value_and_experience_in_sql_and_rules():
+    warband = WarbandFactory()
+    hire(warband, "mercenary_captain", items=["sword"], name="Adler")
+    hire(warband, "champion", items=["axe"])
+    hire(warband, "warrior", models=3, items=["spear"])
+    assassin = hired_swords.hire_at_muster(
+        warband, actor=warband.owner, sword_key="imperial_assassin"
+    )
+    finish(warband)
+    assassin.experience = 3
+    assassin.save()
+    roster = list(services.roster(warband))
+    # captain 5 + 20 xp, champion 5 + 8 xp, three warriors 5 each, the Assassin 22 + 3 xp
+    expected = (5 + 20) + (5 + 8) + 3 * 5 + (22 + 3)
+    assert services.rating(roster) == expected
+    assert services.ratings_of([warband])[warband.pk] == expected
+
+
+def test_muster_page_offers_the_catalogue_and_hires(client):
+    warband = WarbandFactory()
+    client.force_login(warband.owner)
+    page = client.get(reverse("warband_muster", args=[warband.pk]))
+    assert b"Ogre Bodyguard" in page.content and b"80 gc to hire" in page.content
+    client.post(reverse("warband_hire_sword", args=[warband.pk]), {"sword": "halfling_scout"})
+    assert warband.warriors.get().hired_sword.key == "halfling_scout"
+
+
+def test_muster_hire_denied_to_a_stranger(client, django_user_model):
+    warband = WarbandFactory()
+    stranger = django_user_model.objects.create_user("stranger", password="x")
+    client.force_login(stranger)
+    response = client.post(
+        reverse("warband_hire_sword", args=[warband.pk]), {"sword": "halfling_scout"}
+    )
+    assert response.status_code in (403, 404)
+    assert not warband.warriors.exists()
+
+
+def test_roster_shows_the_hired_sword_his_terms_and_equipment(client):
+    warband = WarbandFactory()
+    hire(warband, "mercenary_captain", items=["sword"], name="Adler")
+    hired_swords.hire_at_muster(
+        warband, actor=warband.owner, sword_key="halfling_scout", name="Pip"
+    )
+    client.force_login(warband.owner)
+    page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+    assert "Pip" in page and "Hired sword · upkeep 5 gc · rating 5 + experience" in page
+    assert "Cooking pot (counts as a helmet)" in page
+    assert "never leads the warband" in page
+
+
+def test_a_hired_sword_is_never_offered_command():
+    ogre = HiredSwordType.objects.get(key="ogre_bodyguard")
+    effects = [rule.get("effect") for rule in ogre.warrior_type.special_rules]
+    assert "never_leader" in effects
+
+
+def test_a_highwayman_never_joins_beside_a_roadwarden():
+    warband = WarbandFactory()
+    hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="roadwarden")
+    with pytest.raises(RuleViolation, match="will not serve beside"):
+        hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="highwayman")

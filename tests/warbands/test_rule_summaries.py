@@ -1,0 +1,137 @@
+"""Rules text at hand (issue 28, point 4): every skill and spell has a summary of our own,
+never a run of the rule texts' words, and the roster, its printout, the muster board and the
+advance choice show it."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from battles import sequence as sequences
+from tests.factories import WarbandFactory, hire
+from tests.helpers import fought, play_to, roll, sequence_of
+from warbands.models import Injury, Skill, Spell, Warrior, WarriorSkill
+from warbands.reference import DATA_DIR, warband_files
+
+RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
+RUN = 10  # words in a row that a summary may not share with the rule texts
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _words(text)
+    return {tuple(words[i : i + RUN]) for i in range(len(words) - RUN + 1)}
+
+
+def _rule_texts() -> str:
+    paths = [*RULES.glob("*.txt"), *RULES.glob("*.md"), *(RULES / "reference").glob("*.md")]
+    return "\n".join(path.read_text(encoding="utf-8") for path in paths)
+
+
+def _read(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _summarised() -> list[tuple[str, dict]]:
+    """Every skill and spell of the data files, with where it is written."""
+    lists = [("skills.json", row) for row in _read(DATA_DIR / "skills.json")["lists"]]
+    lists += [(p.name, row) for p in warband_files() for row in _read(p).get("skill_lists", [])]
+    rows = [(f"{name} {row['key']}", skill) for name, row in lists for skill in row["skills"]]
+    for row in _read(DATA_DIR / "spells.json")["lists"]:
+        rows += [(f"spells.json {row['key']}", spell) for spell in row["spells"]]
+    return rows
+
+
+def test_every_skill_and_spell_has_a_short_summary_of_its_own():
+    rows = _summarised()
+    assert len(rows) == 35 + 35 + 42  # core skills, the lists' own skills, spells and prayers
+    for where, row in rows:
+        summary = row.get("summary", "")
+        assert summary.strip(), f"{where} {row['key']}: no summary"
+        assert len(summary) <= 200, f"{where} {row['key']}: more than a sentence or two"
+        assert summary != row.get("text"), f"{where} {row['key']}: the text again"
+
+
+@pytest.mark.skipif(not RULES.is_dir(), reason="the rule texts (../shared/rules) are not here")
+def test_no_summary_copies_the_rule_texts():
+    rule_runs = _runs(_rule_texts())
+    copied = [
+        f"{where} {row['key']}: {' '.join(sorted(_runs(row['summary']) & rule_runs)[0])}"
+        for where, row in _summarised()
+        if _runs(row["summary"]) & rule_runs
+    ]
+    assert copied == []
+
+
+def test_the_loaded_skills_and_spells_carry_their_summaries(db):
+    assert Skill.objects.get(skill_list__key="combat", key="strike_to_injure").summary == (
+        "His blows land harder: +1 on every injury roll he makes in close combat."
+    )
+    assert not Skill.objects.filter(summary="").exists()
+    assert not Spell.objects.filter(summary="").exists()
+
+
+def test_an_injury_is_summarised_without_its_name_again(db):
+    assert Injury(name="Leg wound", effect="Leg wound: -1 Movement").summary == "-1 Movement"
+    assert Injury(name="Blinded in both eyes", effect="Blinded in both eyes").summary == ""
+    assert Injury(name="Madness", effect="Stupidity").summary == "Stupidity"
+
+
+MIGHTY_BLOW = "+1 Strength with every close-combat weapon (pistols in close combat excluded)."
+
+
+@pytest.fixture
+def draft(db):
+    """A Reikland warband being mustered: a captain with Mighty Blow and a leg wound."""
+    warband = WarbandFactory(name="Reavers")
+    captain = hire(warband, "mercenary_captain", items=["sword"], name="Adler")
+    WarriorSkill.objects.create(
+        warrior=captain, skill=Skill.objects.get(skill_list__key="strength", key="mighty_blow")
+    )
+    Injury.objects.create(warrior=captain, name="Leg wound", effect="Leg wound: -1 Movement")
+    return warband
+
+
+def test_the_roster_and_its_printout_show_each_rule_with_its_summary(client, draft):
+    client.force_login(draft.owner)
+
+    page = client.get(reverse("warband_roster", args=[draft.pk])).content.decode()
+
+    assert "Mighty Blow" in page and MIGHTY_BLOW.replace("'", "&#x27;") in page
+    assert '<small class="rule-summary">-1 Movement</small>' in page  # the injury
+    # The printout is this page under print.css, which prints the summaries as they are.
+    assert ".rule-summary { display: block" in (
+        Path(__file__).resolve().parents[2] / "static" / "css" / "print.css"
+    ).read_text(encoding="utf-8")
+
+
+def test_the_muster_board_shows_skills_and_special_rules_with_their_summaries(client, draft):
+    client.force_login(draft.owner)
+
+    page = client.get(reverse("warband_muster", args=[draft.pk])).content.decode()
+
+    assert MIGHTY_BLOW.replace("'", "&#x27;") in page
+    assert "Special rules of the Reikland Mercenaries" in page
+
+
+def test_the_advance_choice_shows_each_skill_with_its_summary(client, duel):
+    reavers = duel["reavers"]
+    champion = reavers.warriors.get(warrior_type__key="champion")
+    Warrior.objects.filter(pk=champion.pk).update(experience=10)
+    battle = fought(duel, [(champion, False, 0, 1, None)])
+    sequence = play_to(sequence_of(battle, reavers), 2, reavers.owner)
+    sequences.act(sequence, actor=reavers.owner, step=2, action="award")  # 10 → 12: 11
+    task = sequence.tasks.get(step=2)
+    asked = roll(sequence, task, [1, 1], reavers.owner)  # 2D6 2: a new skill
+    assert asked.question["key"] == "skill"
+    client.force_login(reavers.owner)
+
+    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+
+    assert 'value="mighty_blow"' in page
+    assert f'Mighty Blow (Strength)<small class="rule-summary">{MIGHTY_BLOW}</small>' in page
