@@ -151,6 +151,7 @@ class BuyRareForm(forms.Form):
     goods = Tagged()
     to = Tagged(key=True)
     pay_from = Key()
+    haggle = forms.BooleanField(required=False)  # Haggle: 2D6 off (``battles.sequence.haggle``)
     dice = DiceField(label="Price dice")
 
 
@@ -181,12 +182,14 @@ class BuyForm(forms.Form):
     warrior = Key()
     item = Text()
     pay_from = Key()
+    haggle = forms.BooleanField(required=False)
 
 
 class BuyStashForm(forms.Form):
     item = Text()
     into = Key()
     pay_from = Key()
+    haggle = forms.BooleanField(required=False)
 
 
 class SellItemForm(forms.Form):

@@ -13,10 +13,12 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from core.dice import Dice, ServerDice
 from warbands import permissions
 from warbands.models import HiredSwordType, Warband, Warrior
 from warbands.rules import RuleViolation
 from warbands.rules import hired_swords as rules
+from warbands.services import roll_starting_spells
 
 __all__ = [
     "catalogue",
@@ -67,11 +69,20 @@ def hireable_swords(warband: Warband) -> list[tuple[HiredSwordType, str | None]]
 
 
 def new_hired_sword(
-    warband: Warband, sword: HiredSwordType, *, name: str = "", at_creation: bool, create=None
+    warband: Warband,
+    sword: HiredSwordType,
+    *,
+    name: str = "",
+    at_creation: bool,
+    create=None,
+    dice: Dice | None = None,
 ) -> Warrior:
     """The ``Warrior`` for a newly hired ``sword`` (not yet paid for: the caller pays).
     ``create`` writes the row (the post-battle journal's ``create``, so a reopened sequence
-    undoes it); by default a plain insert."""
+    undoes it); by default a plain insert. A wizard (the Warlock: "two spells generated at
+    random from the Lesser Magic list") starts with his type's ``starting_spells`` rolled on
+    ``dice`` (by default the server's) as a wizard of a warband list is
+    (``services.roll_starting_spells``)."""
     warrior_type = sword.warrior_type
     fields = dict(
         warband=warband,
@@ -85,13 +96,16 @@ def new_hired_sword(
         hired_at_creation=at_creation,
         **warrior_type.profile.as_dict(),
     )
-    if create is not None:
-        return create(Warrior, **fields)
-    return Warrior.objects.create(**fields)
+    warrior = Warrior.objects.create(**fields) if create is None else create(Warrior, **fields)
+    if warrior_type.spell_list_id and warrior_type.starting_spells:
+        roll_starting_spells(warrior, warrior_type, dice or ServerDice())
+    return warrior
 
 
 @transaction.atomic
-def hire_at_muster(warband: Warband, *, actor, sword_key: str, name: str = "") -> Warrior:
+def hire_at_muster(
+    warband: Warband, *, actor, sword_key: str, name: str = "", dice: Dice | None = None
+) -> Warrior:
     """Hire a hired sword while mustering, paying his fee from the purse (Hired Swords: he may
     be recruited when the warband is created). Dismissing him while mustering refunds the fee
     (``services.dismiss_warrior``: his warrior type costs the fee)."""
@@ -116,7 +130,7 @@ def hire_at_muster(warband: Warband, *, actor, sword_key: str, name: str = "") -
         held_keys=held_sword_keys(warband),
         gold=warband.gold_crowns,
     )
-    warrior = new_hired_sword(warband, sword, name=name, at_creation=True)
+    warrior = new_hired_sword(warband, sword, name=name, at_creation=True, dice=dice)
     warband.gold_crowns -= fee
     warband.save(update_fields=["gold_crowns"])
     return warrior

@@ -48,7 +48,7 @@ class _Manager:
         return self.model.objects.all()
 
 
-def load_reference_data(apps, data_dir: Path = DATA_DIR) -> None:
+def _models(apps):
     managers: dict[str, _Manager] = {}
 
     def model(name: str) -> SimpleNamespace:
@@ -56,11 +56,38 @@ def load_reference_data(apps, data_dir: Path = DATA_DIR) -> None:
             managers[name] = _Manager(apps.get_model("warbands", name))
         return SimpleNamespace(objects=managers[name])
 
+    return model
+
+
+def load_reference_data(apps, data_dir: Path = DATA_DIR) -> None:
+    model = _models(apps)
     for row in read(data_dir / "racial_maximums.json")["profiles"]:
         model("RacialMaximum").objects.update_or_create(
             key=row["key"],
             defaults={"name": row["name"], **{c: row[c] for c in CHARACTERISTICS}},
         )
+    _load_skills_and_spells(model, data_dir)
+    for item in read(data_dir / "equipment.json")["items"]:
+        _load_item(model, item)
+    for path in warband_files(data_dir):
+        _load_warband(model, read(path), path.name)
+    try:
+        apps.get_model("warbands", "HiredSwordType")
+    except LookupError:  # a migration older than the hired-sword catalogue
+        return
+    if (data_dir / "hired_swords.json").exists():
+        load_hired_swords(apps, data_dir)
+
+
+def load_hired_sword_skills(apps, data_dir: Path = DATA_DIR) -> None:
+    """Only ``skills.json`` and ``spells.json`` (the hired swords' own skill lists, Lesser
+    Magic), then the hired-sword catalogue that links them: for a migration that must not
+    load the other reference files again."""
+    _load_skills_and_spells(_models(apps), data_dir)
+    load_hired_swords(apps, data_dir)
+
+
+def _load_skills_and_spells(model, data_dir: Path) -> None:
     for order, skill_list in enumerate(read(data_dir / "skills.json")["lists"]):
         _load_skill_list(model, skill_list, order=order, warband_type=None)
     for spell_list in read(data_dir / "spells.json")["lists"]:
@@ -79,16 +106,6 @@ def load_reference_data(apps, data_dir: Path = DATA_DIR) -> None:
                     "summary": spell.get("summary", ""),
                 },
             )
-    for item in read(data_dir / "equipment.json")["items"]:
-        _load_item(model, item)
-    for path in warband_files(data_dir):
-        _load_warband(model, read(path), path.name)
-    try:
-        apps.get_model("warbands", "HiredSwordType")
-    except LookupError:  # a migration older than the hired-sword catalogue
-        return
-    if (data_dir / "hired_swords.json").exists():
-        load_hired_swords(apps, data_dir)
 
 
 def load_rule_summaries(apps, data_dir: Path = DATA_DIR) -> None:
@@ -256,17 +273,22 @@ HIRED_SWORD_RULE = (
 
 def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
     """The hired-sword catalogue (``hired_swords.json``): a ``HiredSwordType`` for each, with
-    a ``WarriorType`` of no warband list holding his profile, race, skill lists and rating
-    value. Matched by key, so loading twice changes nothing."""
+    a ``WarriorType`` of no warband list holding his profile, race, skill lists (his own
+    special skills are lists of ``skills.json``), spell list and rating value. Matched by
+    key, so loading twice changes nothing."""
     WarriorType = apps.get_model("warbands", "WarriorType")
     HiredSwordType = apps.get_model("warbands", "HiredSwordType")
     races = {row.key: row for row in apps.get_model("warbands", "RacialMaximum").objects.all()}
     lists = {row.key: row for row in apps.get_model("warbands", "SkillList").objects.all()}
+    spells = {row.key: row for row in apps.get_model("warbands", "SpellList").objects.all()}
     for order, entry in enumerate(read(data_dir / "hired_swords.json")["hired_swords"]):
         key = entry["key"]
         unknown = [k for k in entry["skill_lists"] if k not in lists]
-        if entry["race"] not in races or unknown:
-            raise ReferenceDataError(f"hired_swords.json: {key}: unknown race or skill list")
+        spell_key = entry.get("spell_list")
+        if entry["race"] not in races or unknown or (spell_key and spell_key not in spells):
+            raise ReferenceDataError(
+                f"hired_swords.json: {key}: unknown race, skill list or spell list"
+            )
         warrior_type, _ = WarriorType.objects.update_or_create(
             warband_type=None,
             key=key,
@@ -278,6 +300,9 @@ def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
                 "starting_experience": entry.get("starting_experience", 0),
                 "race": races[entry["race"]],
                 "rating_value": entry["rating"],
+                # A wizard (the Warlock): his list, and the spells rolled when he is hired.
+                "spell_list": spells[spell_key] if spell_key else None,
+                "starting_spells": entry.get("starting_spells", 0),
                 # He fights for pay: never offered command (the ``never_leader`` effect that
                 # the death-of-a-leader rule reads).
                 "special_rules": [{"name": rule} for rule in entry["special_rules"]]

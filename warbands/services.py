@@ -84,17 +84,8 @@ def ratings_of(warbands) -> dict[int, int]:
     )
 
 
-def roster_entries(warriors) -> list[rules.RosterEntry]:
-    return [
-        rules.RosterEntry(
-            type_key=w.warrior_type.key,
-            is_hero=w.is_hero,
-            is_leader=w.is_leader,
-            models=w.group_size,
-        )
-        for w in warriors
-        if w.hired_sword_id is None  # Hired Swords: not counted in the warband's size
-    ]
+# The roster as the hiring rules see it (a hired sword: an entry of no models).
+roster_entries = rules.roster_entries
 
 
 def list_entries_for(warrior_type: WarriorType):

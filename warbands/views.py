@@ -152,8 +152,9 @@ def warband_hire_sword(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
             sword_key=form.cleaned_data["sword"],
             name=form.cleaned_data["name"],
+            dice=ServerDice(),  # the Warlock's starting spells
         )
-    except RuleViolation as refusal:
+    except (RuleViolation, DiceError) as refusal:
         return _board(request, warband, error=str(refusal))
     return _board(request, warband)
 

@@ -9,8 +9,8 @@ sources are silent, each tested in tests/rules/test_exploration.py:
   (``KEPT_DICE``). The Straggler's extra die comes on top, and the player discards one die of
   his choice first. The Sisters' Augur, if she is standing, rolls two dice and the player
   keeps one of them.
-- Re-rolls (Wyrdstone Hunter, the catacombs' entrance) are offered one after the other, each
-  for one die of the player's choice; the second result stands.
+- Re-rolls (Wyrdstone Hunter, the catacombs' entrance, a Mordheim map's) are offered one
+  after the other, each for one die of the player's choice; the second result stands.
 - Multiples: only the largest set counts; two sets of the same size, the higher number.
 - The Elf Ranger's Seeker (hired swords chapter): after the re-rolls, each Elf Ranger with the
   warband lets the player move one die up or down by one (a face stays between 1 and 6); the

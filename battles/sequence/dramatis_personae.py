@@ -84,7 +84,7 @@ class DramatisPersonae(TreasuryStep):
 
     def do_hire_sword(self, ctx, values, dice):
         if values.get("sword"):
-            return self.hire_from_catalogue(ctx, values)
+            return self.hire_from_catalogue(ctx, values, dice)
         name = values["name"].strip()
         if not name:
             raise RuleViolation("Give the hired sword's name.")
@@ -105,7 +105,7 @@ class DramatisPersonae(TreasuryStep):
         )
         return f"Hired {name} for {fee} gc (upkeep {upkeep} gc)."
 
-    def hire_from_catalogue(self, ctx, values):
+    def hire_from_catalogue(self, ctx, values, dice=None):
         """Hired Swords: hired after a battle, his fee paid from the treasury (the engine
         holds the sequence row, ``pay`` locks the containers it draws on)."""
         sword = hired_swords.catalogue().filter(key=values["sword"]).first()
@@ -119,7 +119,7 @@ class DramatisPersonae(TreasuryStep):
         name = values["name"].strip() or sword.name
         pay(ctx, sword.hire_fee, f"hiring {name}", prefer=values["pay_from"])
         hired_swords.new_hired_sword(
-            ctx.warband, sword, name=name, at_creation=False, create=ctx.journal.create
+            ctx.warband, sword, name=name, at_creation=False, create=ctx.journal.create, dice=dice
         )
         return f"Hired {name} ({sword.name}) for {sword.hire_fee} gc."
 

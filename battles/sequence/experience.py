@@ -221,7 +221,15 @@ def _apply_advance(ctx: Context, warrior: Warrior, advance: xp_rules.Advance) ->
         ctx.journal.update(warrior, **{advance.characteristic: raised.get(advance.characteristic)})
         text = f"+1 {roster_rules.CHARACTERISTIC_NAMES[advance.characteristic]}"
     elif advance.kind == "skill" and advance.skill:
-        skill = Skill.objects.filter(key=advance.skill).first()
+        # A key may be on two lists (Ferocious Charge: the Dwarfs' Troll Slayers and the
+        # hired Troll Slayer's own): the one of the warrior's lists.
+        own = Q(skill_list__warriortype=warrior.warrior_type) | Q(
+            skill_list__in=warrior.extra_skill_lists.all()
+        )
+        skill = (
+            Skill.objects.filter(own, key=advance.skill).distinct().first()
+            or Skill.objects.filter(key=advance.skill).first()
+        )
         ctx.journal.create(WarriorSkill, warrior=warrior, skill=skill)
         text = f"new skill: {skill.name}"
     elif advance.kind == "spell":

@@ -27,6 +27,7 @@ from __future__ import annotations
 from battles.models import Participant, PostBattleSequence, SequenceTask
 from battles.rules import exploration as rules
 from battles.rules import scenario_income, scenarios
+from battles.sequence import mordheim_map
 from battles.sequence.engine import Context, Step, list_rolls
 from battles.sequence.experience import roll_hero_advance
 from battles.sequence.injuries import kill_warrior
@@ -102,6 +103,7 @@ class Exploration(TreasuryStep):
         rerolls = [f"Wyrdstone Hunter ({hunter.name})" for hunter in hunters]
         if warband.catacombs_reroll:
             rerolls.append("Entrance to the catacombs")
+        rerolls += mordheim_map.rerolls(warband, heroes)
         rangers = Warrior.objects.filter(
             warband=warband, status=Warrior.Status.ACTIVE, hired_sword__key=ELF_RANGER
         ).order_by("pk")
@@ -171,6 +173,8 @@ class Exploration(TreasuryStep):
         result = rules.explore(dice, setup, task.answers)
         if setup.straggler:
             ctx.journal.update(ctx.warband, exploration_extra_dice=0)
+        if ctx.warband.map_rerolls:  # a Vague or Accurate map's: this exploration only
+            ctx.journal.update(ctx.warband, map_rerolls=0)
         if result.shards:
             receive(
                 ctx,

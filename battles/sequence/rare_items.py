@@ -7,6 +7,9 @@ modifiers) per hero who was not taken out of action. Readings where the rules ar
   reading bars also a hero who missed the battle (he was kept back, recovering, as he
   explores nothing in step 3) and a captive (held by the enemy). A battle reported before the
   sides entered their warriors has no outcomes for the side: every hero free to fight searches.
+- Haggle (``battles.sequence.haggle``) may knock 2D6 off one rare item or container: its dice
+  are typed after any price dice.
+- A Mordheim map's D6 (``battles.sequence.mordheim_map``) is typed last, after those.
 - Each successful rarity roll buys at most one rare item, for the whole warband; it goes into
   a container or onto a single-model warrior who may use it (a henchman group would need one
   per model). A variable price is rolled once per roll and item, and stands if the player
@@ -18,6 +21,7 @@ from __future__ import annotations
 from battles.dice import exactly
 from battles.models import SequenceTask
 from battles.rules import exploration as rules
+from battles.sequence import haggle, mordheim_map
 from battles.sequence.engine import list_rolls
 from battles.sequence.treasury_steps import (
     TreasuryStep,
@@ -115,6 +119,7 @@ class RareItems(TreasuryStep):
             offered = [(i, prices.get(i.key), i.refusal(key)) for i in items]
             offers.append((task, offered, containers))
         context["offers"] = offers
+        context["haggler"] = haggle.haggler(sequence)
         return context
 
     def run_task(self, ctx, task, dice):
@@ -158,12 +163,18 @@ class RareItems(TreasuryStep):
                 raise RuleViolation(
                     f"A {spec.name} is Rare {spec.rarity}: the roll was {result['total']}."
                 )
-            fixed = Need(0, note=f"its price is fixed: {spec.price} gc")
-            exactly(dice, fixed, f"The {spec.name}'s price")
-            pay(ctx, spec.price, f"a {spec.name}", prefer=values["pay_from"])
+            need = Need(0, note=f"its price is fixed: {spec.price} gc")
+            hero = haggle.check(ctx, spec.price, f"A {spec.name}") if values.get("haggle") else None
+            need = haggle.with_haggle(need) if hero else need
+            dice = exactly(dice, need, f"The {spec.name}'s price")
+            price, haggled = spec.price, ""
+            if hero is not None:
+                done = haggle.haggle(ctx, hero, dice, price, f"a {spec.name}")
+                price, haggled = done.price, f" ({done.describe()})"
+            pay(ctx, price, f"a {spec.name}", prefer=values["pay_from"])
             made = ctx.journal.create(StorageContainer, warband=ctx.warband, kind=key)
             treasury.number_alike(ctx.warband.pk, key, [made])
-            bought = f"a {spec.name} for {spec.price} gc"
+            bought = f"a {spec.name} for {price} gc{haggled}"
         else:
             item = Item.objects.filter(key=key, rarity__isnull=False).first()
             if item is None:
@@ -188,18 +199,29 @@ class RareItems(TreasuryStep):
                 container = own_container(ctx, pk, what=item.name)
             # The price is rolled once; it stands even if the treasury cannot pay it now.
             prices = dict(result.get("prices", {}))
-            dice = exactly(dice, price_roll(item, prices), f"The {item.name}'s price")
+            need = price_roll(item, prices)
+            hero = None
+            if values.get("haggle"):  # checked before any die is rolled
+                least = prices.get(key, item.price + need.count)  # a price not rolled: its least
+                hero = haggle.check(ctx, least, item.name)
+                need = haggle.with_haggle(need)
+            if key == mordheim_map.KEY:
+                need = mordheim_map.with_map_die(need)
+            dice = exactly(dice, need, f"The {item.name}'s price")
             if key not in prices:
                 prices[key] = rules.variable_price(dice, item.price, item.price_dice, item.name)
                 result["prices"] = prices
                 ctx.journal.update(task, result=result)
-            price = prices[key]
+            price, haggled = prices[key], ""
+            if hero is not None:
+                done = haggle.haggle(ctx, hero, dice, price, item.name)
+                price, haggled = done.price, f" ({done.describe()})"
             if price > gold_held(ctx.warband):
-                return f"{item.name} costs {price} gc: more than the treasury holds."
+                return f"{item.name} costs {price} gc{haggled}: more than the treasury holds."
             pay(ctx, price, item.name, prefer=values["pay_from"])
             if warrior is not None:
                 ctx.journal.create(WarriorItem, warrior=warrior, item=item, price_paid=price)
-                bought = f"{item.name} for {price} gc, to {warrior.name}"
+                bought = f"{item.name} for {price} gc{haggled}, to {warrior.name}"
             else:
                 treasury.add_item(
                     container,
@@ -207,7 +229,9 @@ class RareItems(TreasuryStep):
                     reason=Reason.PURCHASE,
                     context=ctx.treasury_context(f"bought for {price} gc"),
                 )
-                bought = f"{item.name} for {price} gc, into {container.the}"
+                bought = f"{item.name} for {price} gc{haggled}, into {container.the}"
+            if key == mordheim_map.KEY:
+                bought = f"{bought}; {mordheim_map.bought(ctx, dice)}"
         result["bought"] = bought
         ctx.journal.update(task, result=result)
         return f"Bought {bought}."

@@ -10,6 +10,8 @@ silent:
 - A Wolfcloak is won in a hunt (``warbands.rules.purchases``): the hero pays, then the
   server rolls his D6 against his Strength (this form takes no typed dice), logged with the
   step's other rolls.
+- Haggle (``battles.sequence.haggle``) may knock 2D6 off one Common item bought (one model's,
+  for a group), rolled by the server (these forms take no typed dice) and logged.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from battles.models import PostBattleSequence
-from battles.sequence import leader_return
+from battles.sequence import haggle, leader_return
 from battles.sequence.treasury_steps import (
     TreasuryStep,
     check_group_grows,
@@ -84,6 +86,7 @@ class Recruits(TreasuryStep):
             recruits=recruits,
             buyers=[(w, common_entries(w, by_type)) for w in warriors],
             fresh_groups=[w for w in warriors if not w.is_hero and w.experience == 0],
+            haggler=haggle.haggler(sequence),
             stash_items=[
                 (item, item.refusal(warband.warband_type.key))
                 for item in Item.objects.filter(rarity__isnull=True)
@@ -180,13 +183,19 @@ class Recruits(TreasuryStep):
         _, cost = roster_rules.check_purchase(
             [entry.as_rule()], key, buyer, models=warrior.group_size, gold=10**9
         )
+        each = roster_rules.price_per_model(entry.as_rule(), buyer)
+        paid, haggled = each, ""
+        if values.get("haggle"):
+            hero = haggle.check(ctx, each, entry.item.name)
+            done = haggle.haggle(ctx, hero, dice, each, entry.item.name)
+            cost, paid, haggled = cost - done.saved, done.price, f"; {done.describe()}"
         pay(ctx, cost, f"{entry.item.name} for {warrior.name}", prefer=values["pay_from"])
         if purchases.needs_wolf_hunt(key, being_founded=False):
             hunt = purchases.wolf_hunt(dice, hero=warrior.name, strength=warrior.S)
             if not hunt.slain:
                 return (
                     f"{warrior.name} paid {cost} gc for the wolf hunt and rolled {hunt.roll}, "
-                    f"over his Strength {hunt.strength}: no {entry.item.name}."
+                    f"over his Strength {hunt.strength}: no {entry.item.name}{haggled}."
                 )
             bought = f"{warrior.name} slew the wolf ({hunt.roll}, Strength {hunt.strength}): "
         else:
@@ -195,9 +204,9 @@ class Recruits(TreasuryStep):
             WarriorItem,
             warrior=warrior,
             item=entry.item,
-            price_paid=roster_rules.price_per_model(entry.as_rule(), buyer),
+            price_paid=paid if warrior.group_size == 1 else each,
         )
-        return f"{bought}{entry.item.name} for {warrior.name} ({cost} gc)."
+        return f"{bought}{entry.item.name} for {warrior.name} ({cost} gc{haggled})."
 
     def do_buy_stash(self, ctx, values, dice):
         item = (
@@ -213,14 +222,19 @@ class Recruits(TreasuryStep):
         if refusal:
             raise RuleViolation(refusal)
         container = own_container(ctx, values["into"], what=item.name)
-        pay(ctx, item.price, item.name, prefer=values["pay_from"])
+        price, haggled = item.price, ""
+        if values.get("haggle"):
+            hero = haggle.check(ctx, price, item.name)
+            done = haggle.haggle(ctx, hero, dice, price, item.name)
+            price, haggled = done.price, f" ({done.describe()})"
+        pay(ctx, price, item.name, prefer=values["pay_from"])
         treasury.add_item(
             container,
             item=item,
             reason=Reason.PURCHASE,
-            context=ctx.treasury_context(f"bought for {item.price} gc"),
+            context=ctx.treasury_context(f"bought for {price} gc"),
         )
-        return f"Bought {item.name} for {item.price} gc, into {container.the}."
+        return f"Bought {item.name} for {price} gc{haggled}, into {container.the}."
 
     def do_sell(self, ctx, values, dice):
         """Trading: any item sells for half its price (rounded down)."""

@@ -11,7 +11,18 @@ from django.urls import reverse
 
 from battles import sequence as sequences
 from battles.models import SequenceTask, WarriorOutcome
-from tests.helpers import act, at_step, chest, fought, gold, play_to, sequence_of, warriors
+from battles.sequence.dramatis_personae import swords_due
+from tests.helpers import (
+    act,
+    at_step,
+    chest,
+    fought,
+    gold,
+    play_to,
+    roll,
+    sequence_of,
+    warriors,
+)
 from warbands import hired_swords, services, treasury
 from warbands.models import HiredSwordType, LedgerEntry, Warrior
 from warbands.rules import RuleViolation
@@ -173,3 +184,62 @@ def test_out_of_action_he_rolls_as_a_henchman(duel):
 
     task = sequence.tasks.get(step=1, warrior=ogre)
     assert (task.kind, task.data["models"]) == ("henchman_injury", 1)
+
+
+# --- Issue 28 point 2, second pass -----------------------------------------------------------
+
+
+def test_a_captive_or_dead_hired_sword_is_not_asked_for_upkeep(duel):
+    """Hired Swords: no upkeep for one killed; one held captive by the enemy is not with the
+    warband either, so he is not asked (nor does he block the step)."""
+    reavers = duel["reavers"]
+    ogre = with_sword(reavers)
+    slayer = with_sword(reavers, "dwarf_troll_slayer")
+    Warrior.objects.filter(pk=ogre.pk).update(status=Warrior.Status.CAPTURED)
+    Warrior.objects.filter(pk=slayer.pk).update(status=Warrior.Status.DEAD)
+    sequence, owner = at_step(duel, 7)
+    before = gold(reavers)
+
+    assert swords_due(sequence) == []
+    with pytest.raises(RuleViolation, match="whose upkeep is due"):
+        act(sequence, "upkeep", owner, warrior=ogre.pk, decision="pay")
+    sequences.complete_step(sequence, actor=owner, step=7)
+    assert gold(reavers) == before
+
+
+def test_the_warlock_hired_in_step_7_rolls_his_two_spells(duel):
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 7)
+
+    act(sequence, "hire_sword", owner, dice=(2, 2, 5), sword="warlock", name="Zed")
+
+    zed = reavers.warriors.get(name="Zed")
+    assert sorted(zed.spells.values_list("roll", flat=True)) == [2, 5]  # the second 2 rerolled
+    assert set(zed.spells.values_list("spell__spell_list__key", flat=True)) == {"lesser_magic"}
+
+
+@pytest.mark.parametrize(
+    ("key", "skill", "also"),
+    [
+        ("dwarf_troll_slayer", "ferocious_charge", {"monster_slayer", "berserker", "mighty_blow"}),
+        ("elf_ranger", "luck", {"fey", "quick_shot", "sprint"}),
+        ("imperial_assassin", "backstabber", {"hide_in_shadows", "strike_to_injure"}),
+    ],
+)
+def test_his_advance_offers_his_own_skills(duel, key, skill, also):
+    reavers = duel["reavers"]
+    sword = with_sword(reavers, key)
+    Warrior.objects.filter(pk=sword.pk).update(experience=4)
+    battle = fought(duel, [(sword, False, 0, 0, None)])
+    sequence = sequence_of(battle, reavers)
+    play_to(sequence, 2, reavers.owner)
+    sequences.act(sequence, actor=reavers.owner, step=2, action="award")
+    task = SequenceTask.objects.get(sequence=sequence, warrior=sword)
+
+    asked = roll(sequence, task, [1, 1], reavers.owner)  # 2: a new skill
+
+    offered = {option for option, _ in asked.question["options"]}
+    assert {skill, *also} <= offered
+    roll(sequence, asked, [], reavers.owner, answers={"skill": skill})
+    learned = sword.skills.select_related("skill__skill_list").get()
+    assert (learned.skill.key, learned.skill.skill_list.key) == (skill, key)

@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from core.dice import ScriptedDice
 from tests.factories import WarbandFactory, finish, hire
 from warbands import hired_swords, services
-from warbands.models import HiredSwordType, WarbandType
+from warbands.models import HiredSwordType, Skill, Spell, WarbandType
 from warbands.reference import read
-from warbands.rules import RuleViolation
+from warbands.rules import RosterEntry, RuleViolation, check_hire, hired_sword_key
 from warbands.rules import hired_swords as sword_rules
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +88,11 @@ def test_hired_at_muster_pays_the_fee_and_stays_out_of_the_size():
         ogre.is_hero and ogre.hired_sword.key == "ogre_bodyguard" and ogre.name == "Ogre Bodyguard"
     )
     roster = list(services.roster(warband))
-    assert [e.type_key for e in services.roster_entries(roster)] == ["mercenary_captain"]
+    entries = services.roster_entries(roster)  # the Ogre: in no count, only his presence
+    assert [(e.type_key, e.models, e.is_hero) for e in entries] == [
+        ("mercenary_captain", 1, True),
+        ("hired_sword:ogre_bodyguard", 0, False),
+    ]
     assert services.rating(roster) == (5 + 20) + 25  # captain 5 + 20 xp; the Ogre his own 25
     with pytest.raises(RuleViolation, match="one of each type"):
         hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="ogre_bodyguard")
@@ -183,3 +188,103 @@ def test_a_highwayman_never_joins_beside_a_roadwarden():
     hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="roadwarden")
     with pytest.raises(RuleViolation, match="will not serve beside"):
         hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="highwayman")
+
+
+# --- Issue 28 point 2, second pass: the Cook, the Warlock's magic, his own skill lists ------
+
+
+def test_the_halfling_scouts_cook_makes_room_for_one_more_warrior():
+    """Halfling Scout, Cook: the warband's maximum size is one more while he is with it (its
+    heroes are not)."""
+    warband = WarbandFactory()  # Reikland: at most 15 warriors
+    hire(warband, "mercenary_captain", name="Adler")
+    for models in (5, 5, 4):
+        hire(warband, "warrior", models=models)
+    with pytest.raises(RuleViolation, match="at most 15 warriors"):
+        hire(warband, "warrior")
+
+    pip = hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="halfling_scout")
+
+    roster = list(services.roster(warband))
+    keys = [e.type_key for e in services.roster_entries(roster)]
+    assert warband.warband_type.limits.max_size(keys) == 16
+    hire(warband, "warrior")  # the 16th
+    with pytest.raises(RuleViolation, match="at most 16 warriors"):
+        hire(warband, "warrior")
+
+    def size_problems():
+        problems = services.muster_problems(warband, list(services.roster(warband)))
+        return [p.message for p in problems if "at most" in p.message]
+
+    assert size_problems() == []
+    services.dismiss_warrior(pip, actor=warband.owner)  # without him, 16 are too many
+    assert size_problems() == ["A warband may have at most 15 warriors (it has 16)."]
+
+
+def test_the_cook_is_no_extra_hero():
+    limits = WarbandType.objects.get(key="reikland").limits
+    roster = [
+        RosterEntry("mercenary_captain", True, True, 1),
+        *[RosterEntry("champion", True, False, 1) for _ in range(5)],
+        RosterEntry(hired_sword_key("halfling_scout"), False, False, 0),
+    ]
+    kind = WarbandType.objects.get(key="reikland").warrior_types.get(key="youngblood").as_rule()
+    with pytest.raises(RuleViolation, match="at most 6 heroes"):
+        check_hire(limits, roster, kind, models=1, gold=None)
+
+
+def test_the_warlock_is_hired_with_two_spells_of_lesser_magic():
+    """Warlock, Wizard: two spells generated at random from Lesser Magic (rolled again when
+    one comes up twice, as for a wizard of a warband list)."""
+    lesser = {s.d6: s for s in Spell.objects.filter(spell_list__key="lesser_magic")}
+    assert {d6: (s.name, s.difficulty) for d6, s in lesser.items()} == {
+        1: ("Fires of U'Zhul", 7),
+        2: ("Flight of Zimmeran", 7),
+        3: ("Dread of Aramar", 7),
+        4: ("Silver Arrows of Arha", 7),
+        5: ("Luck of Shemtek", 6),
+        6: ("Sword of Rezhebel", 8),
+    }
+    warband = WarbandFactory()
+
+    warlock = hired_swords.hire_at_muster(
+        warband, actor=warband.owner, sword_key="warlock", dice=ScriptedDice([4, 4, 1])
+    )
+
+    assert sorted(warlock.spells.values_list("spell__key", "roll")) == [
+        ("fires_of_uzhul", 1),
+        ("silver_arrows_of_arha", 4),
+    ]
+    assert warlock.warrior_type.spell_list.key == "lesser_magic"
+    ogre = hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="ogre_bodyguard")
+    assert not ogre.spells.exists()
+
+
+def test_the_warlock_rolled_by_the_server_on_the_muster_page(client):
+    warband = WarbandFactory()
+    client.force_login(warband.owner)
+    client.post(
+        reverse("warband_hire_sword", args=[warband.pk]), {"sword": "warlock", "name": "Zed"}
+    )
+    zed = warband.warriors.get(name="Zed")
+    assert zed.spells.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("key", "own_list", "skills"),
+    [
+        ("dwarf_troll_slayer", "dwarf_troll_slayer",
+         {"Ferocious Charge", "Monster Slayer", "Berserker"}),
+        ("elf_ranger", "elf_ranger", {"Fey", "Luck"}),
+        ("imperial_assassin", "imperial_assassin", {"Backstabber", "Hide in Shadows"}),
+        ("arabian_merchant", "arabian_merchant", {"Stone Cutter", "Guardian"}),
+    ],
+)  # fmt: skip
+def test_a_hired_sword_has_his_own_skill_list(key, own_list, skills):
+    sword = HiredSwordType.objects.get(key=key)
+    lists = list(sword.warrior_type.skill_lists.values_list("key", flat=True))
+    assert lists[-1] == own_list
+    names = set(Skill.objects.filter(skill_list__key=own_list).values_list("name", flat=True))
+    assert names == skills
+    for name in skills:
+        assert name in entry_text(sword.name)

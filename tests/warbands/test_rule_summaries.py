@@ -23,12 +23,12 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
-def _runs(text: str) -> set[tuple[str, ...]]:
+def runs(text: str) -> set[tuple[str, ...]]:
     words = _words(text)
     return {tuple(words[i : i + RUN]) for i in range(len(words) - RUN + 1)}
 
 
-def _rule_texts() -> str:
+def rule_texts() -> str:
     paths = [*RULES.glob("*.txt"), *RULES.glob("*.md"), *(RULES / "reference").glob("*.md")]
     return "\n".join(path.read_text(encoding="utf-8") for path in paths)
 
@@ -49,7 +49,8 @@ def _summarised() -> list[tuple[str, dict]]:
 
 def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     rows = _summarised()
-    assert len(rows) == 35 + 35 + 42  # core skills, the lists' own skills, spells and prayers
+    # core skills and the hired swords' own, the lists' own skills, spells and prayers
+    assert len(rows) == 35 + 9 + 35 + 42 + 6
     for where, row in rows:
         summary = row.get("summary", "")
         assert summary.strip(), f"{where} {row['key']}: no summary"
@@ -59,11 +60,11 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
 
 @pytest.mark.skipif(not RULES.is_dir(), reason="the rule texts (../shared/rules) are not here")
 def test_no_summary_copies_the_rule_texts():
-    rule_runs = _runs(_rule_texts())
+    rule_runs = runs(rule_texts())
     copied = [
-        f"{where} {row['key']}: {' '.join(sorted(_runs(row['summary']) & rule_runs)[0])}"
+        f"{where} {row['key']}: {' '.join(sorted(runs(row['summary']) & rule_runs)[0])}"
         for where, row in _summarised()
-        if _runs(row["summary"]) & rule_runs
+        if runs(row["summary"]) & rule_runs
     ]
     assert copied == []
 

@@ -339,6 +339,7 @@ class Converter:
                     "price_dice": None,
                     "rarity": rule["chart_rarity"],
                     "notes": "Gromril weapon: a further -1 armour save modifier.",
+                    "summary": rule["summary"],
                     **{k: base[k] for k in RESTRICTION_FIELDS if k in base},
                 }
             )

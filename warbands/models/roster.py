@@ -81,6 +81,16 @@ class Warband(models.Model):
         default=False,
         help_text="Entrance to the Catacombs (6×5): may re-roll one exploration die, for good.",
     )
+    map_rerolls = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Mordheim maps bought (Vague: 1, Accurate: 3): exploration dice the warband "
+        "may re-roll at the next exploration.",
+    )
+    master_map = models.BooleanField(
+        default=False,
+        help_text="A Mordheim map bought was a master map: one exploration die re-rolled for "
+        "good, while a hero carrying a Mordheim map was not taken out of action.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = WarbandQuerySet.as_manager()

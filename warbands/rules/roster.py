@@ -18,6 +18,7 @@ __all__ = [
     "HENCHMAN_TRACK_LENGTH",
     "HERO_ADVANCE_THRESHOLDS",
     "HERO_TRACK_LENGTH",
+    "HIRED_SWORD_EXTRA_WARRIORS",
     "Buyer",
     "ListEntry",
     "MusterProblem",
@@ -35,11 +36,13 @@ __all__ = [
     "check_hire",
     "check_purchase",
     "experience_track",
+    "hired_sword_key",
     "lower_characteristic",
     "muster_problems",
     "next_advance",
     "price_per_model",
     "raise_characteristic",
+    "roster_entries",
     "roster_rule_problems",
     "warband_rating",
 ]
@@ -241,9 +244,41 @@ class WarbandLimits:
     ratios: tuple[Ratio, ...] = ()
 
     def max_size(self, type_keys) -> int:
-        """The maximum warband size with the warriors of ``type_keys`` on the roster."""
+        """The maximum warband size with the warriors of ``type_keys`` on the roster (hired
+        swords as ``hired_sword_key``: the Halfling Scout's Cook adds one)."""
         present = set(type_keys)
-        return self.max_warriors + sum(n for key, n in self.extra_warriors if key in present)
+        extra = (*self.extra_warriors, *HIRED_SWORD_EXTRA_WARRIORS)
+        return self.max_warriors + sum(n for key, n in extra if key in present)
+
+
+def roster_entries(warriors) -> list[RosterEntry]:
+    """The roster as the hiring rules see it, from warriors (anything with ``warrior_type``,
+    ``is_hero``, ``is_leader``, ``group_size`` and ``hired_sword_id``). Hired Swords count in
+    neither the warband's size nor its heroes: each is an entry of no models, there only for
+    what his presence changes (the Halfling Scout's Cook: one more warrior)."""
+    return [
+        RosterEntry(
+            type_key=w.warrior_type.key, is_hero=w.is_hero, is_leader=w.is_leader,
+            models=w.group_size,
+        )
+        if w.hired_sword_id is None
+        else RosterEntry(
+            type_key=hired_sword_key(w.warrior_type.key), is_hero=False, is_leader=False,
+            models=0,
+        )
+        for w in warriors
+    ]  # fmt: skip
+
+
+def hired_sword_key(key: str) -> str:
+    """How a hired sword of the catalogue stands in a roster's type keys: apart from the
+    warband list's own types, since he counts in neither the size nor the heroes."""
+    return f"hired_sword:{key}"
+
+
+# Hired Swords, Halfling Scout, Cook: while he is with it the warband's maximum size is one
+# more (not its maximum number of heroes).
+HIRED_SWORD_EXTRA_WARRIORS: tuple[tuple[str, int], ...] = ((hired_sword_key("halfling_scout"), 1),)
 
 
 @dataclass(frozen=True)
@@ -262,7 +297,8 @@ class WarriorKind:
 
 @dataclass(frozen=True)
 class RosterEntry:
-    """A warrior (or henchman group) already on the roster."""
+    """A warrior (or henchman group) already on the roster. A hired sword is one of no models
+    and no hero, keyed ``hired_sword_key``: only his presence counts (the Cook)."""
 
     type_key: str
     is_hero: bool

@@ -1,0 +1,80 @@
+"""Rules text at hand for equipment (issue 28, point 4, the rest): every item of the price
+chart has a summary of our own, never a run of the rule texts' words; the converter writes
+the gromril weapons' from its hand-written input; migration 0028 loads them again; the
+roster shows an item's summary beside its name."""
+
+import json
+
+import pytest
+from django.apps import apps as django_apps
+from django.urls import reverse
+from django.utils.html import escape
+
+from tests.factories import WarbandFactory, hire
+from tests.warbands.test_rule_summaries import RULES, rule_texts, runs
+from warbands.models import Item
+from warbands.reference import DATA_DIR, load_rule_summaries
+
+SWORD = (
+    "Lets its wielder parry: beat the enemy's best hit roll on a D6 to cancel that hit"
+    " (not against twice his Strength or more)."
+)
+
+
+def _chart() -> list[dict]:
+    return json.loads((DATA_DIR / "equipment.json").read_text(encoding="utf-8"))["items"]
+
+
+def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
+    items = _chart()
+    assert len(items) == 114
+    for item in items:
+        summary = item.get("summary", "")
+        assert summary.strip(), f"{item['key']}: no summary"
+        assert len(summary) <= 200, f"{item['key']}: more than a sentence or two"
+        assert summary != item["notes"], f"{item['key']}: the notes again"
+
+
+def test_the_gromril_weapons_summary_comes_from_the_converters_input():
+    mapping = json.loads((DATA_DIR / "bsdata_lists.json").read_text(encoding="utf-8"))
+    gromril = [item for item in _chart() if item["notes"].startswith("Gromril weapon")]
+    assert len(gromril) == 8
+    assert {item["summary"] for item in gromril} == {mapping["gromril_weapons"]["summary"]}
+
+
+@pytest.mark.skipif(not RULES.is_dir(), reason="the rule texts (../shared/rules) are not here")
+def test_no_item_summary_copies_the_rule_texts():
+    rule_runs = runs(rule_texts())
+    copied = [
+        f"{item['key']}: {' '.join(sorted(runs(item['summary']) & rule_runs)[0])}"
+        for item in _chart()
+        if runs(item["summary"]) & rule_runs
+    ]
+    assert copied == []
+
+
+def test_the_loaded_items_carry_their_summaries(db):
+    keys = [item["key"] for item in _chart()]
+    assert Item.objects.get(key="sword").summary == SWORD
+    assert not Item.objects.filter(key__in=keys, summary="").exists()
+
+
+def test_the_summary_loader_of_migration_0028_brings_them_back(db):
+    Item.objects.update(summary="")
+
+    load_rule_summaries(django_apps)
+
+    assert Item.objects.get(key="sword").summary == SWORD
+    assert Item.objects.get(key="gromril_axe").summary.startswith("Dwarf-forged")
+    keys = [item["key"] for item in _chart()]
+    assert not Item.objects.filter(key__in=keys, summary="").exists()
+
+
+def test_the_roster_shows_each_item_with_its_summary(client, db):
+    warband = WarbandFactory(name="Reavers")
+    hire(warband, "mercenary_captain", items=["sword"], name="Adler")
+    client.force_login(warband.owner)
+
+    page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+
+    assert f'Sword</span><small class="rule-summary">{escape(SWORD)}</small>' in page

@@ -1,0 +1,17 @@
+"""Rules text at hand (issue 28, point 4, the rest): every item of the price chart has a
+summary of our own now; load the summaries again (``load_rule_summaries`` sets an item's
+summary when the data gives one) so existing databases get them."""
+
+from django.db import migrations
+
+from warbands.reference import load_rule_summaries
+
+
+def load(apps, schema_editor):
+    load_rule_summaries(apps)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("warbands", "0027_hired_sword_types")]
+
+    operations = [migrations.RunPython(load, migrations.RunPython.noop)]
