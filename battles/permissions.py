@@ -19,7 +19,7 @@ def get_battle_for_user(request: HttpRequest, pk: int) -> Battle:
     """The battle, for the members of its campaign (404 for anyone else)."""
     battle = None
     if request.user.is_authenticated:  # else no membership, and so a 404 below
-        battle = one(Battle.objects.select_related("campaign", "reported_by").filter(pk=pk))
+        battle = one(Battle.objects.select_related("campaign", "reported_by", "game").filter(pk=pk))
     if battle is None or not is_member(request.user, battle.campaign):
         raise Http404("No such battle.")
     return battle

@@ -31,15 +31,16 @@ from warbands.models import RatingSnapshot, Warband, Warrior
 from warbands.rules import RuleViolation
 
 
-def _warbands_for(campaign: Campaign, results: Sequence[ReportedResult]) -> dict[int, Warband]:
+def lock_warbands(campaign: Campaign, warband_ids: Sequence[int]) -> dict[int, Warband]:
+    """The warbands of a battle, locked, each checked to be the campaign's and ready."""
     warbands = {
         w.pk: w
         for w in Warband.objects.select_for_update(no_key=True)
-        .filter(pk__in=[r.warband_id for r in results])
+        .filter(pk__in=warband_ids)
         .order_by("pk")
     }
-    for result in results:
-        warband = warbands.get(result.warband_id)
+    for warband_id in warband_ids:
+        warband = warbands.get(warband_id)
         if warband is None or warband.campaign_id != campaign.pk:
             raise RuleViolation("Every warband must belong to this campaign.")
         if warband.status != Warband.Status.ACTIVE:
@@ -118,6 +119,7 @@ def correct_result(battle: Battle, *, actor, results: Sequence[ReportedResult]) 
     battle = Battle.objects.select_for_update(no_key=True).get(pk=battle.pk)
     if not permissions.can_run_campaign(actor, battle.campaign):
         raise PermissionDenied("Only the campaign's organisers correct results.")
+    _require_played(battle)
     check_results(results)
     participants = {p.warband_id: p for p in battle.participants.select_related("warband")}
     if set(participants) != {r.warband_id for r in results}:
@@ -172,7 +174,7 @@ def report_battle(
     if not scenario:
         raise RuleViolation("Name the scenario.")
     check_results(results)
-    warbands = _warbands_for(campaign, results)
+    warbands = lock_warbands(campaign, [r.warband_id for r in results])
     organiser = permissions.is_organiser(actor, campaign)
     if not organiser and not _owns_one(actor, results, warbands):
         raise PermissionDenied("Report battles your own warband fought in.")
@@ -213,6 +215,7 @@ def _editable(battle: Battle, actor) -> Battle:
     )
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is confirmed: ask an organiser to correct it.")
+    _require_played(battle)
     if not battle.campaign.is_open:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
     if not (battle.reported_by_id == actor.pk or permissions.is_organiser(actor, battle.campaign)):
@@ -262,6 +265,7 @@ def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
     )
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is already confirmed.")
+    _require_played(battle)
     if not battle.campaign.is_open:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
     mine = list(battle.participants.select_related("warband").filter(warband__owner=actor))
@@ -298,6 +302,7 @@ def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
         raise PermissionDenied("Only the campaign's organisers confirm for others.")
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is already confirmed.")
+    _require_played(battle)
     _require_every_side(battle)
     waiting = [
         p.warband.name
@@ -314,6 +319,14 @@ def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
         battle=battle,
     )  # fmt: skip
     return _confirm_if_everybody_agrees(battle)
+
+
+def _require_played(battle: Battle) -> None:
+    if battle.status == Battle.Status.PLAYING:
+        raise RuleViolation(
+            "The battle is still being played with the battle helper: its report is filled in "
+            "when the game ends."
+        )
 
 
 def _require_every_side(battle: Battle) -> None:

@@ -40,11 +40,9 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
         .select_related("warrior_type")
         .order_by("-is_leader", "-is_hero", "pk")
     )
-    existing = (
-        {o.warrior_id: o for o in WarriorOutcome.objects.filter(participant=participant)}
-        if participant.side_entered_at
-        else {}
-    )
+    # What the side said, or what the battle helper wrote at the end of the game (each player
+    # checks and saves it); none yet: everybody took part and stood.
+    existing = {o.warrior_id: o for o in WarriorOutcome.objects.filter(participant=participant)}
     data = request.POST if request.method == "POST" else None
     rows = side_rows(data, warriors, played, existing=existing)
     leader = participant.leader_id or next((w.pk for w in warriors if w.is_leader), None)

@@ -71,7 +71,7 @@ def may_enter(user, battle: Battle, participant: Participant) -> bool:
     """The warband's player, or an organiser for him, while the battle is not confirmed."""
     return (
         battle.campaign.is_open
-        and battle.status != Battle.Status.CONFIRMED
+        and battle.status not in (Battle.Status.CONFIRMED, Battle.Status.PLAYING)
         and (
             participant.warband.owner_id == user.pk
             or permissions.can_run_campaign(user, battle.campaign)

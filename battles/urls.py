@@ -1,11 +1,20 @@
 from django.urls import path
 
-from battles import captive_views, sequence_views, side_views, views
+from battles import captive_views, play_views, sequence_views, side_views, views
 
 urlpatterns = [
     path("campaigns/<int:pk>/battles/new/", views.battle_record, name="battle_record"),
     path("campaigns/<int:pk>/battles/report/", views.battle_report, name="battle_report"),
+    path("campaigns/<int:pk>/battles/play/", play_views.play_start, name="play_start"),
     path("battles/<int:pk>/", views.battle_detail, name="battle_detail"),
+    path("battles/<int:pk>/play/", play_views.play_page, name="play_page"),
+    path("battles/<int:pk>/play/board/", play_views.play_board, name="play_board"),
+    path("battles/<int:pk>/play/move/", play_views.play_move, name="play_move"),
+    path(
+        "battles/<int:pk>/play/fighters/<int:fighter_pk>/",
+        play_views.play_panel,
+        name="play_panel",
+    ),
     path("battles/<int:pk>/sides/<int:warband_pk>/", side_views.battle_side, name="battle_side"),
     path("battles/<int:pk>/respond/", views.battle_respond, name="battle_respond"),
     path("battles/<int:pk>/confirm/", views.battle_confirm_all, name="battle_confirm_all"),

@@ -72,7 +72,7 @@ def battle_context(
     discoveries = list(battle.discoveries.select_related("warband"))
     may_edit = (
         battle.campaign.is_open
-        and battle.status != Battle.Status.CONFIRMED
+        and battle.status not in (Battle.Status.CONFIRMED, Battle.Status.PLAYING)
         and (organiser or battle.reported_by_id == request.user.pk)
     )
     return {

@@ -23,12 +23,17 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
     by_campaign: dict[int, list] = {}
     for warband in warbands:
         by_campaign.setdefault(warband.campaign_id, []).append(warband)
-    # The user's sides of battles not confirmed yet: his warriors to enter (battles.sides),
-    # or, once every side is in, the report to confirm or dispute.
+    # The user's games being played (the battle helper), his sides of battles not confirmed
+    # yet: his warriors to enter (battles.sides), or, once every side is in, the report to
+    # confirm or dispute.
     waiting = (
         Participant.objects.filter(
             warband__owner=user,
-            battle__status__in=[Battle.Status.REPORTED, Battle.Status.DISPUTED],
+            battle__status__in=[
+                Battle.Status.PLAYING,
+                Battle.Status.REPORTED,
+                Battle.Status.DISPUTED,
+            ],
         )
         .filter(
             Q(side_entered_at__isnull=True)
@@ -47,7 +52,13 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
     )
     for participant in waiting:
         battle = participant.battle
-        if participant.side_entered_at is None:
+        if battle.status == Battle.Status.PLAYING:
+            step = Step(
+                f"A game in progress: {battle} ({participant.warband.name}): open the battle "
+                "helper",
+                reverse("play_page", args=[battle.pk]),
+            )
+        elif participant.side_entered_at is None:
             step = Step(
                 f"Enter what the warriors of {participant.warband.name} did in {battle}",
                 reverse("battle_side", args=[battle.pk, participant.warband_id]),

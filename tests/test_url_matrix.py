@@ -21,7 +21,8 @@ from django.db import transaction
 from django.urls import reverse
 
 from battles import services as battle_services
-from battles.models import Captive, PostBattleSequence, SequenceTask
+from battles.models import Captive, Fighter, PostBattleSequence, SequenceTask
+from battles.play.start import start_game
 from battles.rules import ReportedResult
 from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
@@ -111,6 +112,13 @@ MATRIX: dict[str, tuple[str, str]] = {
     "battle_declare": ("LHFOO", "LHFOO"),
     "battle_recovery_start": ("LMMMM", "LHOOO"),
     "battle_recover": ("LMMMM", "LHOOO"),
+    # The battle helper: members follow a game; each player moves his own warriors (the
+    # opponent's panel of the owner's warrior is an empty one).
+    "play_start": ("LHOOO", "LHOOO"),
+    "play_page": ("LHOOO", "LMMMM"),
+    "play_board": ("LHOOO", "LMMMM"),
+    "play_panel": ("LHOOO", "LMMMM"),
+    "play_move": ("LMMMM", "LHOOO"),
     # The owner's post-battle sequence; the organiser follows it and plays its public steps.
     "sequence_detail": ("LHFOO", "LMMMM"),
     "sequence_task": ("LMMMM", "LHFOO"),
@@ -145,6 +153,11 @@ def build_scenario() -> dict:
     pending = battle_services.report_battle(
         actor=mine.owner, campaign=campaign, scenario="Ambush", results=results
     )
+    game = start_game(
+        actor=mine.owner, campaign=campaign, scenario_key="skirmish",
+        warband_ids=[mine.pk, theirs.pk],
+    )  # fmt: skip
+    fighter = Fighter.objects.filter(game__battle=game, side__participant__warband=mine).first()
     sequence = PostBattleSequence.objects.get(participant__battle=battle, participant__warband=mine)
     task = SequenceTask.objects.create(sequence=sequence, step=1, kind="hero_injury", label="x")
     captain = mine.warriors.get(is_leader=True)
@@ -188,6 +201,8 @@ def build_scenario() -> dict:
         "battle_respond": {"pk": pending.pk},
         "battle_confirm_all": {"pk": pending.pk},
         "battle_declare": {"pk": battle.pk, "warband_pk": mine.pk},
+        **{name: {"pk": game.pk} for name in ("play_page", "play_board", "play_move")},
+        "play_panel": {"pk": game.pk, "fighter_pk": fighter.pk},
         "sequence_task": {"pk": sequence.pk, "task_pk": task.pk},
         **{name: {"pk": mine.pk, "captive_pk": held.pk}
            for name in ("captive_ransom", "captive_exchange", "captive_fate")},
@@ -216,9 +231,9 @@ PK_OF_PREFIX = {
     "campaign": "campaign", "fortune": "campaign", "join": "campaign", "joining": "campaign",
     "co": "campaign",
     "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
-    "warrior": "warrior", "vessel": "vessel", "sequence": "sequence",
+    "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
-CAMPAIGN_ROUTES = {"battle_record", "battle_report"}
+CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start"}
 
 
 def path_for(route, scenario) -> str:

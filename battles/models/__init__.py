@@ -1,5 +1,6 @@
 """The battles app's models, re-exported for ``from battles.models import ...``: the battle and
-what happened in it (``battle``), and the post-battle sequence as stored (``sequence``)."""
+what happened in it (``battle``), a game played with the battle helper (``game``), and the
+post-battle sequence as stored (``sequence``)."""
 
 from battles.models.battle import (
     Battle,
@@ -11,6 +12,7 @@ from battles.models.battle import (
     Participant,
     WarriorOutcome,
 )
+from battles.models.game import Fighter, Game, GameEvent, GameSide
 from battles.models.sequence import PostBattleSequence, SequenceTask, StepAction, StepRecord
 
 __all__ = [
@@ -20,6 +22,10 @@ __all__ = [
     "CarriedItemAtEnd",
     "DiceRoll",
     "Discovery",
+    "Fighter",
+    "Game",
+    "GameEvent",
+    "GameSide",
     "Participant",
     "PostBattleSequence",
     "SequenceTask",

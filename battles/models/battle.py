@@ -30,6 +30,7 @@ class Battle(models.Model):
     CAMPAIGN_PATH = "campaign"  # campaign.versions
 
     class Status(models.TextChoices):
+        PLAYING = "playing", "Being played"
         REPORTED = "reported", "Waiting for confirmation"
         DISPUTED = "disputed", "Disputed"
         CONFIRMED = "confirmed", "Confirmed"
@@ -100,7 +101,9 @@ class Participant(models.Model):
     warband = models.ForeignKey(
         "warbands.Warband", on_delete=models.PROTECT, related_name="participations"
     )
-    result = models.CharField(max_length=5, choices=Result.choices)
+    result = models.CharField(
+        max_length=5, choices=Result.choices, blank=True, help_text="Blank while being played."
+    )
     routed = models.BooleanField(default=False)
     rout_order = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="1 for the first warband to rout, 2 for the next …"

@@ -16,6 +16,7 @@ from tests.race import (
     correction_races,
     hired_sword_races,  # noqa: F401 (its races register when it is imported)
     league_races,
+    play_races,
     sequence_flow_races,
     sequence_races,  # noqa: F401 (its races register when it is imported)
     warband_races,
@@ -32,6 +33,7 @@ NOT_RACED = {
     **league_races.NOT_RACED,
     **correction_races.NOT_RACED,
     **captive_races.NOT_RACED,
+    **play_races.NOT_RACED,
 }
 #: Apps whose endpoints the harness answers for: every app of ours but core (sign-up, log-in
 #: and the health checks move nothing).

@@ -16,8 +16,9 @@ from battles import sequence as sequences
 from battles import services as battle_services
 from battles import sides, step_forms
 from battles.dice import dice_for, recorder
-from battles.models import Battle, PostBattleSequence
-from battles.rules import ReportedResult, scenarios
+from battles.models import Battle, Fighter, PostBattleSequence
+from battles.play import moves, start
+from battles.rules import ReportedResult, play, scenarios
 from battles.sequence import carried_items
 from campaign.models import Campaign, Membership
 from core.auth import DEMO_PASSWORD
@@ -227,6 +228,28 @@ class Command(BaseCommand):
                 warband = sequence.participant.warband
                 self.play(sequence, DEMO_EXPLORATION.get((days_ago, warband.name), []))
             RatingSnapshot.objects.filter(battle=battle).update(taken_at=evening)
+        self.seed_game(warbands[SCOURGE], warbands[GET], campaign)
+
+    @staticmethod
+    def seed_game(first, second, campaign: Campaign) -> None:
+        """A game under way with the battle helper: the Scourge's first turn was played (a
+        runner, a knocked-down Zombie, a stunned Igor) and the Get's has just begun, in which
+        Igor, stunned, is knocked down now."""
+        bob, dave = first.owner, second.owner
+        battle = start.start_game(
+            actor=bob, campaign=campaign, warband_ids=[first.pk, second.pk],
+            scenario_key="skirmish",
+        )  # fmt: skip
+        fighters = {
+            (f.warrior.name, f.number): f.pk
+            for f in Fighter.objects.filter(game__battle=battle).select_related("warrior")
+        }
+        moves.mark(battle.pk, fighters[("Skrit Nightclaw", 1)], "ran", actor=bob)
+        for _ in range(3):
+            moves.next_phase(battle.pk, actor=bob)
+        moves.set_state(battle.pk, fighters[("Zombies", 1)], play.KNOCKED_DOWN, actor=dave)
+        moves.set_state(battle.pk, fighters[("Igor", 1)], play.STUNNED, actor=dave)
+        moves.next_phase(battle.pk, actor=bob)
 
     @staticmethod
     def outcomes(warband, lines, played) -> list:

@@ -1,0 +1,161 @@
+"""The battle helper's services (battles.play): a game set up, the turn sequence with its
+recovery phase, tests with typed dice, the Rout test and the report written at the end."""
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from battles import services, sides
+from battles.models import Battle, DiceRoll, Fighter, Participant, WarriorOutcome
+from battles.play import checks, end, moves, rout, start
+from battles.rules import play
+from tests.helpers import warriors
+from warbands.rules import RuleViolation
+
+pytestmark = pytest.mark.django_db
+
+
+def begin(duel, scenario_key="skirmish"):
+    return start.start_game(
+        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key=scenario_key,
+        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
+    )  # fmt: skip
+
+
+def fighter(battle, warrior, number=1) -> Fighter:
+    return Fighter.objects.get(game__battle=battle, warrior=warrior, number=number)
+
+
+def to_next_turn(battle, actor_of_turn):
+    """Move the current player's turn on to the next warband's recovery phase."""
+    for _ in play.PHASE_ORDER:
+        moves.next_phase(battle.pk, actor=actor_of_turn)
+
+
+def test_a_game_puts_every_model_on_the_table(duel):
+    battle = begin(duel)
+    captain, _champion, group = warriors(duel["reavers"])
+
+    assert battle.status == Battle.Status.PLAYING
+    assert Participant.objects.filter(battle=battle, result="").count() == 2
+    assert Fighter.objects.filter(game__battle=battle, warrior=group).count() == group.group_size
+    assert fighter(battle, captain).state == play.STANDING
+
+
+def test_stunned_becomes_knocked_down_then_stands_up(duel):
+    battle = begin(duel)
+    reavers, scourge = duel["reavers"].owner, duel["scourge"].owner
+    captain = fighter(battle, warriors(duel["reavers"])[0])
+    moves.set_state(battle.pk, captain.pk, play.STUNNED, actor=reavers)
+    with pytest.raises(RuleViolation, match="stunned"):
+        moves.set_state(battle.pk, captain.pk, play.STANDING, actor=reavers)
+
+    to_next_turn(battle, reavers)  # the Scourge's turn: the captain stays stunned
+    assert fighter(battle, captain.warrior).state == play.STUNNED
+    to_next_turn(battle, scourge)  # turn 2, the Reavers' recovery: knocked down
+    captain.refresh_from_db()
+    assert (captain.state, captain.may_stand) == (play.KNOCKED_DOWN, False)
+    with pytest.raises(RuleViolation, match="stands up in his own recovery phase"):
+        moves.set_state(battle.pk, captain.pk, play.STANDING, actor=reavers)
+
+    to_next_turn(battle, reavers)
+    to_next_turn(battle, scourge)  # turn 3: he may stand up now
+    moves.set_state(battle.pk, captain.pk, play.STANDING, actor=reavers)
+    assert fighter(battle, captain.warrior).state == play.STANDING
+
+
+def test_only_the_owner_taps_his_warriors(duel):
+    battle = begin(duel)
+    captain = fighter(battle, warriors(duel["reavers"])[0])
+
+    with pytest.raises(PermissionDenied):
+        moves.set_state(battle.pk, captain.pk, play.STUNNED, actor=duel["scourge"].owner)
+    moves.set_state(battle.pk, captain.pk, play.STUNNED, actor=duel["organiser"])
+
+
+def test_a_rally_test_on_typed_dice(duel):
+    battle = begin(duel)
+    reavers = duel["reavers"].owner
+    champion = fighter(battle, warriors(duel["reavers"])[1])
+    moves.set_state(battle.pk, champion.pk, play.FLEEING, actor=reavers)
+    with pytest.raises(RuleViolation, match="cannot hide"):
+        moves.set_state(battle.pk, champion.pk, play.HIDDEN, actor=reavers)
+
+    checks.rally(battle.pk, champion.pk, nearest_is_enemy=False, entered="6 6", actor=reavers)
+    assert fighter(battle, champion.warrior).state == play.FLEEING
+    with pytest.raises(RuleViolation, match="this turn already"):
+        checks.rally(battle.pk, champion.pk, nearest_is_enemy=False, entered="1 1", actor=reavers)
+    to_next_turn(battle, reavers)
+    to_next_turn(battle, duel["scourge"].owner)
+    checks.rally(battle.pk, champion.pk, nearest_is_enemy=False, entered="2 3", actor=reavers)
+
+    assert fighter(battle, champion.warrior).state == play.STANDING
+    rolls = list(DiceRoll.objects.filter(battle=battle).values_list("faces", "source"))
+    assert rolls == [([6, 6], "entered"), ([2, 3], "entered")]
+
+
+def test_a_jump_down_and_its_fall(duel):
+    battle = begin(duel)
+    reavers = duel["reavers"].owner
+    captain = fighter(battle, warriors(duel["reavers"])[0])
+
+    result = checks.initiative_test(
+        battle.pk, captain.pk, "jump_down", height=5, entered="1 6", actor=reavers
+    )
+    assert (result.passed, result.rolls, result.fall_height) == (False, (1, 6), 5)
+    assert checks.fall(battle.pk, captain.pk, entered="4", actor=reavers) == 2
+    with pytest.raises(RuleViolation, match="what the hits"):
+        moves.next_phase(battle.pk, actor=reavers)
+    moves.record_fall(battle.pk, captain.pk, play.OUT_OF_ACTION, actor=reavers)
+
+    captain.refresh_from_db()
+    assert (captain.state, captain.cause) == (play.OUT_OF_ACTION, "fall")
+
+
+def test_a_quarter_out_of_action_tests_and_routs_and_the_report_writes_itself(duel):
+    battle = begin(duel)
+    reavers, scourge = duel["reavers"].owner, duel["scourge"].owner
+    _captain, champion, _ = warriors(duel["reavers"])
+    their = list(Fighter.objects.filter(game__battle=battle, side__position=1))
+    for target in their[:2]:
+        moves.set_state(battle.pk, target.pk, play.OUT_OF_ACTION, actor=scourge, cause="enemy",
+                        by_id=champion.pk)  # fmt: skip
+    to_next_turn(battle, reavers)
+    with pytest.raises(RuleViolation, match="Rout test first"):
+        moves.next_phase(battle.pk, actor=scourge)
+    rout.take_rout_test(battle.pk, their[0].side_id, entered="6 6", actor=scourge)
+
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.REPORTED
+    results = dict(battle.participants.values_list("warband__name", "result"))
+    assert results == {"Reavers": "won", "Scourge": "lost"}
+    loser = battle.participants.get(warband=duel["scourge"])
+    assert (loser.routed, loser.rout_order) == (True, 1)
+    credited = WarriorOutcome.objects.get(participant__warband=duel["reavers"], warrior=champion)
+    assert credited.enemies_out_of_action == 2
+    assert len(sides.missing_sides(list(battle.participants.all()))) == 2  # each checks his
+
+    for warband in (duel["reavers"], duel["scourge"]):
+        kept = [
+            sides.Outcome(o.warrior_id, o.out_of_action, o.enemies_out_of_action,
+                          taken_out_by_id=o.taken_out_by_id,
+                          models_out_of_action=o.models_out_of_action)
+            for o in WarriorOutcome.objects.filter(participant__warband=warband)
+        ]  # fmt: skip
+        sides.enter_side(battle, warband, actor=warband.owner, outcomes=kept)
+    for warband in (duel["reavers"], duel["scourge"]):
+        services.respond(battle, actor=warband.owner, agree=True)
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.CONFIRMED
+
+
+def test_nothing_is_reported_before_the_game_ends(duel):
+    battle = begin(duel)
+
+    with pytest.raises(RuleViolation, match="still being played"):
+        services.respond(battle, actor=duel["scourge"].owner, agree=True)
+    with pytest.raises(RuleViolation, match="still being played"):
+        services.confirm_for_everybody(battle, actor=duel["organiser"])
+    end.end_game(battle.pk, actor=duel["scourge"].owner, winner_id=None)
+    assert set(battle.participants.values_list("result", flat=True)) == {"draw"}
+    with pytest.raises(RuleViolation, match="over"):
+        moves.next_phase(battle.pk, actor=duel["reavers"].owner)

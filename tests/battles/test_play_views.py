@@ -1,0 +1,175 @@
+"""The battle helper's pages (battles.play_views): the poll answers 204 while nothing
+changed, moves through the page apply once and explain refusals, a page's queries do not grow
+with the warbands, and nothing of a treasury reaches the opponent."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from battles.models import Battle, Fighter, Game
+from battles.play import start
+from battles.rules import play
+from tests.factories import hide_secrets
+from tests.secrets import contains_value
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+def begin(duel):
+    return start.start_game(
+        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key="skirmish",
+        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
+    )  # fmt: skip
+
+
+def move(client, battle, **data):
+    return client.post(reverse("play_move", args=[battle.pk]), data, headers=HTMX)
+
+
+def captain_of(battle, warband) -> Fighter:
+    return Fighter.objects.get(
+        game__battle=battle, warrior__warband=warband, warrior__is_leader=True
+    )
+
+
+def test_the_poll_is_empty_until_the_game_changes(client, duel):
+    battle = begin(duel)
+    client.force_login(duel["scourge"].owner)
+    board = reverse("play_board", args=[battle.pk])
+    version = Game.objects.get(battle=battle).version
+
+    assert client.get(f"{board}?v={version}", headers=HTMX).status_code == 204
+    client.force_login(duel["reavers"].owner)
+    captain = captain_of(battle, duel["reavers"])
+    assert (
+        move(client, battle, action="state", fighter=captain.pk, state="stunned").status_code == 200
+    )
+    client.force_login(duel["scourge"].owner)
+    answer = client.get(f"{board}?v={version}", headers=HTMX)
+    assert answer.status_code == 200
+    assert "Captain Adler: stunned." in answer.content.decode()
+    assert client.get(f"{board}?v={version + 1}", headers=HTMX).status_code == 204
+
+
+def test_a_stranger_learns_nothing_of_the_game(client, duel, django_user_model):
+    battle = begin(duel)
+    client.force_login(django_user_model.objects.create_user("nosy"))
+
+    assert client.get(reverse("play_board", args=[battle.pk])).status_code == 404
+    assert client.get(reverse("play_page", args=[battle.pk])).status_code == 404
+
+
+def test_the_opponent_cannot_move_my_warriors_and_is_told_why(client, duel):
+    battle = begin(duel)
+    captain = captain_of(battle, duel["reavers"])
+    client.force_login(duel["scourge"].owner)
+
+    answer = move(client, battle, action="state", fighter=captain.pk, state="stunned")
+    assert answer.status_code == 422
+    assert "Each player moves his own warriors" in answer.content.decode()
+    assert Fighter.objects.get(pk=captain.pk).state == play.STANDING
+
+
+def test_a_refusal_in_the_panel_comes_back_to_the_panel(client, duel):
+    battle = begin(duel)
+    captain = captain_of(battle, duel["reavers"])
+    client.force_login(duel["reavers"].owner)
+
+    answer = move(client, battle, action="test", fighter=captain.pk, test="jump_down", height=9,
+                  dice="1", panel="1")  # fmt: skip
+    assert answer.status_code == 422
+    assert answer["HX-Retarget"] == "#panel"
+    assert '6" at most' in answer.content.decode()
+
+
+def test_a_typed_die_too_many_changes_nothing(client, duel):
+    battle = begin(duel)
+    captain = captain_of(battle, duel["reavers"])
+    client.force_login(duel["reavers"].owner)
+    moves_before = battle.dice_rolls.count()
+
+    answer = move(client, battle, action="test", fighter=captain.pk, test="climb_up", dice="2 3")
+    assert answer.status_code == 422
+    assert "left over" in answer.content.decode()
+    assert battle.dice_rolls.count() == moves_before
+
+
+def test_the_same_form_sent_twice_applies_once(client, duel):
+    battle = begin(duel)
+    captain = captain_of(battle, duel["reavers"])
+    client.force_login(duel["reavers"].owner)
+    data = {"action": "test", "fighter": captain.pk, "test": "climb_up", "dice": "2",
+            "form_token": "5b1c8e0e-7d0a-4c55-9a55-8a2b1c3d4e5f"}  # fmt: skip
+
+    assert move(client, battle, **data).status_code == 200
+    assert move(client, battle, **data).status_code == 200
+    assert battle.dice_rolls.count() == 1
+
+
+def test_the_game_ends_into_the_battle_page(client, duel):
+    battle = begin(duel)
+    client.force_login(duel["scourge"].owner)
+
+    move(client, battle, action="end", winner=str(duel["scourge"].pk))
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.REPORTED
+    page = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
+    assert "Played with the battle helper" in page
+    side = client.get(reverse("battle_side", args=[battle.pk, duel["scourge"].pk]))
+    assert side.status_code == 200
+
+
+def queries(client, path, method="GET", data=None) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        if method == "GET":
+            client.get(path, headers=HTMX)
+        else:
+            client.post(path, data, headers=HTMX)
+    return sum(q["sql"] not in ("BEGIN", "COMMIT") for q in captured)
+
+
+def costs(client, battle, warband) -> dict[str, int]:
+    client.force_login(warband.owner)
+    captain = captain_of(battle, warband)
+    version = Game.objects.get(battle=battle).version
+    page = reverse("play_page", args=[battle.pk])
+    client.get(page)
+    return {
+        "page": queries(client, page),
+        "board": queries(client, reverse("play_board", args=[battle.pk]) + "?v=0"),
+        "poll": queries(client, reverse("play_board", args=[battle.pk]) + f"?v={version}"),
+        "panel": queries(client, reverse("play_panel", args=[battle.pk, captain.pk])),
+        "move": queries(
+            client,
+            reverse("play_move", args=[battle.pk]),
+            "POST",
+            {"action": "mark", "fighter": captain.pk, "deed": "ran"},
+        ),
+    }
+
+
+def test_the_pages_cost_the_same_whatever_the_size_of_the_warbands(client, duel):
+    small = costs(client, begin(duel), duel["reavers"])
+    for warband in (duel["reavers"], duel["scourge"]):
+        for name, models in (("More", 5), ("Bows", 4), ("Dogs", 2)):
+            group = warband.warriors.get(name="Stadtwache")
+            group.pk, group.name, group.group_size = None, name, models
+            group.save()
+    bigger = costs(client, begin(duel), duel["reavers"])
+
+    assert bigger == small
+    assert small["poll"] == 3  # the session, the user, the version
+    assert small["page"] <= 15, small
+
+
+def test_nothing_of_a_treasury_reaches_the_opponent(client, duel):
+    secrets = hide_secrets(duel["reavers"])
+    battle = begin(duel)
+    client.force_login(duel["scourge"].owner)
+
+    for path in (reverse("play_page", args=[battle.pk]), reverse("play_board", args=[battle.pk])):
+        text = client.get(path).content.decode()
+        for secret in secrets:
+            assert not contains_value(text, secret)

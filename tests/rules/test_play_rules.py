@@ -1,0 +1,483 @@
+"""The rules of play (``battles.rules.play``) entry by entry, with scripted dice: characteristic
+and Leadership tests, the recovery phase, hiding, climbing, jumping down, diving charges, gaps,
+edges and falls (core rules: characteristics, the turn, movement), and rout tests with their
+re-rolls (FACTS.md §8; the warband lists: Not Orcs, Largely Insignificant, Utter Determination,
+Bellowing Roar, Da Cunnin' Plan, Blood Oath, Cathayan Silk Clothes, Ostermark)."""
+
+from fractions import Fraction
+
+import pytest
+
+from battles.rules import play
+from battles.rules.play import FLEEING, HIDDEN, KNOCKED_DOWN, OUT_OF_ACTION, STANDING, STUNNED
+from core.dice import DiceError, ScriptedDice
+
+HALF = Fraction(1, 2)
+
+
+# Characteristic tests: D6 equal to or under the value, a 6 always fails.
+
+
+@pytest.mark.parametrize("value", [0, 1, 3, 5, 6, 7, 10])
+@pytest.mark.parametrize("roll", [1, 2, 3, 4, 5, 6])
+def test_characteristic_test_for_every_roll(roll, value):
+    assert play.characteristic_test(roll, value) is (roll != 6 and roll <= value)
+
+
+@pytest.mark.parametrize("value", [6, 7, 9, 10])
+def test_a_six_fails_whatever_the_value(value):
+    assert play.characteristic_test(6, value) is False
+    assert play.characteristic_test(5, value) is True
+
+
+def test_the_rulebook_example_dieter_with_initiative_3():
+    assert [play.characteristic_test(r, 3) for r in range(1, 7)] == [True] * 3 + [False] * 3
+
+
+# How many Initiative tests: one per full 2" jumped down (6" at most), one otherwise.
+
+
+@pytest.mark.parametrize("key", ["jump_down", "diving_charge"])
+@pytest.mark.parametrize(("height", "tests"), [(1, 0), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3)])
+def test_one_test_per_full_two_inches_jumped_down(key, height, tests):
+    assert play.tests_for(play.TESTS[key], height) == tests
+
+
+@pytest.mark.parametrize("key", ["jump_down", "diving_charge"])
+@pytest.mark.parametrize("height", [0, 7, 8])
+def test_jumps_of_nothing_or_over_six_inches_are_refused(key, height):
+    with pytest.raises(play.PlayError, match='6" at most'):
+        play.tests_for(play.TESTS[key], height)
+
+
+@pytest.mark.parametrize("key", ["climb_down", "edge", "gap"])
+@pytest.mark.parametrize("height", [1, 2, 6, 7, 12, 30])
+def test_climbing_down_edges_and_gaps_take_one_test_whatever_the_height(key, height):
+    assert play.tests_for(play.TESTS[key], height) == 1
+
+
+@pytest.mark.parametrize("key", ["climb_down", "edge", "gap"])
+@pytest.mark.parametrize("height", [0, 31, -1])
+def test_a_fall_height_must_be_given(key, height):
+    with pytest.raises(play.PlayError, match="height of the fall"):
+        play.tests_for(play.TESTS[key], height)
+
+
+@pytest.mark.parametrize("height", [0, 1, 4, 40])
+def test_climbing_up_is_one_test_and_asks_no_height(height):
+    assert play.TESTS["climb_up"].asks_height is False
+    assert play.tests_for(play.TESTS["climb_up"], height) == 1
+
+
+def test_which_failures_are_falls():
+    assert {k for k, t in play.TESTS.items() if t.falls} == set(play.TESTS) - {"climb_up"}
+    assert all(t.key == k for k, t in play.TESTS.items())
+
+
+# Rolling the Initiative tests.
+
+
+def purposes_of(faces, test, height, initiative):
+    rolled = []
+    dice = ScriptedDice(faces, recorder=rolled.append)
+    result = play.initiative_tests(dice, test, height, initiative, "Hans")
+    return result, [r.purpose for r in rolled], dice.remaining
+
+
+@pytest.mark.parametrize(
+    ("faces", "passed", "rolls"),
+    [
+        ([1, 2, 3], True, (1, 2, 3)),
+        ([4, 1, 1], False, (4,)),  # the first failure ends them
+        ([1, 5, 1], False, (1, 5)),
+        ([2, 2, 6], False, (2, 2, 6)),
+    ],
+)
+def test_a_six_inch_jump_stops_at_the_first_failure(faces, passed, rolls):
+    result, purposes, left = purposes_of(faces, play.TESTS["jump_down"], 6, 3)
+    assert (result.passed, result.rolls) == (passed, rolls)
+    assert result.fall_height == (0 if passed else 6)
+    assert len(left) == 3 - len(rolls)
+    assert purposes == [
+        f"Jumping down: Hans, Initiative test {n}" for n in range(1, len(rolls) + 1)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "height"),
+    [("climb_down", 5), ("jump_down", 3), ("diving_charge", 4), ("gap", 2), ("edge", 9)],
+)
+def test_a_failed_test_falls_the_full_height(key, height):
+    result = play.initiative_tests(ScriptedDice([6, 6, 6]), play.TESTS[key], height, 10, "Hans")
+    assert result == play.TestResult(False, (6,), height)
+
+
+@pytest.mark.parametrize(
+    ("key", "height", "purpose"),
+    [
+        ("climb_up", 0, "Climbing up: Hans, Initiative test"),
+        ("climb_down", 4, "Climbing down: Hans, Initiative test"),
+        ("jump_down", 2, "Jumping down: Hans, Initiative test"),
+        ("diving_charge", 3, "Diving charge: Hans, Initiative test"),
+        ("gap", 3, "Jumping a gap: Hans, Initiative test"),
+        ("edge", 5, 'Knocked down or stunned within 1" of an edge: Hans, Initiative test'),
+    ],
+)
+def test_a_single_test_is_named_without_a_number(key, height, purpose):
+    result, purposes, _ = purposes_of([2], play.TESTS[key], height, 4)
+    assert result == play.TestResult(True, (2,), 0)
+    assert purposes == [purpose]
+
+
+def test_a_diving_charge_of_four_inches_names_both_tests():
+    result, purposes, _ = purposes_of([1, 3], play.TESTS["diving_charge"], 4, 3)
+    assert result.passed
+    assert purposes == [
+        "Diving charge: Hans, Initiative test 1",
+        "Diving charge: Hans, Initiative test 2",
+    ]
+
+
+@pytest.mark.parametrize("face", [4, 5, 6])
+def test_a_failed_climb_up_only_stops_him(face):
+    result = play.initiative_tests(ScriptedDice([face]), play.TESTS["climb_up"], 0, 3, "Hans")
+    assert result == play.TestResult(False, (face,), 0)
+    assert "falls" not in result.describe(3)
+
+
+def test_a_refused_height_rolls_nothing():
+    dice = ScriptedDice([1, 1, 1, 1])
+    with pytest.raises(play.PlayError):
+        play.initiative_tests(dice, play.TESTS["jump_down"], 7, 3, "Hans")
+    assert dice.remaining == (1, 1, 1, 1)
+
+
+def test_too_few_dice_is_a_dice_error():
+    with pytest.raises(DiceError):
+        play.initiative_tests(ScriptedDice([1]), play.TESTS["jump_down"], 5, 3, "Hans")
+
+
+def test_describe():
+    assert play.TestResult(True, (1, 2), 0).describe(4) == "I 4: rolled 1, 2, passed"
+    assert play.TestResult(False, (3, 5), 5).describe(4) == 'I 4: rolled 3, 5, failed; falls 5"'
+
+
+# Falling: D3 hits at the Strength of the height, no armour save.
+
+
+@pytest.mark.parametrize(("face", "hits"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
+def test_a_fall_deals_d3_hits(face, hits):
+    rolled = []
+    dice = ScriptedDice([face], recorder=rolled.append)
+    assert play.fall_hits(dice, 4, "Hans") == (hits, 4)
+    assert [r.purpose for r in rolled] == ['A fall of 4": Hans, D3 hits']
+
+
+@pytest.mark.parametrize(
+    ("height", "strength"), [(1, 1), (2, 2), (5, 5), (6, 6), (9, 9), (10, 10), (11, 10), (30, 10)]
+)
+def test_the_strength_is_the_height_capped_at_ten(height, strength):
+    assert play.fall_hits(ScriptedDice([3]), height, "Hans") == (2, strength)
+
+
+# Leadership tests: 2D6 equal to or under Ld.
+
+
+LEADERSHIP = [
+    ((3, 4), 7, True), ((4, 4), 7, False), ((1, 1), 2, True), ((1, 1), 1, False),
+    ((6, 6), 12, True), ((6, 5), 10, False), ((5, 5), 10, True), ((1, 2), 0, False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("faces", "leadership", "passed"), LEADERSHIP)
+def test_leadership_test_boundaries(faces, leadership, passed):
+    rolled = []
+    dice = ScriptedDice(faces, recorder=rolled.append)
+    assert play.leadership_test(dice, leadership, "Rally: Hans") == (passed, sum(faces))
+    assert [(r.purpose, r.faces) for r in rolled] == [("Rally: Hans", faces)]
+
+
+# Hiding: not after running, fleeing, falling or charging, nor stunned (or down, or out).
+
+NOTHING_DONE = {"ran": False, "charged": False, "fell": False, "fled": False}
+
+
+@pytest.mark.parametrize(
+    ("state", "why"),
+    [
+        (STANDING, ""),
+        (HIDDEN, ""),
+        (STUNNED, "A stunned warrior cannot hide."),
+        (KNOCKED_DOWN, "A warrior knocked down cannot hide."),
+        (FLEEING, "A warrior fleeing cannot hide."),
+        (OUT_OF_ACTION, "A warrior out of action cannot hide."),
+    ],
+)
+def test_may_hide_for_each_state(state, why):
+    assert play.may_hide(state, **NOTHING_DONE) == why
+
+
+@pytest.mark.parametrize("flag", ["ran", "charged", "fell", "fled"])
+def test_may_hide_for_each_flag(flag):
+    why = play.may_hide(STANDING, **{**NOTHING_DONE, flag: True})
+    assert why == f"A warrior who {flag} this turn cannot hide."
+    assert play.may_hide(HIDDEN, **{**NOTHING_DONE, flag: True}) == why
+
+
+def test_the_state_is_given_before_what_he_did():
+    assert play.may_hide(STUNNED, ran=True, charged=True, fell=True, fled=True) == (
+        "A stunned warrior cannot hide."
+    )
+
+
+# The recovery phase: stunned becomes knocked down, everything else stays.
+
+
+@pytest.mark.parametrize(
+    ("state", "becomes"),
+    [
+        (STUNNED, KNOCKED_DOWN),
+        (KNOCKED_DOWN, KNOCKED_DOWN),
+        (STANDING, STANDING),
+        (FLEEING, FLEEING),
+        (HIDDEN, HIDDEN),
+        (OUT_OF_ACTION, OUT_OF_ACTION),
+    ],
+)
+def test_recovered(state, becomes):
+    assert play.recovered(state) == becomes
+
+
+# When a warband tests: a quarter or more out of action.
+
+
+def band(out=0, standing=0, weight=Fraction(1), **others):
+    models = [play.Model(OUT_OF_ACTION, 7, weight=weight) for _ in range(out)]
+    models += [play.Model(STANDING, 7, weight=weight) for _ in range(standing)]
+    for state, count in others.items():
+        models += [play.Model(state, 7, weight=weight) for _ in range(count)]
+    return models
+
+
+@pytest.mark.parametrize(
+    ("out", "tests"), [(0, False), (1, False), (2, False), (3, True), (12, True)]
+)
+def test_twelve_warriors_test_at_three_out(out, tests):
+    assert play.must_test(band(out=out, standing=12 - out)) is tests
+
+
+@pytest.mark.parametrize(("size", "at"), [(3, 1), (4, 1), (5, 2), (8, 2), (9, 3), (15, 4)])
+def test_a_quarter_or_more(size, at):
+    assert play.must_test(band(out=at - 1, standing=size - at + 1)) is False
+    assert play.must_test(band(out=at, standing=size - at)) is True
+
+
+def test_only_the_out_of_action_count():
+    assert not play.must_test(band(out=2, standing=2, stunned=4, knocked_down=2, fleeing=2))
+
+
+def orcs_and_goblins(orcs_out, goblins_out, orcs=5, goblins=10):
+    weight = play.rout_weight("goblin_warrior", "Orc Mob")
+    return [
+        *band(out=orcs_out, standing=orcs - orcs_out),
+        *band(out=goblins_out, standing=goblins - goblins_out, weight=weight),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("orcs_out", "goblins_out", "tests"),
+    [(2, 0, False), (0, 4, False), (1, 2, False), (4, 0, True), (0, 8, True), (2, 4, True)],
+)
+def test_goblins_out_of_action_count_half(orcs_out, goblins_out, tests):
+    """5 Orcs and 10 Goblins: a test at 4 models out (4 Orcs or 8 Goblins, or a mix)."""
+    assert play.must_test(orcs_and_goblins(orcs_out, goblins_out)) is tests
+
+
+@pytest.mark.parametrize(("orcs_out", "goblins_out"), [(3, 0), (0, 7), (2, 3)])
+def test_the_book_example_of_not_orcs_does_not_test_below_four(orcs_out, goblins_out):
+    assert play.must_test(orcs_and_goblins(orcs_out, goblins_out)) is False
+
+
+def test_a_weightless_model_counts_neither_in_size_nor_out():
+    gnoblar = play.rout_weight("gnoblar", "Mercenaries")
+    humans = band(out=1, standing=3)
+    assert play.must_test(humans + band(standing=8, weight=gnoblar)) is True
+    assert play.must_test(band(out=0, standing=4) + band(out=8, weight=gnoblar)) is False
+
+
+def test_a_warband_of_nothing_that_counts_never_tests():
+    assert play.must_test(band(out=3, standing=1, weight=Fraction(0))) is False
+    assert play.must_test([]) is False
+
+
+# How much a model counts.
+
+
+WEIGHTS = [
+    ("goblin_warrior", "Orc Mob", HALF), ("cave_squig", "Orc Mob", HALF),
+    ("orc_boss", "Orc Mob", 1), ("orc_shaman", "Orc Mob", 1), ("orc_big_un", "Orc Mob", 1),
+    ("orc_boy", "Orc Mob", 1), ("troll", "Orc Mob", 1), ("goblin_warrior", "Mercenaries", 1),
+    ("cave_squig", "Skaven", 1), ("warrior", "Mercenaries", 1), ("gnoblar", "Orc Mob", 0),
+    ("gnoblar", "Mercenaries", 0), ("gnoblar_trapper", "Skaven", 0), ("hired_gnoblar", "Undead", 0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("type_key", "family", "weight"), WEIGHTS)
+def test_rout_weight(type_key, family, weight):
+    assert play.rout_weight(type_key, family) == weight
+
+
+# Whose Leadership the rout test takes.
+
+
+def leader(state, ld=8):
+    return play.Model(state, ld, is_leader=True)
+
+
+OTHERS = [
+    play.Model(STANDING, 6),
+    play.Model(KNOCKED_DOWN, 7),
+    play.Model(STUNNED, 9),
+    play.Model(OUT_OF_ACTION, 10),
+]
+
+
+@pytest.mark.parametrize("state", [STANDING, KNOCKED_DOWN, FLEEING, HIDDEN])
+def test_the_leaders_leadership_while_he_is_neither_stunned_nor_out(state):
+    assert play.rout_leadership([*OTHERS, leader(state, ld=5)]) == 5
+    assert play.rout_leadership([leader(state, ld=9), *OTHERS]) == 9
+
+
+@pytest.mark.parametrize("state", [STUNNED, OUT_OF_ACTION])
+def test_else_the_best_of_those_neither_stunned_nor_out(state):
+    assert play.rout_leadership([leader(state, ld=10), *OTHERS]) == 7
+
+
+def test_without_a_leader_the_best_of_the_others():
+    assert play.rout_leadership(OTHERS) == 7
+    assert play.rout_leadership([play.Model(FLEEING, 8), play.Model(HIDDEN, 6)]) == 8
+
+
+@pytest.mark.parametrize("state", [STUNNED, OUT_OF_ACTION])
+def test_none_left_is_zero(state):
+    models = [leader(state), play.Model(STUNNED, 9), play.Model(OUT_OF_ACTION, 10)]
+    assert play.rout_leadership(models) == 0
+    assert play.rout_leadership([]) == 0
+
+
+# The re-rolls of a failed rout test.
+
+
+def offered(skills=(), *, out=False, silk=False, family="Orc Mob", type_key="orc_mob", used=()):
+    rerolls = play.rout_rerolls(
+        leader_skills=set(skills), leader_out=out, leader_has_silk=silk, family=family,
+        type_key=type_key, used=set(used),
+    )  # fmt: skip
+    return [r.key for r in rerolls]
+
+
+def test_no_skill_no_reroll():
+    assert offered() == []
+    assert offered({"ere_we_go", "waaagh"}) == []
+
+
+@pytest.mark.parametrize("skill", ["utter_determination", "bellowing_roar"])
+@pytest.mark.parametrize("out", [False, True])
+def test_the_leaders_skill_every_time_whatever_became_of_him(skill, out):
+    assert offered({skill}, out=out) == [skill]
+    assert offered({skill}, out=out, used={skill}) == [skill]
+
+
+def test_da_cunnin_plan_while_the_boss_is_not_out_of_action():
+    assert offered({"da_cunnin_plan"}) == ["da_cunnin_plan"]
+    assert offered({"da_cunnin_plan"}, used={"da_cunnin_plan"}) == ["da_cunnin_plan"]
+    assert offered({"da_cunnin_plan"}, out=True) == []
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_blood_oath_once_per_game(out):
+    assert offered({"blood_oath"}, out=out, family="Mercenaries", type_key="ostland") == [
+        "blood_oath"
+    ]
+    assert offered({"blood_oath"}, out=out, used={"blood_oath"}) == []
+    assert play.REROLLS["blood_oath"].once_per_game is True
+
+
+@pytest.mark.parametrize(
+    ("family", "type_key"), [("Mercenaries", "reikland"), ("Mercenaries", "ostland")]
+)
+def test_silk_for_a_mercenary_leader_the_first_failed_test(family, type_key):
+    assert offered(silk=True, family=family, type_key=type_key) == ["silk"]
+    assert offered(silk=True, family=family, type_key=type_key, out=True) == ["silk"]
+    assert offered(silk=True, family=family, type_key=type_key, used={"silk"}) == []
+    assert offered(silk=False, family=family, type_key=type_key) == []
+    assert play.SILK.once_per_game is True
+
+
+@pytest.mark.parametrize("family", ["Witch Hunters", "Sisters of Sigmar", "Orc Mob", "mercenaries"])
+def test_silk_for_mercenaries_only(family):
+    assert offered(silk=True, family=family) == []
+
+
+@pytest.mark.parametrize(
+    ("type_key", "family", "expected"),
+    [
+        ("ostermark", "Mercenaries", ["ostermark"]),
+        ("reikland", "Mercenaries", []),
+        ("ostland", "Mercenaries", []),
+        ("ostermark_mercenaries", "Mercenaries", []),
+    ],
+)
+def test_ostermark_by_its_type_key(type_key, family, expected):
+    assert offered(family=family, type_key=type_key) == expected
+    assert offered(family=family, type_key=type_key, used={"ostermark"}) == expected
+
+
+def test_everything_at_once_in_order():
+    skills = set(play.REROLLS)
+    assert offered(skills, silk=True, family="Mercenaries", type_key="ostermark") == [
+        "utter_determination",
+        "bellowing_roar",
+        "da_cunnin_plan",
+        "blood_oath",
+        "silk",
+        "ostermark",
+    ]
+    used = {"blood_oath", "silk", "utter_determination"}
+    assert offered(
+        skills, out=True, silk=True, family="Mercenaries", type_key="ostermark", used=used
+    ) == ["utter_determination", "bellowing_roar", "ostermark"]
+
+
+# The turn order and the end of the game.
+
+
+TURNS = [
+    (2, 0, 1, (1, 1)), (2, 1, 1, (0, 2)), (2, 1, 5, (0, 6)), (3, 0, 1, (1, 1)),
+    (3, 1, 1, (2, 1)), (3, 2, 1, (0, 2)), (3, 2, 7, (0, 8)), (1, 0, 3, (0, 4)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("order_len", "player", "turn", "after"), TURNS)
+def test_next_turn(order_len, player, turn, after):
+    assert play.next_turn(order_len, player, turn) == after
+
+
+def test_a_full_round_of_three_sides():
+    player, turn, seen = 0, 1, []
+    for _ in range(6):
+        player, turn = play.next_turn(3, player, turn)
+        seen.append((player, turn))
+    assert seen == [(1, 1), (2, 1), (0, 2), (1, 2), (2, 2), (0, 3)]
+
+
+ROUTS = [
+    ([10, 20], set(), None), ([10, 20], {10}, [20]), ([10, 20], {20}, [10]),
+    ([10, 20, 30], set(), None), ([10, 20, 30], {20}, None), ([10, 20, 30], {10, 30}, [20]),
+    ([10, 20, 30], {10, 20, 30}, []), ([10, 20, 30, 40], {40, 10}, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("order", "routed", "winners"), ROUTS)
+def test_winners_after_rout(order, routed, winners):
+    assert play.winners_after_rout(order, routed) == winners
