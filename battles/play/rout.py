@@ -74,14 +74,12 @@ def rerolls(side: GameSide, fighters: list[Fighter]) -> list[play.Reroll]:
     return [r for r in offered if r.key not in side.rerolls_this_test]
 
 
-def _locked_side(game: Game, side_id: int, actor) -> GameSide:
+def _acting_side(game: Game, side_id: int, actor) -> GameSide:
+    """The side, for its own player (or an organiser). No lock of its own: every move holds
+    the game's row (``common.locked``), so moves on one game never overlap."""
     side = side_of(game, side_id)
     check_side(actor, game, side)
-    return (
-        GameSide.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("participant__warband__warband_type")
-        .get(pk=side.pk)
-    )
+    return side
 
 
 def _roll(game: Game, side: GameSide, entered: str, actor, label: str) -> None:
@@ -114,7 +112,7 @@ def _roll(game: Game, side: GameSide, entered: str, actor, label: str) -> None:
 @transaction.atomic
 def take_rout_test(battle_id: int, side_id: int, *, entered: str = "", actor) -> GameSide:
     game = locked(battle_id)
-    side = _locked_side(game, side_id, actor)
+    side = _acting_side(game, side_id, actor)
     if not rout_due(game, side) or side.rout_failed:
         raise RuleViolation(f"{side.participant.warband.name} has no Rout test to take now.")
     side.rerolls_this_test = []
@@ -126,7 +124,7 @@ def take_rout_test(battle_id: int, side_id: int, *, entered: str = "", actor) ->
 @transaction.atomic
 def reroll(battle_id: int, side_id: int, key: str, *, entered: str = "", actor) -> GameSide:
     game = locked(battle_id)
-    side = _locked_side(game, side_id, actor)
+    side = _acting_side(game, side_id, actor)
     if not side.rout_failed:
         raise RuleViolation("There is no failed Rout test to re-roll.")
     chosen = next((r for r in rerolls(side, side_fighters(side)) if r.key == key), None)
@@ -145,7 +143,7 @@ def rout(battle_id: int, side_id: int, *, actor) -> GameSide:
     """The side routs: of its own accord when a test is due, or accepting a failed test
     rather than re-rolling it."""
     game = locked(battle_id)
-    side = _locked_side(game, side_id, actor)
+    side = _acting_side(game, side_id, actor)
     if not rout_due(game, side):
         raise RuleViolation(
             "A warband routs of its own accord when it must take a Rout test, at the start of "
