@@ -73,6 +73,8 @@ class MoveForm(forms.Form):
     text = forms.CharField(required=False, max_length=250)
     taken_out = forms.CharField(required=False, max_length=20)
     seen = forms.CharField(required=False, max_length=30)
+    doing = forms.BooleanField(required=False)
+    event = forms.IntegerField(required=False, min_value=1)
     winner = forms.CharField(required=False, max_length=20)
 
     def what_took_out(self) -> tuple[str, int | None]:

@@ -160,7 +160,7 @@ def _move(form: MoveForm, pk: int, actor) -> str:
             moved = moves.record_fall(pk, fighter, data["outcome"], actor=actor)
             return f"{moved.name}'s fall is recorded."
         case "mark":
-            moved = moves.mark(pk, fighter, data["deed"], actor=actor)
+            moved = moves.mark(pk, fighter, data["deed"], doing=data["doing"], actor=actor)
             return f"{moved.name}: noted."
         case "rally":
             moved = checks.rally(
@@ -189,7 +189,9 @@ def _move(form: MoveForm, pk: int, actor) -> str:
             moves.next_phase(pk, actor=actor, seen=data["seen"])
             return ""
         case "undo":
-            return f"Undone: {moves.undo(pk, actor=actor)}"
+            if not data["event"]:
+                raise RuleViolation("Say which change to undo.")
+            return f"Undone: {moves.undo(pk, data['event'], actor=actor)}"
         case "loot":
             moves.pick_up(pk, fighter, loot=data["loot"], amount=data["amount"] or 1,
                           what=data["what"], actor=actor)  # fmt: skip

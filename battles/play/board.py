@@ -61,6 +61,7 @@ class Board:
     rolls: list[DiceRoll]
     may_advance: bool
     plays: bool
+    undoable: GameEvent | None
     phases: list[tuple[str, str]]
 
     @property
@@ -150,6 +151,10 @@ def board(game: Game, user) -> Board:
         rolls=rolls,
         may_advance=not game.is_over and (current.warband.owner_id == user.pk or runs),
         plays=not game.is_over and (any(v.mine for v in views)),
+        undoable=next(
+            (e for e in events if e.by_id == user.pk and e.kind == "state" and e.before),
+            None,
+        ),
         phases=list(play.PHASES.items()),
     )
 

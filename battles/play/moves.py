@@ -145,9 +145,10 @@ def record_fall(battle_id: int, fighter_id: int, outcome: str, *, actor) -> Figh
 
 
 @transaction.atomic
-def mark(battle_id: int, fighter_id: int, deed: str, *, actor) -> Fighter:
-    """A warrior ran or charged this turn (or, tapped again, did not after all): neither may
-    hide this turn, and a hidden warrior who does either is seen."""
+def mark(battle_id: int, fighter_id: int, deed: str, *, doing: bool = True, actor) -> Fighter:
+    """A warrior ran or charged this turn (``doing``), or did not after all: neither may hide
+    this turn, and a hidden warrior who does either is seen. The button says which, so a
+    second tab's press of the same one changes nothing."""
     if deed not in ("ran", "charged"):
         raise RuleViolation("No such deed.")
     game = locked(battle_id)
@@ -158,8 +159,9 @@ def mark(battle_id: int, fighter_id: int, deed: str, *, actor) -> Fighter:
         raise RuleViolation(
             f"{fighter.name} is {play.STATES[fighter.state].lower()}: he neither runs nor charges."
         )
+    if getattr(fighter, deed) == doing:
+        raise RuleViolation(f"{fighter.name}: noted already.")
     before = fighter.snapshot()
-    doing = not getattr(fighter, deed)
     fighter.ran = doing and deed == "ran"
     fighter.charged = doing and deed == "charged"
     text = f"{fighter.name} {deed}." if doing else f"{fighter.name} did not {deed[:-1]} after all."
@@ -173,20 +175,18 @@ def mark(battle_id: int, fighter_id: int, deed: str, *, actor) -> Fighter:
 
 
 @transaction.atomic
-def undo(battle_id: int, *, actor) -> str:
-    """The actor's latest change of a warrior, put back, when nothing happened to that warrior
-    since: a mistaken tap costs nothing."""
+def undo(battle_id: int, event_id: int, *, actor) -> str:
+    """One of the actor's changes of a warrior (the latest, as his page offers it), put back
+    when nothing happened to that warrior since: a mistaken tap costs nothing. Named by its
+    event, so that a second tab's press undoes nothing more."""
     game = locked(battle_id)
-    event = (
-        GameEvent.objects.filter(
-            game=game, by=actor, kind=GameEvent.Kind.STATE, before__isnull=False
-        )
-        .select_related("fighter")
-        .order_by("-pk")
-        .first()
-    )
+    event = GameEvent.objects.filter(
+        game=game, pk=event_id, by=actor, kind=GameEvent.Kind.STATE
+    ).first()
     if event is None:
-        raise RuleViolation("You have no change of a warrior to undo.")
+        raise RuleViolation("You have no such change of a warrior to undo.")
+    if event.before is None:
+        raise RuleViolation(f"Undone already: {event.text}")
     fighter = fighter_of(game, event.fighter_id, actor)
     latest = GameEvent.objects.filter(game=game, fighter=fighter).order_by("-pk").first()
     if latest.pk != event.pk:

@@ -145,7 +145,7 @@ def costs(client, battle, warband) -> dict[str, int]:
             client,
             reverse("play_move", args=[battle.pk]),
             "POST",
-            {"action": "mark", "fighter": captain.pk, "deed": "ran"},
+            {"action": "mark", "fighter": captain.pk, "deed": "ran", "doing": "1"},
         ),
     }
 

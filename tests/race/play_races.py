@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles.models import Fighter, Game, GameSide
+from battles.models import Fighter, Game, GameEvent, GameSide
 from battles.play import moves, start
 from battles.rules import play
 from tests.helpers import mustered_duel
@@ -53,4 +53,39 @@ def next_phase():
         reverse("play_move", args=[battle.pk]),
         {"action": "next_phase", "seen": "1:0:recovery"},
         applied=lambda: play.PHASE_ORDER.index(Game.objects.get(battle=battle).phase),
+    )
+
+
+@race("play_move:undo", "two tabs undoing the same change put back one change only")
+def undo():
+    duel = mustered_duel()
+    battle = game_of(duel)
+    owner = duel["reavers"].owner
+    captain = Fighter.objects.get(game__battle=battle, warrior__is_leader=True,
+                                  warrior__warband=duel["reavers"])  # fmt: skip
+    moves.set_state(battle.pk, captain.pk, play.KNOCKED_DOWN, actor=owner)
+    moves.set_state(battle.pk, captain.pk, play.STUNNED, actor=owner)
+    latest = GameEvent.objects.filter(game__battle=battle, fighter=captain).latest("pk")
+    return Shot(
+        owner,
+        reverse("play_move", args=[battle.pk]),
+        {"action": "undo", "event": latest.pk},
+        # stunned, then knocked down again after one undo; standing after two
+        applied=lambda: {play.STUNNED: 0, play.KNOCKED_DOWN: 1}.get(
+            Fighter.objects.get(pk=captain.pk).state, 2
+        ),
+    )
+
+
+@race("play_move:mark", "two tabs marking a runner mark him once (not once and back)")
+def mark():
+    duel = mustered_duel()
+    battle = game_of(duel)
+    captain = Fighter.objects.get(game__battle=battle, warrior__is_leader=True,
+                                  warrior__warband=duel["reavers"])  # fmt: skip
+    return Shot(
+        duel["reavers"].owner,
+        reverse("play_move", args=[battle.pk]),
+        {"action": "mark", "fighter": captain.pk, "deed": "ran", "doing": "1"},
+        applied=lambda: GameEvent.objects.filter(game__battle=battle, kind="state").count(),
     )
