@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from battles.dice import check_used
+from battles.dice import check_used, holding_rolls
 from battles.models import Fighter, GameEvent
 from battles.play.common import changed, dice, fighter_of, is_turn_of, locked, log
 from battles.rules import play
@@ -52,8 +52,9 @@ def rally(
         return fighter
     leadership = _leader_ld(fighter) if near_leader else fighter.warrior.Ld
     purpose = f"Rally test: {name}, 2D6 against Ld {leadership}"
-    rolled = dice(game, entered, fighter.side, actor)
-    passed, total = play.leadership_test(rolled, leadership, purpose)
+    rolled, held = dice(game, entered, fighter.side, actor), []
+    with holding_rolls(held):
+        passed, total = play.leadership_test(rolled, leadership, purpose)
     check_used(rolled, "The Rally test")
     if passed:
         fighter.state = play.STANDING
@@ -62,7 +63,7 @@ def rally(
     else:
         text = f"{name} fails to rally ({total} against Ld {leadership}) and flees on."
     fighter.save()
-    log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter)
+    log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)
     changed(game)
     return fighter
 
@@ -89,11 +90,12 @@ def initiative_test(
             raise RuleViolation(f"{name} tests at an edge when knocked down or stunned there.")
     elif fighter.state not in (play.STANDING, play.HIDDEN):
         raise RuleViolation(f"{name} is {play.STATES[fighter.state].lower()}: he cannot do that.")
-    rolled = dice(game, entered, fighter.side, actor)
+    rolled, held = dice(game, entered, fighter.side, actor), []
     try:
-        result = play.initiative_tests(
-            rolled, test, height if test.asks_height else 0, fighter.warrior.I, name
-        )
+        with holding_rolls(held):
+            result = play.initiative_tests(
+                rolled, test, height if test.asks_height else 0, fighter.warrior.I, name
+            )
     except play.PlayError as refusal:
         raise RuleViolation(str(refusal)) from refusal
     if result.passed:  # after a failure, dice typed for the tests it spared go unused
@@ -106,7 +108,7 @@ def initiative_test(
         if fighter.state == play.HIDDEN:
             fighter.state = play.STANDING
         fighter.save()
-    log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter)
+    log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)
     changed(game)
     return result
 
@@ -119,13 +121,14 @@ def fall(battle_id: int, fighter_id: int, *, entered: str = "", actor) -> int:
     fighter = fighter_of(game, fighter_id, actor)
     if not fighter.fall_height:
         raise RuleViolation(f"{fighter.name} has no fall to roll for.")
-    rolled = dice(game, entered, fighter.side, actor)
-    hits, strength = play.fall_hits(rolled, fighter.fall_height, fighter.name)
+    rolled, held = dice(game, entered, fighter.side, actor), []
+    with holding_rolls(held):
+        hits, strength = play.fall_hits(rolled, fighter.fall_height, fighter.name)
     check_used(rolled, "The fall (a D6 for the D3 hits)")
     height, fighter.fall_height, fighter.hits_taken = fighter.fall_height, 0, hits
     fighter.save()
     log(game, f'{fighter.name} falls {height}": {hits} hit{"s" if hits > 1 else ""} at '
         f"Strength {strength}, no armour save. He may not move further or hide this turn.",
-        kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter)  # fmt: skip
+        kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)  # fmt: skip
     changed(game)
     return hits

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F
 
 from battles.dice import dice_for
-from battles.models import Battle, Fighter, Game, GameEvent, GameSide
+from battles.models import Battle, DiceRoll, Fighter, Game, GameEvent, GameSide
 from campaign import permissions
 from warbands.rules import RuleViolation
 
@@ -88,7 +88,14 @@ def log(
     loot="",
     amount=0,
     before=None,
+    rolls=(),
 ) -> GameEvent:
+    """Write what happened in the game's log; ``rolls``, held unsaved while they were rolled
+    (``battles.dice.holding_rolls``), go into the battle's dice log with it as what they
+    decided."""
+    for roll in rolls:
+        roll.result = text[:300]
+    DiceRoll.objects.bulk_create(rolls)
     return GameEvent.objects.create(
         game=game, turn=game.turn, kind=kind, side=side or (fighter.side if fighter else None),
         fighter=fighter, text=text[:300], loot=loot, amount=amount, by=actor, before=before,

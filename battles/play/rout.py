@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from battles.dice import check_used
+from battles.dice import check_used, holding_rolls
 from battles.models import Fighter, Game, GameEvent, GameSide
 from battles.play.common import changed, check_side, dice, locked, log, side_of
 from battles.play.end import finish
@@ -87,15 +87,16 @@ def _roll(game: Game, side: GameSide, entered: str, actor, label: str) -> None:
     leadership = play.rout_leadership(models_of(fighters))
     name = side.participant.warband.name
     purpose = f"{label}: {name}, 2D6 against Ld {leadership}"
-    rolled = dice(game, entered, side, actor)
-    passed, total = play.leadership_test(rolled, leadership, purpose)
+    rolled, held = dice(game, entered, side, actor), []
+    with holding_rolls(held):
+        passed, total = play.leadership_test(rolled, leadership, purpose)
     check_used(rolled, "The Rout test")
     side.rout_tested_turn = game.turn
     if passed:
         side.rout_failed = False
         side.save()
         log(game, f"{name} passes its {label} ({total} against Ld {leadership}).",
-            kind=GameEvent.Kind.ROUT, actor=actor, side=side)  # fmt: skip
+            kind=GameEvent.Kind.ROUT, actor=actor, side=side, rolls=held)  # fmt: skip
         return
     offered = rerolls(side, fighters)
     side.rout_failed = bool(offered)
@@ -103,9 +104,9 @@ def _roll(game: Game, side: GameSide, entered: str, actor, label: str) -> None:
     text = f"{name} fails its {label} ({total} against Ld {leadership})"
     if offered:
         log(game, f"{text}: it may re-roll ({', '.join(r.label for r in offered)}).",
-            kind=GameEvent.Kind.ROUT, actor=actor, side=side)  # fmt: skip
+            kind=GameEvent.Kind.ROUT, actor=actor, side=side, rolls=held)  # fmt: skip
         return
-    log(game, f"{text}.", kind=GameEvent.Kind.ROUT, actor=actor, side=side)
+    log(game, f"{text}.", kind=GameEvent.Kind.ROUT, actor=actor, side=side, rolls=held)
     _rout(game, side, actor)
 
 

@@ -89,8 +89,12 @@ def test_a_rally_test_on_typed_dice(duel):
     checks.rally(battle.pk, champion.pk, nearest_is_enemy=False, entered="2 3", actor=reavers)
 
     assert fighter(battle, champion.warrior).state == play.STANDING
-    rolls = list(DiceRoll.objects.filter(battle=battle).values_list("faces", "source"))
-    assert rolls == [([6, 6], "entered"), ([2, 3], "entered")]
+    rolls = list(DiceRoll.objects.filter(battle=battle).values_list("faces", "source", "result"))
+    assert rolls == [
+        ([6, 6], "entered", "Brandt fails to rally (12 against Ld 7) and flees on."),
+        ([2, 3], "entered",
+         "Brandt rallies (5 against Ld 7): he neither moves nor shoots this turn."),
+    ]  # fmt: skip
 
 
 def test_a_jump_down_and_its_fall(duel):
