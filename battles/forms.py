@@ -77,8 +77,8 @@ def reported_results(rows) -> tuple[list[ReportedResult], list[str]]:
             errors.append(f"{warband.name}: {next(iter(form.errors.values()))[0]}")
             continue
         data = form.cleaned_data
-        if not data["took_part"]:
-            continue
+        if not data["took_part"] and not data["result"]:
+            continue  # a result given means the warband took part, ticked or not
         if not data["result"]:
             errors.append(f"{warband.name}: say whether it won, drew or lost.")
             continue

@@ -82,6 +82,8 @@ def sequence_context(
             request.user, sequence.participant.battle.campaign
         ),
         "error": error,
+        # What step 2 gave stays on screen once it is done (issue 30, point 6).
+        "experience_gained": (sequence.state or {}).get("experience_lines", []) if step > 2 else [],
         "step_template": "battles/steps/_secret.html"
         if secret_step
         else f"battles/steps/_step_{min(step, 11)}.html",

@@ -1,6 +1,7 @@
 """Forms of campaigns. Each lists its fields explicitly."""
 
 from django import forms
+from django.core.validators import MinValueValidator
 
 from campaign.models import Campaign
 
@@ -21,6 +22,14 @@ class CampaignForm(forms.ModelForm):
             "start_date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
             "description": forms.Textarea(attrs={"rows": 3}),
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The browser refuses what the server refuses: at least one warband per player (the
+        # database's constraint), so 0 is never offered and then turned down.
+        most = self.fields["max_warbands_per_player"]
+        most.validators.append(MinValueValidator(1))
+        most.widget.attrs["min"] = 1
 
 
 class JoinForm(forms.Form):

@@ -11,6 +11,11 @@ urlpatterns = [
     ),
     path("campaigns/<int:pk>/joining/", views.joining_toggle, name="joining_toggle"),
     path("campaigns/<int:pk>/status/", views.campaign_status, name="campaign_status"),
+    path(
+        "campaigns/<int:pk>/members/<int:membership_pk>/reset-link/",
+        views.member_reset_link,
+        name="member_reset_link",
+    ),
     path("join/", views.join, name="join"),
     path("join/<str:code>/", views.join, name="join_link"),
 ]

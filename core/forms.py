@@ -4,7 +4,9 @@ from django.contrib.auth.forms import UserCreationForm
 
 
 class SignUpForm(UserCreationForm):
-    """A new account: a username and a password twice, checked by the password validators."""
+    """A new account: a username, an optional e-mail address (where a forgotten password's
+    reset link goes, issue 30 point 1) and a password twice, checked by the validators."""
 
     class Meta(UserCreationForm.Meta):
-        fields = ("username",)
+        fields = ("username", "email")
+        help_texts = {"email": "Optional: where a link to reset a forgotten password is sent."}

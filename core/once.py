@@ -48,6 +48,7 @@ KEPT_HEADERS = (
     "HX-Retarget",
 )
 NOT_FOR = ("/accounts/",)
+SECRET_ANSWER = "once_secret"  # an attribute a view sets on an answer not to be kept
 KEEP = datetime.timedelta(days=7)
 
 
@@ -79,13 +80,14 @@ def store_token(token: uuid.UUID, user, path: str, response) -> None:
     write of the post's transaction. A token stored already makes the insert fail
     (``IntegrityError``: the unique constraint; a concurrent insert of the same token waits
     for the first to commit or roll back), and the caller then rolls the whole transaction
-    back, so no savepoint is needed. A streamed answer is not kept (status NULL: a replay
-    answers 200, empty). About one insert in 200 (chosen by the random token itself) also
-    deletes the tokens older than ``KEEP``.
+    back, so no savepoint is needed. A streamed answer is not kept, nor one its view marked
+    ``SECRET_ANSWER`` (a one-time password reset link must not wait in the table for a week):
+    status NULL, a replay answers 200, empty. About one insert in 200 (chosen by the random
+    token itself) also deletes the tokens older than ``KEEP``.
 
     Called by ``OnceMiddleware``; public so that a test can store a token of its choosing
     (one that prunes, one that does not)."""
-    if getattr(response, "streaming", False):
+    if getattr(response, "streaming", False) or getattr(response, SECRET_ANSWER, False):
         status, content, headers = None, "", {}
     else:
         status = response.status_code

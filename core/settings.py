@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import os
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
@@ -57,6 +58,39 @@ def client_address_from(trusted_proxies: int) -> tuple[tuple[str, ...], int | No
     if not trusted_proxies:
         return ("REMOTE_ADDR",), None
     return ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"), trusted_proxies - 1
+
+
+def email_settings(url: str) -> dict[str, object]:
+    """Django's e-mail settings from one ``EMAIL_URL`` (issue 30, point 1: password reset
+    mails): empty or ``console:`` prints mails on the console; ``smtp://user:pass@host:port``
+    sends them through an SMTP server, with STARTTLS on port 587 (the submission port);
+    ``smtps://`` over TLS from the start (port 465 unless given). ``?from=`` sets the sender.
+    The user and password are percent-decoded, so an ``@`` in them is written ``%40``."""
+    if not url or url in {"console:", "console://"}:
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    parts = urlsplit(url)
+    if parts.scheme not in {"smtp", "smtps"} or not parts.hostname:
+        raise ImproperlyConfigured(
+            "EMAIL_URL must be smtp://user:password@host:port, smtps://... or console:"
+        )
+    try:
+        port = parts.port or (465 if parts.scheme == "smtps" else 25)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"EMAIL_URL has a bad port: {error}") from error
+    found: dict[str, object] = {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_SSL": parts.scheme == "smtps",
+        "EMAIL_USE_TLS": parts.scheme == "smtp" and port == 587,
+        "EMAIL_TIMEOUT": 10,
+    }
+    sender = parse_qs(parts.query).get("from")
+    if sender:
+        found["DEFAULT_FROM_EMAIL"] = found["SERVER_EMAIL"] = sender[0]
+    return found
 
 
 def secret_key_from_file(path: Path) -> str:
@@ -202,6 +236,9 @@ IPWARE_STRICT = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
+
+# E-mail (password reset links): printed on the console unless EMAIL_URL names an SMTP server.
+globals().update(email_settings(env_str("EMAIL_URL")))
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")

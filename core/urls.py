@@ -10,7 +10,8 @@ from django.views.generic import RedirectView
 from core import views
 
 # Django's auth views at their conventional URLs, with our own templates in
-# templates/registration/. Password reset is left out: the app sends no e-mail.
+# templates/registration/. Password reset mails a one-time link (EMAIL_URL in settings; the
+# console by default); an organiser can also hand a player one (campaign.views).
 account_patterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -25,6 +26,26 @@ account_patterns = [
         name="password_change_done",
     ),
     path("accounts/signup/", views.signup, name="signup"),
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password_reset/done/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
 ]
 
 urlpatterns = [

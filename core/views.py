@@ -51,7 +51,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="core.auth.DemoPasswordRefusingBackend")
         messages.success(request, f"Welcome to Mordheim, {user.username}.")
         return redirect(safe_next(request) or "dashboard")
-    return render(request, "registration/signup.html", {"form": form})
+    # ``next`` goes on through the form (and the invitation of a join link is shown): a
+    # visitor who came from a join link lands on it once signed up (issue 30, point 1).
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": safe_next(request)},
+    )
 
 
 def safe_next(request: HttpRequest) -> str:

@@ -1,4 +1,4 @@
-"""The dashboard's "next thing to do" in each campaign."""
+"""The dashboard's "next thing to do" in each campaign, and the user's past campaigns."""
 
 from __future__ import annotations
 
@@ -9,6 +9,10 @@ from django.urls import reverse
 
 from battles.models import Battle, Participant
 from battles.sequence import waiting_for
+from campaign.models import Campaign, Membership
+from warbands.models import Warband
+from warbands.permissions import can_see_treasury
+from warbands.services import rating_expression
 
 
 @dataclass(frozen=True)
@@ -128,3 +132,41 @@ def _disputed(user, organised: list[int]):
         .order_by("fought_on", "pk")
         .prefetch_related(Prefetch("participants", queryset=disputes, to_attr="disputes"))
     )
+
+
+@dataclass(frozen=True)
+class PastCampaign:
+    """A closed or archived campaign of the user, with his warbands in it and, for each,
+    whether he may open its treasury (``warbands.permissions``: read-only now)."""
+
+    membership: Membership
+    warbands: list[tuple[Warband, bool]]
+
+
+def past_campaigns(user) -> list[PastCampaign]:
+    """The closed and archived campaigns the user is still a member of, latest first, each
+    with his warbands that played to the end there (issue 30, point 7). Two queries, however
+    many campaigns and warbands."""
+    memberships = list(
+        Membership.objects.active()
+        .filter(user=user)
+        .exclude(campaign__status=Campaign.Status.OPEN)
+        .select_related("campaign")
+        .order_by("-campaign__start_date", "campaign__name")
+    )
+    campaigns = {m.campaign_id: m.campaign for m in memberships}
+    by_campaign: dict[int, list[tuple[Warband, bool]]] = {}
+    warbands = (
+        Warband.objects.owned_by(user)
+        .playing()
+        .filter(campaign__in=list(campaigns))
+        .select_related("warband_type")
+        .annotate(rating=rating_expression())
+        .order_by("name", "pk")
+    )
+    for warband in warbands:
+        warband.campaign = campaigns[warband.campaign_id]
+        by_campaign.setdefault(warband.campaign_id, []).append(
+            (warband, can_see_treasury(user, warband))
+        )
+    return [PastCampaign(m, by_campaign.get(m.campaign_id, [])) for m in memberships]

@@ -1,11 +1,15 @@
 from django.urls import path
 
-from league import views
+from league import guides, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("guide/", guides.guide_player, name="guide_player"),
+    path("guide/organiser/", guides.guide_organiser, name="guide_organiser"),
     path("campaigns/<int:pk>/", views.campaign_detail, name="campaign_detail"),
     path("campaigns/<int:pk>/feed/", views.campaign_feed, name="campaign_feed"),
+    path("campaigns/past/", views.past_campaigns, name="past_campaigns"),
+    path("campaigns/<int:pk>/battles.csv", views.battle_export, name="battle_export"),
     path("campaigns/<int:pk>/settings/", views.campaign_settings, name="campaign_settings"),
     path("campaigns/<int:pk>/organisers/", views.co_organiser_add, name="co_organiser_add"),
     path(

@@ -1,5 +1,5 @@
-"""The pages that span the apps: the dashboard, a campaign's page, feed and settings, and
-the organiser's powers over players and warbands."""
+"""The pages that span the apps: the dashboard and past campaigns, a campaign's page, feed,
+settings and battle export, and the organiser's powers over players and warbands."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ from campaign.models import (
 )
 from campaign.permissions import get_campaign_for_user, is_organiser
 from core.errors import RuleViolation
-from league import charts, services
-from league.dashboard import next_steps
+from league import charts, exports, services
+from league import dashboard as dashboard_reads
 from league.standings import COLUMNS, league_table
 from warbands.models import RatingSnapshot, Warband
 from warbands.services import rating_expression
@@ -41,9 +41,12 @@ class Dashboard:
     kept under the user and the versions of every campaign the user is in
     (``campaign.versions``), so that a change in any of them draws it afresh."""
 
-    def __init__(self, user, memberships: list[Membership]) -> None:
+    def __init__(self, user, memberships: list[Membership], *, every: list[Membership]) -> None:
+        """``memberships``: those the dashboard shows; ``every``: the user's memberships,
+        archived campaigns too (the link to the past campaigns counts them)."""
         self.user, self.memberships = user, memberships
-        campaigns = sorted((m.campaign for m in memberships), key=lambda c: c.pk)
+        self.past = sum(not m.campaign.is_open for m in every)
+        campaigns = sorted((m.campaign for m in every), key=lambda c: c.pk)
         self.key = ",".join(f"{c.pk}.{c.fragment_version}" for c in campaigns)
         self.seconds = min((c.fragment_seconds for c in campaigns), default=FRAGMENT_SECONDS)
 
@@ -52,6 +55,7 @@ class Dashboard:
         return list(
             Warband.objects.owned_by(self.user)
             .playing()
+            .exclude(campaign__status=Campaign.Status.ARCHIVED)  # listed with past campaigns
             .select_related("campaign", "warband_type")
             .annotate(rating=rating_expression())  # the rulebook's rating, in the same statement
         )
@@ -59,29 +63,58 @@ class Dashboard:
     @cached_property
     def campaigns(self) -> list:
         """Each membership with the next things to do in its campaign."""
-        steps = next_steps(self.user, self.memberships, self.warbands)
+        steps = dashboard_reads.next_steps(self.user, self.memberships, self.warbands)
         return [(m, steps.get(m.campaign_id, [])) for m in self.memberships]
 
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """Every campaign of the user (running ones first) with the next thing to do in each."""
-    memberships = list(
+    """Every campaign of the user but the archived ones (running ones first) with the next
+    thing to do in each, and how many past (closed or archived) campaigns the list of past
+    campaigns holds: read in the same query (issue 30, point 7)."""
+    every = list(
         Membership.objects.active()
         .filter(user=request.user)
-        .exclude(campaign__status=Campaign.Status.ARCHIVED)
         .select_related("campaign")
-        .order_by("campaign__status", "-campaign__start_date")
+        .order_by("-campaign__start_date", "campaign__name")
+    )
+    memberships = sorted(
+        (m for m in every if m.campaign.status != Campaign.Status.ARCHIVED),
+        key=lambda m: not m.campaign.is_open,
     )
     return render(
         request,
         "league/dashboard.html",
         {
             "memberships": memberships,
-            "dashboard": Dashboard(request.user, memberships),
+            "dashboard": Dashboard(request.user, memberships, every=every),
             "join_form": JoinForm(),
         },
     )
+
+
+@require_GET
+def past_campaigns(request: HttpRequest) -> HttpResponse:
+    """The user's closed and archived campaigns, with his warbands in each: the way back to
+    them once they leave the dashboard. Only his own memberships are listed, so no other
+    policy is needed."""
+    return render(
+        request,
+        "league/past_campaigns.html",
+        {"past": dashboard_reads.past_campaigns(request.user)},
+    )
+
+
+@require_GET
+def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's battles and results as CSV, for its organisers, also once the campaign
+    is closed (issue 30, point 9). Nothing secret is in it (``league.exports``)."""
+    campaign = get_campaign_for_user(request, pk)
+    if not is_organiser(request.user, campaign):
+        raise PermissionDenied("Only the campaign's organisers export its battles.")
+    response = HttpResponse(exports.battle_history_csv(campaign), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{exports.filename(campaign)}"'
+    return response
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,15 @@ MATRIX: dict[str, tuple[str, str]] = {
     "readyz": ("OOOOO", "MMMMM"),
     "login": ("OOOOO", "OOOOO"),
     "signup": ("OOOOO", "OOOOO"),
+    "password_reset": ("OOOOO", "OOOOO"),
+    "password_reset_done": ("OOOOO", "MMMMM"),
+    "password_reset_confirm": ("OOOOO", "OOOOO"),  # a wrong link says so
+    "password_reset_complete": ("OOOOO", "MMMMM"),
+    "guide_player": ("OOOOO", "MMMMM"),
+    "guide_organiser": ("OOOOO", "MMMMM"),
     # Any logged-in user.
     "dashboard": ("LOOOO", "LMMMM"),
+    "past_campaigns": ("LOOOO", "LMMMM"),
     "logout": ("LMMMM", "LLLLL"),  # logged out, back to the log-in page
     "password_change": ("LOOOO", "LOOOO"),
     "password_change_done": ("LOOOO", "LMMMM"),
@@ -53,12 +60,15 @@ MATRIX: dict[str, tuple[str, str]] = {
     "campaign_feed": ("LHOOO", "LMMMM"),
     "warband_roster": ("LHOOO", "LMMMM"),
     "warband_export": ("LHOOO", "LMMMM"),
+    "warband_print": ("LHOOO", "LMMMM"),
     "battle_detail": ("LHOOO", "LMMMM"),
     # Run by the organiser.
     "campaign_settings": ("LHFFO", "LHFFO"),
+    "battle_export": ("LHFFO", "LMMMM"),
     "join_code_regenerate": ("LMMMM", "LHFFO"),
     "joining_toggle": ("LMMMM", "LHFFO"),
     "co_organiser_add": ("LMMMM", "LHFFO"),
+    "member_reset_link": ("LMMMM", "LHFFO"),
     "member_remove": ("LHFFO", "LHFFO"),
     "warband_archive": ("LHFFO", "LHFFO"),
     "campaign_status": ("LMMMM", "LHFFO"),
@@ -192,6 +202,9 @@ def build_scenario() -> dict:
         "join_link": {"code": campaign.join_code},
         "member_remove": {"pk": campaign.pk,
                           "membership_pk": Membership.objects.get(user=theirs.owner).pk},
+        "password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
+        "member_reset_link": {"pk": campaign.pk,
+                              "membership_pk": Membership.objects.get(user=theirs.owner).pk},
         "warband_archive": {"pk": campaign.pk, "warband_pk": theirs.pk},
         "warband_create": {"campaign_id": campaign.pk},
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
@@ -233,7 +246,7 @@ PK_OF_PREFIX = {
     "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
     "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
-CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start"}
+CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start", "battle_export"}
 
 
 def path_for(route, scenario) -> str:

@@ -22,14 +22,18 @@ from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
 
-def can_edit_warband(user, warband: Warband) -> bool:
-    """Only the owner changes a warband, and only while it plays in an open campaign."""
+def _owns_playing(user, warband: Warband) -> bool:
+    """The user owns the warband and it still plays (being mustered or active)."""
     return (
         user.is_authenticated
         and warband.owner_id == user.pk
         and warband.status in (Warband.Status.DRAFT, Warband.Status.ACTIVE)
-        and warband.campaign.is_open
     )
+
+
+def can_edit_warband(user, warband: Warband) -> bool:
+    """Only the owner changes a warband, and only while it plays in an open campaign."""
+    return _owns_playing(user, warband) and warband.campaign.is_open
 
 
 def organisers_see_treasuries(warband: Warband) -> bool:
@@ -41,8 +45,10 @@ def organisers_see_treasuries(warband: Warband) -> bool:
 def can_see_treasury(user, warband: Warband) -> bool:
     """The warband's gold, wyrdstone and stored items are the owner's secret (Mayhem in
     Mordheim: "You need not reveal to your opponent what is inside any of your storage
-    containers"); an organiser sees them only when the campaign says so."""
-    if can_edit_warband(user, warband):
+    containers"); an organiser sees them only when the campaign says so. The owner still
+    reads his own once the campaign is closed or archived (issue 30, point 7), without
+    changing it (``can_edit_warband``)."""
+    if _owns_playing(user, warband):
         return True
     return organisers_see_treasuries(warband) and is_organiser(user, warband.campaign)
 

@@ -1,10 +1,10 @@
 """The treasury page: the owner's containers, their contents and the ledger.
 
-Only the warband's owner (and an organiser, read-only, when the campaign lets organisers see
-secrets) opens it; everything it shows comes through ``campaign.permissions``. Every form swaps
-``#treasury-board``; a refusal comes back as the same partial with its reason, status 422.
-A move of gold or wyrdstone answers with only what it changed (``_moved``): the board is the
-page's heaviest part to draw.
+Only the warband's owner (read-only once the campaign is closed or archived) and an organiser
+(read-only, when the campaign lets organisers see secrets) open it; everything it shows comes
+through ``warbands.permissions``. Every form swaps ``#treasury-board``; a refusal comes back as
+the same partial with its reason, status 422. A move of gold or wyrdstone answers with only
+what it changed (``_moved``): the board is the page's heaviest part to draw.
 """
 
 from __future__ import annotations
@@ -233,9 +233,13 @@ class TreasuryBoard:
 
 
 def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
+    """``read_only``: the campaign is closed or archived, and its owner reads the treasury
+    with every form hidden (issue 30, point 7)."""
+    can_edit = permissions.can_edit_warband(request.user, warband)
     return {
         "warband": warband,
-        "can_edit": permissions.can_edit_warband(request.user, warband),
+        "can_edit": can_edit,
+        "read_only": not can_edit and not warband.campaign.is_open,
         "organisers_see": permissions.organisers_see_treasuries(warband),
         "board": TreasuryBoard(request, warband),
         "error": error,

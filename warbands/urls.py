@@ -1,6 +1,6 @@
 from django.urls import path
 
-from warbands import correction_views, treasury_views, views
+from warbands import correction_views, print_views, treasury_views, views
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/warbands/new/", views.warband_create, name="warband_create"),
@@ -22,6 +22,7 @@ urlpatterns = [
     path("warbands/<int:pk>/rename/", views.warband_rename, name="warband_rename"),
     path("warbands/<int:pk>/disband/", views.warband_disband, name="warband_disband"),
     path("warbands/<int:pk>/export.json", views.warband_export, name="warband_export"),
+    path("warbands/<int:pk>/print/", print_views.warband_print, name="warband_print"),
     path("warriors/<int:pk>/items/", views.warrior_buy_item, name="warrior_buy_item"),
     path(
         "warriors/<int:pk>/items/<int:item_pk>/remove/",

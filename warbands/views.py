@@ -95,8 +95,10 @@ def muster_context(warband: Warband, *, error: str = "") -> dict:
     }
 
 
-def _board(request: HttpRequest, warband: Warband, *, error: str = "") -> HttpResponse:
-    """The muster board after a POST: the partial for htmx, the page again otherwise."""
+def _board(request: HttpRequest, warband: Warband, *, error: str = "", at="") -> HttpResponse:
+    """The muster board after a POST: the partial for htmx, the page again otherwise. ``at``:
+    where the refused control is (a warrior, or "hire", "hire-sword", "storage", "finish"),
+    so that its refusal shows beside it, not at the top of a long page (issue 30, point 3)."""
     warband.refresh_from_db(fields=["gold_crowns", "status", "name"])
     if not request.htmx:
         if error:
@@ -105,7 +107,7 @@ def _board(request: HttpRequest, warband: Warband, *, error: str = "") -> HttpRe
     return render(
         request,
         "warbands/warband_muster.html#muster-board",
-        muster_context(warband, error=error),
+        {**muster_context(warband, error=error), "error_at": at},
         status=422 if error else 200,
     )
 
@@ -123,7 +125,7 @@ def warband_hire(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk, write=True)
     form = HireForm(request.POST, warband=warband)
     if not form.is_valid():
-        return _board(request, warband, error=_first_error(form))
+        return _board(request, warband, at="hire", error=_first_error(form))
     roll = form.cleaned_data["spell_roll"]
     try:
         services.hire_warrior(
@@ -135,7 +137,7 @@ def warband_hire(request: HttpRequest, pk: int) -> HttpResponse:
             dice=EnteredDice([roll]) if roll else ServerDice(),
         )
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, warband, error=str(refusal))
+        return _board(request, warband, at="hire", error=str(refusal))
     return _board(request, warband)
 
 
@@ -145,7 +147,7 @@ def warband_hire_sword(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk, write=True)
     form = HireSwordForm(request.POST)
     if not form.is_valid():
-        return _board(request, warband, error="Choose a hired sword to hire.")
+        return _board(request, warband, at="hire-sword", error="Choose a hired sword to hire.")
     try:
         hired_swords.hire_at_muster(
             warband,
@@ -155,7 +157,7 @@ def warband_hire_sword(request: HttpRequest, pk: int) -> HttpResponse:
             dice=ServerDice(),  # the Warlock's starting spells
         )
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, warband, error=str(refusal))
+        return _board(request, warband, at="hire-sword", error=str(refusal))
     return _board(request, warband)
 
 
@@ -164,11 +166,11 @@ def warrior_buy_item(request: HttpRequest, pk: int) -> HttpResponse:
     warrior = permissions.get_warrior_for_user(request, pk, write=True)
     form = BuyItemForm(request.POST)
     if not form.is_valid():
-        return _board(request, warrior.warband, error="Choose an item to buy.")
+        return _board(request, warrior.warband, at=warrior.pk, error="Choose an item to buy.")
     try:
         services.buy_item(warrior, actor=request.user, item_key=form.cleaned_data["item"])
     except RuleViolation as refusal:
-        return _board(request, warrior.warband, error=str(refusal))
+        return _board(request, warrior.warband, at=warrior.pk, error=str(refusal))
     return _board(request, warrior.warband)
 
 
@@ -179,7 +181,7 @@ def warrior_remove_item(request: HttpRequest, pk: int, item_pk: int) -> HttpResp
     try:
         services.remove_item(owned, actor=request.user)
     except RuleViolation as refusal:
-        return _board(request, warrior.warband, error=str(refusal))
+        return _board(request, warrior.warband, at=warrior.pk, error=str(refusal))
     return _board(request, warrior.warband)
 
 
@@ -188,13 +190,13 @@ def warrior_group_size(request: HttpRequest, pk: int) -> HttpResponse:
     warrior = permissions.get_warrior_for_user(request, pk, write=True)
     form = GroupSizeForm(request.POST)
     if not form.is_valid():
-        return _board(request, warrior.warband, error=_first_error(form))
+        return _board(request, warrior.warband, at=warrior.pk, error=_first_error(form))
     try:
         services.set_group_size(
             warrior, actor=request.user, group_size=form.cleaned_data["group_size"]
         )
     except RuleViolation as refusal:
-        return _board(request, warrior.warband, error=str(refusal))
+        return _board(request, warrior.warband, at=warrior.pk, error=str(refusal))
     return _board(request, warrior.warband)
 
 
@@ -210,7 +212,7 @@ def warrior_dismiss(request: HttpRequest, pk: int) -> HttpResponse:
         services.dismiss_warrior(warrior, actor=request.user)
     except RuleViolation as refusal:
         if warband.is_draft:
-            return _board(request, warband, error=str(refusal))
+            return _board(request, warband, at=warrior.pk, error=str(refusal))
         messages.error(request, str(refusal))
         return _redirect(request, "warband_roster", warband.pk)
     if warband.is_draft:
@@ -225,7 +227,7 @@ def warband_buy_container(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk, write=True)
     form = MusterContainerForm(request.POST, warband=warband)
     if not form.is_valid():
-        return _board(request, warband, error=_first_error(form))
+        return _board(request, warband, at="storage", error=_first_error(form))
     try:
         treasury.buy_container(
             warband,
@@ -234,7 +236,7 @@ def warband_buy_container(request: HttpRequest, pk: int) -> HttpResponse:
             holder=form.cleaned_data["holder"],
         )
     except RuleViolation as refusal:
-        return _board(request, warband, error=str(refusal))
+        return _board(request, warband, at="storage", error=str(refusal))
     return _board(request, warband)
 
 
@@ -248,7 +250,7 @@ def warband_return_container(request: HttpRequest, pk: int, container_pk: int) -
             raise RuleViolation("Mustering is over: sell containers from the treasury page.")
         treasury.sell_container(container, actor=request.user, proceeds_to=None)
     except RuleViolation as refusal:
-        return _board(request, warband, error=str(refusal))
+        return _board(request, warband, at="storage", error=str(refusal))
     return _board(request, warband)
 
 
@@ -258,7 +260,7 @@ def warband_finish(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.finish_muster(warband, actor=request.user)
     except RuleViolation as refusal:
-        return _board(request, warband, error=str(refusal))
+        return _board(request, warband, at="finish", error=str(refusal))
     messages.success(request, f"{warband.name} is ready for battle.")
     return _redirect(request, "warband_roster", warband.pk)
 

@@ -26,9 +26,11 @@ from battles.sequence.engine import list_rolls
 from battles.sequence.treasury_steps import (
     TreasuryStep,
     gold_held,
+    note_receipt,
     own_container,
     own_warrior,
     pay,
+    receipts,
     standing_heroes,
     treasury_page,
 )
@@ -64,6 +66,15 @@ def rare_goods(max_rarity: int) -> tuple[list[Item], list[tuple[str, str, int, i
         if spec.rarity is not None and spec.price is not None and spec.rarity <= max_rarity
     ]
     return items, containers
+
+
+def rarity_modifiers(warband_type) -> list[str]:
+    """The modifiers of the rarity roll that may apply to this warband (FACTS.md section 6):
+    its own list's bonus only, never another list's (issue 30, point 6: "Marienburg +1" was
+    shown to every warband)."""
+    own = warband_type.rare_item_modifier
+    named = [f"{warband_type.name} {own:+d}"] if own else []
+    return ["Streetwise +2", *named, "kept gems +1"]
 
 
 class RareItems(TreasuryStep):
@@ -120,6 +131,8 @@ class RareItems(TreasuryStep):
             offers.append((task, offered, containers))
         context["offers"] = offers
         context["haggler"] = haggle.haggler(sequence)
+        context["rarity_modifiers"] = rarity_modifiers(sequence.participant.warband.warband_type)
+        context["receipts"] = receipts(sequence)
         return context
 
     def run_task(self, ctx, task, dice):
@@ -171,10 +184,11 @@ class RareItems(TreasuryStep):
             if hero is not None:
                 done = haggle.haggle(ctx, hero, dice, price, f"a {spec.name}")
                 price, haggled = done.price, f" ({done.describe()})"
-            pay(ctx, price, f"a {spec.name}", prefer=values["pay_from"])
+            paid = pay(ctx, price, f"a {spec.name}", prefer=values["pay_from"])
             made = ctx.journal.create(StorageContainer, warband=ctx.warband, kind=key)
             treasury.number_alike(ctx.warband.pk, key, [made])
             bought = f"a {spec.name} for {price} gc{haggled}"
+            receipt = f"Bought the {made}: {paid}{haggled}."
         else:
             item = Item.objects.filter(key=key, rarity__isnull=False).first()
             if item is None:
@@ -218,10 +232,11 @@ class RareItems(TreasuryStep):
                 price, haggled = done.price, f" ({done.describe()})"
             if price > gold_held(ctx.warband):
                 return f"{item.name} costs {price} gc{haggled}: more than the treasury holds."
-            pay(ctx, price, item.name, prefer=values["pay_from"])
+            paid = pay(ctx, price, item.name, prefer=values["pay_from"])
             if warrior is not None:
                 ctx.journal.create(WarriorItem, warrior=warrior, item=item, price_paid=price)
                 bought = f"{item.name} for {price} gc{haggled}, to {warrior.name}"
+                receipt = f"Bought {item.name} for {warrior.name}: {paid}{haggled}."
             else:
                 treasury.add_item(
                     container,
@@ -230,8 +245,10 @@ class RareItems(TreasuryStep):
                     context=ctx.treasury_context(f"bought for {price} gc"),
                 )
                 bought = f"{item.name} for {price} gc{haggled}, into {container.the}"
+                receipt = f"Bought {item.name} into {container.the}: {paid}{haggled}."
             if key == mordheim_map.KEY:
                 bought = f"{bought}; {mordheim_map.bought(ctx, dice)}"
         result["bought"] = bought
         ctx.journal.update(task, result=result)
+        note_receipt(ctx, receipt)
         return f"Bought {bought}."

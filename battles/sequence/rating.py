@@ -23,17 +23,24 @@ class UpdateRating(Step):
         return []
 
     def page_context(self, sequence, user):
+        warband = sequence.participant.warband
+        # The rating before the battle and now, side by side (issue 30, point 6).
+        before = sequence.participant.rating_before
+        now = warband_services.ratings_of([warband])[warband.pk]
+        change = f"+{now - before}" if now > before else f"−{before - now}" if now < before else ""
+        context = {"rating_before": before, "rating_now": now, "rating_change": change}
         pile = StorageContainer.objects.filter(
-            warband=sequence.participant.warband, kind=StorageContainer.LOOSE, status="held"
+            warband=warband, kind=StorageContainer.LOOSE, status="held"
         ).first()
         if pile is None or pile.is_empty:
-            return {}
+            return context
         unstored = {
             "gold": pile.gold_crowns,
             "wyrdstone": pile.wyrdstone,
             "items": list(pile.stored_items.values_list("name", flat=True)),
         }
         return {
+            **context,
             "unstored": unstored,
             "confirm_complete": "Finish and lose the treasure that has no container?",
         }
@@ -48,7 +55,8 @@ class UpdateRating(Step):
             RatingSnapshot, warband=ctx.warband, rating=rating, taken_at=timezone.now(),
             battle=ctx.battle, note=f"after {ctx.battle.scenario}",
         )  # fmt: skip
-        parts = [f"Rating {snapshot.rating}."]
+        before = ctx.sequence.participant.rating_before
+        parts = [f"Rating {snapshot.rating}.", f"Before the battle: {before}."]
         gone = amount_parts(lost["gold"], lost["wyrdstone"], lost["items"])
         if gone:
             parts.append(f"Lost for want of a container: {', '.join(gone)}.")

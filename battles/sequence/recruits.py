@@ -25,9 +25,11 @@ from battles.sequence.treasury_steps import (
     check_group_grows,
     destination,
     equipment_per_model,
+    note_receipt,
     own_container,
     own_warrior,
     pay,
+    receipts,
     receive,
     treasury_page,
 )
@@ -87,6 +89,7 @@ class Recruits(TreasuryStep):
             buyers=[(w, common_entries(w, by_type)) for w in warriors],
             fresh_groups=[w for w in warriors if not w.is_hero and w.experience == 0],
             haggler=haggle.haggler(sequence),
+            receipts=receipts(sequence),
             stash_items=[
                 (item, item.refusal(warband.warband_type.key))
                 for item in Item.objects.filter(rarity__isnull=True)
@@ -125,7 +128,7 @@ class Recruits(TreasuryStep):
             gold=None,
         )
         name = values["name"].strip() or warrior_type.name
-        pay(ctx, cost, f"hiring {name}", prefer=values["pay_from"])
+        paid = pay(ctx, cost, f"hiring {name}", prefer=values["pay_from"])
         stepped_down = leader_return.step_down(ctx, current) if leads else []
         warrior = ctx.journal.create(
             Warrior,
@@ -150,6 +153,7 @@ class Recruits(TreasuryStep):
         ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "recruits": recruits})
         size = f" ×{models}" if models > 1 else ""
         led = "; ".join(["", f"{name} leads", *stepped_down]) if leads else ""
+        note_receipt(ctx, f"Hired {name} ({warrior_type.name}{size}): {paid}.")
         return f"Hired {name} ({warrior_type.name}{size}) for {cost} gc{led}."
 
     def do_add_models(self, ctx, values, dice):
@@ -161,8 +165,9 @@ class Recruits(TreasuryStep):
         models = values["models"]
         check_group_grows(ctx, group, models)
         cost = (group.warrior_type.cost + equipment_per_model(group)) * models
-        pay(ctx, cost, f"{models} more for {group.name}", prefer=values["pay_from"])
+        paid = pay(ctx, cost, f"{models} more for {group.name}", prefer=values["pay_from"])
         ctx.journal.update(group, group_size=group.group_size + models)
+        note_receipt(ctx, f"Hired {models} more for {group.name}: {paid}.")
         return f"{models} more join {group.name} for {cost} gc."
 
     def do_buy(self, ctx, values, dice):
@@ -184,15 +189,19 @@ class Recruits(TreasuryStep):
             [entry.as_rule()], key, buyer, models=warrior.group_size, gold=10**9
         )
         each = roster_rules.price_per_model(entry.as_rule(), buyer)
-        paid, haggled = each, ""
+        paid_each, haggled = each, ""
         if values.get("haggle"):
             hero = haggle.check(ctx, each, entry.item.name)
             done = haggle.haggle(ctx, hero, dice, each, entry.item.name)
-            cost, paid, haggled = cost - done.saved, done.price, f"; {done.describe()}"
-        pay(ctx, cost, f"{entry.item.name} for {warrior.name}", prefer=values["pay_from"])
+            cost, paid_each, haggled = cost - done.saved, done.price, f"; {done.describe()}"
+        paid = pay(ctx, cost, f"{entry.item.name} for {warrior.name}", prefer=values["pay_from"])
+        models = f" ×{warrior.group_size}" if warrior.group_size > 1 else ""
         if purchases.needs_wolf_hunt(key, being_founded=False):
             hunt = purchases.wolf_hunt(dice, hero=warrior.name, strength=warrior.S)
             if not hunt.slain:
+                note_receipt(
+                    ctx, f"Paid for {warrior.name}'s wolf hunt (no {entry.item.name}): {paid}."
+                )
                 return (
                     f"{warrior.name} paid {cost} gc for the wolf hunt and rolled {hunt.roll}, "
                     f"over his Strength {hunt.strength}: no {entry.item.name}{haggled}."
@@ -204,8 +213,9 @@ class Recruits(TreasuryStep):
             WarriorItem,
             warrior=warrior,
             item=entry.item,
-            price_paid=paid if warrior.group_size == 1 else each,
+            price_paid=paid_each if warrior.group_size == 1 else each,
         )
+        note_receipt(ctx, f"Bought {entry.item.name}{models} for {warrior.name}: {paid}{haggled}.")
         return f"{bought}{entry.item.name} for {warrior.name} ({cost} gc{haggled})."
 
     def do_buy_stash(self, ctx, values, dice):
@@ -227,13 +237,14 @@ class Recruits(TreasuryStep):
             hero = haggle.check(ctx, price, item.name)
             done = haggle.haggle(ctx, hero, dice, price, item.name)
             price, haggled = done.price, f" ({done.describe()})"
-        pay(ctx, price, item.name, prefer=values["pay_from"])
+        paid = pay(ctx, price, item.name, prefer=values["pay_from"])
         treasury.add_item(
             container,
             item=item,
             reason=Reason.PURCHASE,
             context=ctx.treasury_context(f"bought for {price} gc"),
         )
+        note_receipt(ctx, f"Bought {item.name} into {container.the}: {paid}{haggled}.")
         return f"Bought {item.name} for {price} gc{haggled}, into {container.the}."
 
     def do_sell(self, ctx, values, dice):
@@ -279,4 +290,5 @@ class Recruits(TreasuryStep):
         else:
             raise RuleViolation("Choose an item to sell.")
         receive(ctx, target, reason=Reason.SALE, note=f"sold {name}", gold=price)
+        note_receipt(ctx, f"Sold {name}: {price} gc into {target.the}.")
         return f"Sold {name} for {price} gc into {target.the}."

@@ -120,15 +120,17 @@ def gold_held(warband) -> int:
     return treasury.totals(warband)["gold"]
 
 
-def pay(ctx: Context, amount: int, note: str, *, prefer: int | None = None) -> None:
-    """Pay ``amount`` gc from the treasury (the preferred container first)."""
+def pay(ctx: Context, amount: int, note: str, *, prefer: int | None = None) -> str:
+    """Pay ``amount`` gc from the treasury (the preferred container first). Says where the
+    money came from, for the step's receipt (``note_receipt``): "10 gc from the Treasure
+    Chest", "10 gc: 6 from the Large Sack 1, 4 from the unstored treasure", "nothing"."""
     if amount <= 0:
-        return
+        return "nothing"
     containers = locked_containers(ctx, prefer)
     held = sum(c.gold_crowns for c in containers)
     if held < amount:
         raise RuleViolation(f"{note} costs {amount} gc but the treasury holds only {held} gc.")
-    remaining = amount
+    remaining, taken = amount, []
     for container in containers:
         take = min(container.gold_crowns, remaining)
         if take:
@@ -139,8 +141,30 @@ def pay(ctx: Context, amount: int, note: str, *, prefer: int | None = None) -> N
                 context=ctx.treasury_context(note),
             )
             remaining -= take
+            taken.append((take, container.the))
         if not remaining:
             break
+    if len(taken) == 1:
+        return f"{amount} gc from {taken[0][1]}"
+    return f"{amount} gc: " + ", ".join(f"{take} from {the}" for take, the in taken)
+
+
+def note_receipt(ctx: Context, line: str) -> None:
+    """Keep a receipt line of the current step in the sequence's state (issue 30, point 6:
+    "Bought Sword for Otto Brandt: 10 gc from the Treasure Chest"), journaled so that undo
+    takes it back with the purchase. It names containers: only a page that may show the
+    treasury shows it (``receipts``; the sequence page hides the treasury steps from others)."""
+    state = ctx.sequence.state or {}
+    kept = dict(state.get("receipts", {}))
+    step = str(ctx.sequence.current_step)
+    kept[step] = [*kept.get(step, []), line]
+    ctx.journal.update(ctx.sequence, state={**state, "receipts": kept})
+
+
+def receipts(sequence: PostBattleSequence, step: int | None = None) -> list[str]:
+    """The receipt lines of ``step`` (the current one by default), oldest first."""
+    step = sequence.current_step if step is None else step
+    return list((sequence.state or {}).get("receipts", {}).get(str(step), []))
 
 
 def receive(

@@ -14,6 +14,10 @@ NOT_RACED = {
     "dashboard": "a page",
     "campaign_detail": "a page",
     "campaign_feed": "a page",
+    "past_campaigns": "a page",
+    "battle_export": "a CSV download; GET only",
+    "guide_player": "a page",
+    "guide_organiser": "a page",
     "fortune_table": "the campaign's fortune table: rules text, no treasure",
     "campaign_settings": "settings; the secrets switch is told in the feed (test_campaigns)",
     "co_organiser_add": "a membership; no treasure",
@@ -24,6 +28,7 @@ NOT_RACED = {
     "campaign_status": "open, closed or archived; no treasure",
     "join": "a membership; a warband is raced at warband_create",
     "join_link": "a membership; a warband is raced at warband_create",
+    "member_reset_link": "a password reset token (Django's, computed, not stored); no treasure",
 }
 
 

@@ -323,6 +323,7 @@ NOT_RACED = {
     "warband_muster": "a page",
     "warband_treasury": "a page",
     "warband_export": "a download",
+    "warband_print": "a page",
     "warband_rename": "a name moves no value",
     "warrior_rename": "a name moves no value",
     "treasury_name": "a name moves no value (two names at once: test_container_names)",

@@ -43,6 +43,29 @@ def test_buying_without_enough_gold_in_the_container_is_refused(warband):
     )
 
 
+def test_any_container_with_enough_pays_from_the_fullest(warband):
+    """The mustered warband's chest holds 100 gc, its sacks 50, 50, 50 and 27."""
+    chest = container(warband, "treasure_chest")
+
+    treasury.buy_container(warband, "large_sack", actor=warband.owner)
+
+    chest.refresh_from_db()
+    assert chest.gold_crowns == 98
+    assert LedgerEntry.objects.latest("pk").container_id == chest.pk
+
+
+def test_any_container_with_enough_refuses_when_none_holds_the_price(warband):
+    chest = container(warband, "treasure_chest")
+    treasury.buy_container(warband, "backpack", actor=warband.owner, pay_from=chest)
+    StorageContainer.objects.filter(warband=warband).update(gold_crowns=1)
+
+    refused(
+        warband,
+        lambda: treasury.buy_container(warband, "large_sack", actor=warband.owner),
+        "no container holds that much",
+    )
+
+
 @pytest.mark.parametrize(
     ("kind", "paid", "sold_for"),
     [("backpack", 4, 2), ("large_sack", 2, 1), ("treasure_chest", 10, 5)],

@@ -346,7 +346,7 @@ def test_a_purchase_answers_with_the_board_and_the_ledger_reloads_itself(client,
     )
     refused = client.post(
         reverse("treasury_buy", args=[warband.pk]),
-        {"kind": "backpack", "pay_from": ""},
+        {"kind": "backpack", "pay_from": "999999"},  # no container of the warband
         headers=HTMX,
     )
 

@@ -53,7 +53,8 @@ def buy_container(
 ) -> StorageContainer:
     """Buy a storage container at its catalogue price.
 
-    While mustering it is paid from the purse; afterwards from ``pay_from``. Rare ones need
+    While mustering it is paid from the purse; afterwards from ``pay_from``, or, when none is
+    named, from the container with the most gold that can pay it alone. Rare ones need
     ``rarity_passed`` (the post-battle sequence's rarity roll). A pouch is hero equipment and
     names its hero.
     """
@@ -84,7 +85,9 @@ def buy_container(
         warband.gold_crowns -= spec.price
         warband.save(update_fields=["gold_crowns"])
     else:
-        if pay_from is None or pay_from.warband_id != warband.pk:
+        if pay_from is None:
+            pay_from = _able_to_pay(warband, spec.price, spec.name)
+        if pay_from.warband_id != warband.pk:
             raise RuleViolation("Choose the container to pay from.")
         (pay_from,) = lock_held(pay_from)
         if pay_from.gold_crowns < spec.price:
@@ -98,6 +101,23 @@ def buy_container(
     )
     number_alike(warband.pk, kind, [bought])
     return bought
+
+
+def _able_to_pay(warband: Warband, price: int, name: str) -> StorageContainer:
+    """The warband's container holding the most gold, when it holds ``price`` or more: "any
+    container with enough" (issue 30, point 4). Locked and read again by the caller."""
+    able = (
+        StorageContainer.objects.real()
+        .filter(warband=warband, gold_crowns__gte=price)
+        .order_by("-gold_crowns", "pk")
+        .first()
+    )
+    if able is None:
+        raise RuleViolation(
+            f"A {name} costs {price} gc and no container holds that much: move gold into one "
+            "container first."
+        )
+    return able
 
 
 @transaction.atomic

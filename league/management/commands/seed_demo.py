@@ -10,17 +10,18 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from battles import sequence as sequences
 from battles import services as battle_services
 from battles import sides, step_forms
 from battles.dice import dice_for, recorder
-from battles.models import Battle, Fighter, PostBattleSequence
+from battles.models import Battle, DiceRoll, Fighter, PostBattleSequence
 from battles.play import moves, start
 from battles.rules import ReportedResult, play, scenarios
 from battles.sequence import carried_items
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, CampaignEvent, Membership
 from core.auth import DEMO_PASSWORD
 from core.dice import Roll, ScriptedDice
 from warbands import services, treasury
@@ -123,15 +124,20 @@ DEMO_EXPLORATION = {
     (7, GET): [5, 1],
 }
 DEMO_CYCLE = (3, 4, 2, 5, 6, 1, 4, 3, 5, 2)
+# The advance rolls' dice (step 2), one stream for the whole history (issue 30, point 10):
+# DEMO_CYCLE's pairs all add up to 7, so every advance was the 7's "+1 Weapon Skill". This
+# cycle's length is odd, so its pairs add up to anything from 4 to 11 as the stream goes on.
+DEMO_ADVANCE_CYCLE = (5, 2, 6, 4, 1, 3, 6, 5, 2, 4, 3)
 
 
 class DemoDice:
     """The demo's dice: the scripted faces first, then a fixed cycle, so every machine seeds
     the same history; each roll goes to the battle's dice log like physical dice entered."""
 
-    def __init__(self, first, recorder) -> None:
+    def __init__(self, first, recorder, *, cycle=DEMO_CYCLE, position: int = 0) -> None:
         self.faces = list(first)
-        self.position = 0
+        self.cycle = cycle
+        self.position = position
         self.recorder = recorder
 
     def roll(self, n: int, sides: int, purpose: str = "") -> Roll:
@@ -140,7 +146,7 @@ class DemoDice:
             if self.faces:
                 faces.append(min(self.faces.pop(0), sides))
             else:
-                faces.append(min(DEMO_CYCLE[self.position % len(DEMO_CYCLE)], sides))
+                faces.append(min(self.cycle[self.position % len(self.cycle)], sides))
                 self.position += 1
         result = Roll(purpose, sides, tuple(faces), "entered")
         self.recorder(result)
@@ -149,6 +155,9 @@ class DemoDice:
 
 class Command(BaseCommand):
     help = "Create the demo campaign and accounts (only with DEBUG on: the password is public)."
+    # Where the advances' dice stream and choices are (``play``, ``choose``).
+    advance_position = 0
+    choices_made = 0
 
     def handle(self, *args, **options):
         if not settings.DEBUG:
@@ -199,6 +208,8 @@ class Command(BaseCommand):
         warbands = {w.name: w for w in Warband.objects.filter(campaign=campaign)}
         for days_ago, scenario, lines in DEMO_BATTLES:
             fought_on = timezone.localdate() - datetime.timedelta(days=days_ago)
+            evening = timezone.make_aware(datetime.datetime.combine(fought_on, datetime.time(20)))
+            told = CampaignEvent.objects.filter(campaign=campaign).aggregate(last=Max("pk"))
             reporter = warbands[lines[0][0]].owner
             battle = battle_services.report_battle(
                 actor=reporter,
@@ -221,13 +232,17 @@ class Command(BaseCommand):
             for name, *_ in lines:
                 battle_services.respond(battle, actor=warbands[name].owner, agree=True)
             self.settle_carried_items(battle, organiser, first=days_ago == DEMO_BATTLES[0][0])
-            if days_ago == DEMO_BATTLES[-1][0]:
-                continue
-            evening = timezone.make_aware(datetime.datetime.combine(fought_on, datetime.time(20)))
-            for sequence in sequences.sequences_for(battle):
-                warband = sequence.participant.warband
-                self.play(sequence, DEMO_EXPLORATION.get((days_ago, warband.name), []))
+            if days_ago != DEMO_BATTLES[-1][0]:  # the last battle's sequences wait
+                for sequence in sequences.sequences_for(battle):
+                    warband = sequence.participant.warband
+                    self.play(sequence, DEMO_EXPLORATION.get((days_ago, warband.name), []))
+            # The feed and the dice log date what followed the battle on its evening, not
+            # the moment the demo was seeded (issue 30, point 10).
             RatingSnapshot.objects.filter(battle=battle).update(taken_at=evening)
+            CampaignEvent.objects.filter(campaign=campaign, pk__gt=told["last"] or 0).update(
+                created_at=evening
+            )
+            DiceRoll.objects.filter(battle=battle).update(created_at=evening)
         self.seed_game(warbands[SCOURGE], warbands[GET], campaign)
 
     @staticmethod
@@ -272,23 +287,26 @@ class Command(BaseCommand):
 
     def play(self, sequence, exploration, until: int = PostBattleSequence.COMPLETE) -> None:
         """Play a warband's post-battle sequence through the services with the demo's dice:
-        injuries and advances rolled (first choice taken), the finds stored, half the
-        wyrdstone sold, nothing bought; up to step ``until`` (not played)."""
+        injuries rolled (first choice taken), advances rolled with their own dice and their
+        choices varied (``choose``), the finds stored, half the wyrdstone sold, nothing
+        bought; up to step ``until`` (not played)."""
         warband = sequence.participant.warband
         owner = warband.owner
         battle = sequence.participant.battle
         while sequence.current_step < until:
             step = sequence.current_step
-            dice = DemoDice(
-                exploration if step == 3 else [],
-                recorder(battle, warband=warband, user=owner, secret=step >= 3),
-            )
+            log = recorder(battle, warband=warband, user=owner, secret=step >= 3)
+            dice = DemoDice(exploration if step == 3 else [], log)
+            if step == 2:
+                dice = DemoDice([], log, cycle=DEMO_ADVANCE_CYCLE, position=self.advance_position)
             sequences.prepare(sequence)
             if step == 2:
                 self.act(sequence, owner, "award")
             # Roll every task; one may add another (a location, an advance).
             while task := sequence.tasks.filter(step=step, void=False, done=False).first():
                 self.finish_task(sequence, task, owner, step, dice)
+            if step == 2:
+                self.advance_position = dice.position
             if step == 3:
                 self.store_finds(sequence, warband, owner)
             if step == 4:
@@ -314,15 +332,28 @@ class Command(BaseCommand):
         values = step_forms.clean_action(step, action, data)
         return sequences.act(sequence, actor=owner, step=step, action=action, values=values)
 
-    @staticmethod
-    def finish_task(sequence, task, owner, step, dice) -> None:
+    def finish_task(self, sequence, task, owner, step, dice) -> None:
+        """Roll a task, answering its questions: the first choice, except for an advance's
+        (step 2), which ``choose`` varies."""
         answers = {}
         while not task.done:
             task = sequences.run_task(
                 sequence, task, actor=owner, step=step, dice=dice, answers=answers
             )
             if task.question:
-                answers = {task.question["key"]: task.question["options"][0][0]}
+                options = task.question["options"]
+                answers = {
+                    task.question["key"]: self.choose(options) if step == 2 else options[0][0]
+                }
+
+    def choose(self, options) -> str:
+        """An advance's choice (+1 WS or BS, which skill, which skill lists), varied by a fixed
+        cycle as different players would choose. The rules offer only what is legal: a
+        characteristic at its racial maximum, a skill known or off the warrior's lists, is
+        never among the options."""
+        pick = DEMO_CYCLE[self.choices_made % len(DEMO_CYCLE)] + self.choices_made
+        self.choices_made += 1
+        return options[pick % len(options)][0]
 
     @staticmethod
     def store_finds(sequence, warband, owner) -> None:
@@ -407,3 +438,6 @@ class Command(BaseCommand):
             datetime.datetime.combine(campaign.start_date, datetime.time(9))
         )
         RatingSnapshot.objects.filter(warband=warband).update(taken_at=start)
+        CampaignEvent.objects.filter(
+            campaign=campaign, warband=warband, kind=CampaignEvent.Kind.MUSTERED
+        ).update(created_at=start)

@@ -1,0 +1,26 @@
+"""The player's and the organiser's guides (issue 30, point 2): two pages of plain text that
+anybody may read, logged in or not, so that a join link's visitor can learn what a join code
+is before he has an account. Each section has a fixed id; the pages where a question arises
+link to it (``/guide/#rout-order``), and tests/league/test_guides.py checks every such link."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+
+@login_not_required
+@require_GET
+def guide_player(request: HttpRequest) -> HttpResponse:
+    """Joining, mustering, reporting, the battle helper, the post-battle steps, the treasury
+    and the terms the report uses."""
+    return render(request, "league/guide_player.html")
+
+
+@login_not_required
+@require_GET
+def guide_organiser(request: HttpRequest) -> HttpResponse:
+    """Starting a campaign, inviting players, its options, battles and corrections."""
+    return render(request, "league/guide_organiser.html")

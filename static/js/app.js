@@ -1,0 +1,74 @@
+// What htmx leaves silent, said in place (issue 30, point 3): a request that fails (a stale
+// tab, a 403 or 404, a server error, a dropped connection) shows a small notice with a way to
+// reload; choosing a battle result ticks "took part" on its row; the step list folds on a
+// phone. No inline code: the
+// Content Security Policy allows only this file.
+(function () {
+  "use strict";
+
+  function notice(text) {
+    var box = document.getElementById("request-notice");
+    if (!box) return;
+    box.querySelector("[data-notice-text]").textContent = text;
+    box.hidden = false;
+  }
+
+  function reasonOf(xhr) {
+    // The app's 403 and 404 pages carry their reason in [data-refusal].
+    try {
+      var page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      var reason = page.querySelector("[data-refusal]");
+      return reason ? reason.textContent.trim() : "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    var reason = xhr ? reasonOf(xhr) : "";
+    var text;
+    if (status === 403) {
+      text = reason || "That is not yours to do.";
+    } else if (status === 404) {
+      text = reason || "That is no longer here: the page may be out of date.";
+    } else if (status >= 500) {
+      text = "Something went wrong on the server; nothing was changed by this request.";
+    } else {
+      text = "The request was refused (" + status + ").";
+    }
+    notice(text + " Reload the page to see it as it stands.");
+  });
+
+  document.addEventListener("htmx:sendError", function () {
+    notice("The server could not be reached: check the connection, then reload the page.");
+  });
+
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest("[data-notice-close]");
+    if (close) {
+      close.closest("#request-notice").hidden = true;
+    }
+  });
+
+  // Long lists that fold on a phone (the post-battle sequence's steps): drawn open for wide
+  // screens and for pages read without this script, closed here on a narrow one.
+  function fold(root) {
+    if (!window.matchMedia("(max-width: 768px)").matches) return;
+    root.querySelectorAll("details[data-fold-narrow][open]").forEach(function (details) {
+      details.removeAttribute("open");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { fold(document); });
+  document.addEventListener("htmx:afterSwap", function () { fold(document); });
+
+  // A battle report's row: choosing a result means the warband took part.
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select.matches || !select.matches("select[name$='-result']") || !select.value) return;
+    var row = select.closest("tr, fieldset, li, div");
+    var box = row && row.querySelector("input[type=checkbox][name$='-took_part']");
+    if (box) box.checked = true;
+  });
+})();

@@ -1,0 +1,42 @@
+"""Phones (issue 30, point 8): the post-battle sequence's step list folds into one line,
+"Step 0 of 10: …", at 360 px and opens on a tap; on a wide screen the whole list stands beside
+the step. Neither width scrolls sideways as the page opens."""
+
+import pytest
+from playwright.sync_api import expect
+
+from battles import services
+from battles.models import PostBattleSequence
+from battles.rules import ReportedResult
+from tests.factories import CampaignFactory, mustered_warband
+from tests.helpers import confirm_with_every_side, log_in
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("width", "folded"), [(360, True), (1280, False)])
+def test_the_step_list_folds_on_a_phone(live_server, chromium, width, folded):
+    campaign = CampaignFactory(name="Siege")
+    reavers = mustered_warband(campaign=campaign, name="Reavers")
+    scourge = mustered_warband(campaign=campaign, name="Scourge")
+    battle = services.report_battle(
+        actor=reavers.owner, campaign=campaign, scenario_key="skirmish", scenario="",
+        results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost")],
+    )  # fmt: skip
+    confirm_with_every_side(battle)
+    sequence = PostBattleSequence.objects.get(participant__warband=reavers)
+    page = log_in(chromium.new_context(viewport={"width": width, "height": 800}), live_server,
+                  reavers.owner)  # fmt: skip
+
+    page.goto(f"{live_server.url}/sequences/{sequence.pk}/")
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    summary = page.get_by_test_id("steps-summary")
+    first_step = page.locator("nav.steps li.step").first
+    if folded:
+        expect(summary).to_have_text("Step 0 of 10: Carried items (all steps)")
+        expect(first_step).to_be_hidden()
+        summary.click()
+        expect(first_step).to_be_visible()
+    else:
+        expect(summary).to_be_hidden()
+        expect(first_step).to_be_visible()
