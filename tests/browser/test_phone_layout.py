@@ -1,6 +1,7 @@
 """Phones (issue 30, point 8): the post-battle sequence's step list folds into one line,
 "Step 0 of 10: …", at 360 px and opens on a tap; on a wide screen the whole list stands beside
-the step. Neither width scrolls sideways as the page opens."""
+the step. Neither width scrolls sideways as the page opens, whatever the length of the
+player's name in the header."""
 
 import pytest
 from playwright.sync_api import expect
@@ -24,6 +25,9 @@ def test_the_step_list_folds_on_a_phone(live_server, chromium, width, folded):
     )  # fmt: skip
     confirm_with_every_side(battle)
     sequence = PostBattleSequence.objects.get(participant__warband=reavers)
+    owner = reavers.owner  # a long name must not push a phone's page sideways either
+    owner.username = "bartholomew_von_sigmarhafen"
+    owner.save(update_fields=["username"])
     page = log_in(chromium.new_context(viewport={"width": width, "height": 800}), live_server,
                   reavers.owner)  # fmt: skip
 
