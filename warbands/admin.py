@@ -70,8 +70,8 @@ class EquipmentListAdmin(admin.ModelAdmin):
 
 @admin.register(Item)
 class ItemAdmin(admin.ModelAdmin):
-    list_display = ["name", "category", "price", "price_dice", "rarity"]
-    list_filter = ["category"]
+    list_display = ["name", "category", "price", "price_dice", "rarity", "for_sale"]
+    list_filter = ["category", "for_sale"]
     search_fields = ["name", "key"]
 
 

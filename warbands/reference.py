@@ -151,7 +151,24 @@ def _load_item(model, item: dict[str, Any], owner: dict[str, Any] | None = None)
     defaults["allowed_warbands"] = item.get("allowed_warbands", [owner["key"]] if owner else [])
     defaults["refused_warbands"] = item.get("refused_warbands", [])
     defaults["restriction"] = item.get("restriction", f"{owner['name']} only" if owner else "")
+    defaults.update(_trading_terms(item))
     model("Item").objects.update_or_create(key=item["key"], defaults=defaults)
+
+
+def _trading_terms(item: dict[str, Any]) -> dict[str, Any]:
+    """Whether a trader sells the item and its availability for some lists (data/README.md)."""
+    return {"for_sale": item.get("for_sale", True), "rarity_for": item.get("rarity_for", {})}
+
+
+def load_trading_terms(apps, data_dir: Path = DATA_DIR) -> None:
+    """Only each item's trading terms (``for_sale``, ``rarity_for``), from the chart and the
+    warband files: for a migration that must not load the other reference data again."""
+    chart = read(data_dir / "equipment.json")["items"]
+    chart += [item for path in warband_files(data_dir) for item in read(path).get("items", [])]
+    for item in chart:
+        apps.get_model("warbands", "Item").objects.filter(key=item["key"]).update(
+            **_trading_terms(item)
+        )
 
 
 def _load_skill_list(model, skill_list: dict[str, Any], *, order: int, warband_type) -> None:

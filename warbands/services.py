@@ -24,9 +24,9 @@ from campaign.permissions import is_member
 from campaign.services import record_event
 from core.dice import Dice, d6
 from warbands import permissions, rules, treasury
+from warbands.equipment import buyer_of, list_entries_by_type, list_entries_for
 from warbands.models import (
     RATING_BASE,
-    EquipmentListEntry,
     Item,
     RatingSnapshot,
     Spell,
@@ -38,7 +38,7 @@ from warbands.models import (
     WarriorSpell,
     WarriorType,
 )
-from warbands.rules import RuleViolation
+from warbands.rules import RuleViolation, trading
 
 __all__ = ["RuleViolation"]
 
@@ -86,32 +86,6 @@ def ratings_of(warbands) -> dict[int, int]:
 
 # The roster as the hiring rules see it (a hired sword: an entry of no models).
 roster_entries = rules.roster_entries
-
-
-def list_entries_for(warrior_type: WarriorType):
-    """The items a warrior type may buy, at list price."""
-    return (
-        EquipmentListEntry.objects.filter(equipment_list__warriortype=warrior_type)
-        .select_related("item")
-        .order_by("item__category", "price", "item__name")
-    )
-
-
-def list_entries_by_type(type_ids) -> dict[int, list[EquipmentListEntry]]:
-    """``list_entries_for`` for several warrior types in one query. An item on two of a
-    type's lists is offered once, at the lower price."""
-    by_type: dict[int, dict[int, EquipmentListEntry]] = {}
-    entries = (
-        EquipmentListEntry.objects.filter(equipment_list__warriortype__in=type_ids)
-        .annotate(type_id=F("equipment_list__warriortype"))
-        .select_related("item")
-        .order_by("item__category", "price", "item__name")
-    )
-    for entry in entries:
-        offered = by_type.setdefault(entry.type_id, {})
-        if entry.item_id not in offered:
-            offered[entry.item_id] = entry
-    return {type_id: list(offered.values()) for type_id, offered in by_type.items()}
 
 
 def missing_required_items(warriors) -> list[str]:
@@ -263,22 +237,11 @@ def roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dice
         WarriorSpell.objects.create(warrior=warrior, spell=spells[roll], roll=roll)
 
 
-def buyer_of(warrior: Warrior, *, models: int | None = None) -> rules.Buyer:
-    owned = [owned.item for owned in warrior.carried()]
-    return rules.Buyer(
-        name=warrior.name,
-        is_hero=warrior.is_hero,
-        models=warrior.group_size if models is None else models,
-        owned_item_keys=tuple(item.key for item in owned),
-        owned_categories=tuple(item.category for item in owned),
-        being_recruited=warrior.warband.is_draft,
-    )
-
-
 @transaction.atomic
 def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = None) -> WarriorItem:
     """Buy an item from the warrior's equipment list at list price (no rarity roll while
-    mustering, FACTS.md section 7). A henchman group buys it for all its models at once."""
+    mustering, FACTS.md section 7; ``trading.list_terms``). A henchman group buys it for all
+    its models at once."""
     warband = _locked(warrior.warband, actor)
     _require_draft(warband)
     warrior = _on_roll(warband, warrior, prefetch=("items__item",))
@@ -289,6 +252,9 @@ def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = Non
     offered = list_entries_by_type([warrior.warrior_type_id]).get(warrior.warrior_type_id, [])
     entries = [entry.as_rule() for entry in offered]
     buyer = buyer_of(warrior)
+    listed = next((entry for entry in offered if entry.item.key == item_key), None)
+    if listed is not None:  # what is on no list is refused, with the list, just below
+        trading.list_terms(listed.as_rule(), listed.item.as_ware(), buyer, warband.warband_type.key)
     entry, cost = rules.check_purchase(
         entries,
         item_key,
@@ -476,16 +442,3 @@ def hireable_types(warband: Warband, warriors) -> list[tuple[WarriorType, str | 
             reason = str(refusal)
         result.append((warrior_type, reason))
     return result
-
-
-def equipment_choices(warrior: Warrior, entries) -> list[tuple[EquipmentListEntry, int]]:
-    """The items this warrior may buy now (from his type's ``entries``), with the price for
-    the whole group. Uses the warrior's prefetched items."""
-    buyer = buyer_of(warrior)
-    choices = []
-    for entry in entries:
-        rule = entry.as_rule()
-        if rule.heroes_only and not warrior.is_hero:
-            continue
-        choices.append((entry, rules.price_per_model(rule, buyer) * warrior.group_size))
-    return choices

@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.permissions import get_campaign_for_user
 from core.dice import DiceError, EnteredDice, ServerDice
-from warbands import corrections, hired_swords, permissions, services, treasury
+from warbands import corrections, equipment, hired_swords, permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
     BuyItemForm,
@@ -73,7 +73,7 @@ def warband_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 def muster_context(warband: Warband, *, error: str = "") -> dict:
     warriors = list(services.roster(warband))
-    entries = services.list_entries_by_type({w.warrior_type_id for w in warriors})
+    entries = equipment.list_entries_by_type({w.warrior_type_id for w in warriors})
     return {
         "containers": list(
             StorageContainer.objects.real().filter(warband=warband).select_related("holder")
@@ -83,7 +83,8 @@ def muster_context(warband: Warband, *, error: str = "") -> dict:
         ],
         "warband": warband,
         "warriors": [
-            (w, services.equipment_choices(w, entries.get(w.warrior_type_id, []))) for w in warriors
+            (w, equipment.equipment_choices(w, entries.get(w.warrior_type_id, [])))
+            for w in warriors
         ],
         "rating": services.rating(warriors),
         "models": sum(w.group_size for w in warriors if not w.hired_sword_id),

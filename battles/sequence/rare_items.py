@@ -10,6 +10,9 @@ modifiers) per hero who was not taken out of action. Readings where the rules ar
 - Haggle (``battles.sequence.haggle``) may knock 2D6 off one rare item or container: its dice
   are typed after any price dice.
 - A Mordheim map's D6 (``battles.sequence.mordheim_map``) is typed last, after those.
+- What a roll finds, and for how much, is ``warbands.rules.trading.rare_terms``'s: an item
+  rare for this warband (at its rarity for it: a holy relic is Rare 6 for the Sisters), at the
+  chart's price; never a thing only found, nor a Common item (step 8 sells those).
 - Each successful rarity roll buys at most one rare item, for the whole warband; it goes into
   a container or onto a single-model warrior who may use it (a henchman group would need one
   per model). A variable price is rolled once per roll and item, and stands if the player
@@ -37,7 +40,7 @@ from battles.sequence.treasury_steps import (
 from core.dice import MoreDice, Need, TypedDice
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warrior, WarriorItem, WarriorSkill
-from warbands.rules import RuleViolation
+from warbands.rules import RuleViolation, trading
 from warbands.rules import containers as container_rules
 
 Reason = LedgerEntry.Reason
@@ -56,16 +59,23 @@ def price_roll(item: Item, prices: dict) -> Need:
     return Need(0, note=f"its price is fixed: {item.price} gc")
 
 
-def rare_goods(max_rarity: int) -> tuple[list[Item], list[tuple[str, str, int, int]]]:
-    """Rare items and rare containers available at ``max_rarity`` or less (each item with
-    its restriction: ``Item.refusal`` says which warbands may not have it)."""
-    items = list(Item.objects.filter(rarity__isnull=False, rarity__lte=max_rarity).order_by("name"))
+def rare_wares() -> list[trading.Ware]:
+    """The catalogue as the traders see it, by name: ``trading.rare_offers`` picks what a
+    rarity roll finds."""
+    return [item.as_ware() for item in Item.objects.order_by("name")]
+
+
+def rare_goods(
+    wares: list[trading.Ware], warband_key: str, roll: int
+) -> tuple[list[trading.Offer], list[tuple[str, str, int, int]]]:
+    """Rare items (``trading.rare_terms``: rare for this warband, at its rarity for it, each
+    with its restriction) and rare containers available to a rarity roll of ``roll``."""
     containers = [
         (kind, spec.name, spec.price, spec.rarity)
         for kind, spec in container_rules.CATALOGUE.items()
-        if spec.rarity is not None and spec.price is not None and spec.rarity <= max_rarity
+        if spec.rarity is not None and spec.price is not None and spec.rarity <= roll
     ]
-    return items, containers
+    return trading.rare_offers(wares, warband_key, roll=roll), containers
 
 
 def rarity_modifiers(warband_type) -> list[str]:
@@ -119,15 +129,16 @@ class RareItems(TreasuryStep):
 
     def page_context(self, sequence, user):
         context = treasury_page(sequence, user)
-        offers = []
+        offers, wares = [], None
+        key = sequence.participant.warband.warband_type.key
         for task in sequence.tasks.filter(step=6, void=False, kind="rarity", done=True):
             result = task.result or {}
             if result.get("bought") or result.get("total") is None:
                 continue
-            items, containers = rare_goods(result["total"])
+            wares = rare_wares() if wares is None else wares
+            items, containers = rare_goods(wares, key, result["total"])
             prices = result.get("prices", {})
-            key = sequence.participant.warband.warband_type.key
-            offered = [(i, prices.get(i.key), i.refusal(key)) for i in items]
+            offered = [(offer, prices.get(offer.key), offer.refusal) for offer in items]
             offers.append((task, offered, containers))
         context["offers"] = offers
         context["haggler"] = haggle.haggler(sequence)
@@ -190,16 +201,12 @@ class RareItems(TreasuryStep):
             bought = f"a {spec.name} for {price} gc{haggled}"
             receipt = f"Bought the {made}: {paid}{haggled}."
         else:
-            item = Item.objects.filter(key=key, rarity__isnull=False).first()
-            if item is None:
-                raise RuleViolation("Choose a rare item or container.")
-            refusal = item.refusal(ctx.warband.warband_type.key)
-            if refusal:
-                raise RuleViolation(refusal)
-            if item.rarity > result["total"]:
-                raise RuleViolation(
-                    f"{item.name} is Rare {item.rarity}: the roll was {result['total']}."
-                )
+            item = Item.objects.filter(key=key).first()
+            offer = trading.rare_terms(
+                item.as_ware() if item else None, ctx.warband.warband_type.key, roll=result["total"]
+            )
+            if offer.refusal:
+                raise RuleViolation(offer.refusal)
             where, pk = values["to"]
             warrior = container = None
             if where == "warrior":

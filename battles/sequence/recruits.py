@@ -2,7 +2,11 @@
 warriors, buy Common items, sell items for half their price. Readings where the rules are
 silent:
 
-- Recruits are paid from the treasury and buy Common items of their list only.
+- Recruits are paid from the treasury. What a warrior buys from his lists and what is bought
+  into the stash, and for how much, is ``warbands.rules.trading``'s: Common items only (for
+  this warband), at the list price or at the chart's; never a thing only found.
+- A Common item with dice in its chart price (blessed water for the Sisters) bought into the
+  stash has its dice rolled by the server (this form takes no typed dice), logged.
 - Models added to a henchman group without experience are plain recruits (this step); models
   added to an experienced group are veterans (step 5).
 - The Undead's dead Vampire may be bought again after the next game; he leads, and the
@@ -16,9 +20,8 @@ silent:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from battles.models import PostBattleSequence
+from battles.rules import exploration as exploration_rules
 from battles.sequence import haggle, leader_return
 from battles.sequence.treasury_steps import (
     TreasuryStep,
@@ -33,11 +36,10 @@ from battles.sequence.treasury_steps import (
     receive,
     treasury_page,
 )
+from warbands import equipment, treasury
 from warbands import rules as roster_rules
 from warbands import services as warband_services
-from warbands import treasury
 from warbands.models import (
-    EquipmentListEntry,
     Item,
     LedgerEntry,
     StoredItem,
@@ -45,7 +47,7 @@ from warbands.models import (
     WarriorItem,
     WarriorType,
 )
-from warbands.rules import RuleViolation, purchases, succession
+from warbands.rules import RuleViolation, purchases, succession, trading
 
 Reason = LedgerEntry.Reason
 
@@ -54,12 +56,31 @@ def _recruits(sequence: PostBattleSequence) -> set[int]:
     return set(sequence.state.get("recruits", []))
 
 
-def common_entries(warrior: Warrior, by_type=None) -> list[EquipmentListEntry]:
-    """The Common items of the warrior's equipment list (FACTS.md section 6)."""
+def list_offers(
+    warrior: Warrior, warband_key: str, *, recruit: bool, by_type=None
+) -> list[trading.Offer]:
+    """What the warrior may buy from his own lists in this step (``trading.list_terms``):
+    the items Common for his warband, at the list price a model; mutations only for a recruit
+    of this step. Uses the warrior's prefetched items."""
     if by_type is None:
-        by_type = warband_services.list_entries_by_type([warrior.warrior_type_id])
-    entries = by_type.get(warrior.warrior_type_id, [])
-    return [e for e in entries if e.item.rarity is None and (warrior.is_hero or not e.heroes_only)]
+        by_type = equipment.list_entries_by_type([warrior.warrior_type_id])
+    buyer = equipment.buyer_of(warrior, founding=False, being_recruited=recruit)
+    offers = []
+    for entry in by_type.get(warrior.warrior_type_id, []):
+        if entry.recruitment_only and not recruit:
+            continue
+        try:
+            offer = trading.list_terms(entry.as_rule(), entry.item.as_ware(), buyer, warband_key)
+        except RuleViolation:
+            continue
+        offers.append(offer)
+    return offers
+
+
+def stash_offers(warband_key: str) -> list[trading.Offer]:
+    """What may be bought into a container (``trading.stash_terms``), in the catalogue's
+    order; each with why this warband may not have it, if so (shown greyed)."""
+    return trading.stash_offers((item.as_ware() for item in Item.objects.all()), warband_key)
 
 
 class Recruits(TreasuryStep):
@@ -78,7 +99,8 @@ class Recruits(TreasuryStep):
         )
         context = treasury_page(sequence, user, warriors=warriors)
         recruits = _recruits(sequence)
-        by_type = warband_services.list_entries_by_type({w.warrior_type_id for w in warriors})
+        key = warband.warband_type.key
+        by_type = equipment.list_entries_by_type({w.warrior_type_id for w in warriors})
         types = []
         for warrior_type, reason in warband_services.hireable_types(warband, warriors):
             reason = leader_return.hire_refusal(sequence, warrior_type, reason, warriors)
@@ -86,17 +108,15 @@ class Recruits(TreasuryStep):
         context.update(
             hireable=types,
             recruits=recruits,
-            buyers=[(w, common_entries(w, by_type)) for w in warriors],
+            buyers=[
+                (w, list_offers(w, key, recruit=w.pk in recruits, by_type=by_type))
+                for w in warriors
+                if w.hired_sword_id is None
+            ],
             fresh_groups=[w for w in warriors if not w.is_hero and w.experience == 0],
             haggler=haggle.haggler(sequence),
             receipts=receipts(sequence),
-            stash_items=[
-                (item, item.refusal(warband.warband_type.key))
-                for item in Item.objects.filter(rarity__isnull=True)
-                .exclude(category__in=[*treasury.NOT_STORABLE, Item.Category.TREASURE])
-                .exclude(key=purchases.WOLFCLOAK)
-                .order_by("category", "name")
-            ],
+            stash_items=stash_offers(key),
             sellable_owned=[
                 (w, o)
                 for w in warriors
@@ -142,7 +162,7 @@ class Recruits(TreasuryStep):
             hired_at_creation=False,
             **warrior_type.profile.as_dict(),
         )
-        dagger = warband_services.list_entries_for(warrior_type).filter(
+        dagger = equipment.list_entries_for(warrior_type).filter(
             item__key="dagger", first_free=True
         )
         if dagger.exists():
@@ -171,24 +191,35 @@ class Recruits(TreasuryStep):
         return f"{models} more join {group.name} for {cost} gc."
 
     def do_buy(self, ctx, values, dice):
+        """A warrior buys from his own lists (``trading.list_terms``): Common items at the
+        list price. Hired swords keep their own equipment: nothing is bought for them."""
         warrior = own_warrior(ctx, values["warrior"])
+        if warrior.hired_sword_id is not None:
+            raise RuleViolation(
+                f"{warrior.name} is a hired sword: he keeps his own equipment and nothing is "
+                "bought for him."
+            )
         key = values["item"]
-        entry = next((e for e in common_entries(warrior) if e.item.key == key), None)
+        listed = equipment.list_entries_by_type([warrior.warrior_type_id])
+        entries = listed.get(warrior.warrior_type_id, [])
+        entry = next((e for e in entries if e.item.key == key), None)
         if entry is None:
-            raise RuleViolation(f"That is not a Common item of {warrior.name}'s list.")
-        refusal = entry.item.refusal(ctx.warband.warband_type.key)
-        if refusal:
-            raise RuleViolation(refusal)
+            raise RuleViolation(f"That is not an item of {warrior.name}'s list.")
         recruit = warrior.pk in _recruits(ctx.sequence)
+        buyer = equipment.buyer_of(warrior, founding=False, being_recruited=recruit)
+        offer = trading.list_terms(
+            entry.as_rule(), entry.item.as_ware(), buyer, ctx.warband.warband_type.key
+        )
+        if offer.refusal:
+            raise RuleViolation(offer.refusal)
         if entry.recruitment_only and not recruit:
             raise RuleViolation(
                 f"{entry.item.name} can only be bought when the warrior is recruited."
             )
-        buyer = replace(warband_services.buyer_of(warrior), being_recruited=recruit)
         _, cost = roster_rules.check_purchase(
             [entry.as_rule()], key, buyer, models=warrior.group_size, gold=10**9
         )
-        each = roster_rules.price_per_model(entry.as_rule(), buyer)
+        each = offer.price
         paid_each, haggled = each, ""
         if values.get("haggle"):
             hero = haggle.check(ctx, each, entry.item.name)
@@ -219,20 +250,16 @@ class Recruits(TreasuryStep):
         return f"{bought}{entry.item.name} for {warrior.name} ({cost} gc{haggled})."
 
     def do_buy_stash(self, ctx, values, dice):
-        item = (
-            Item.objects.filter(rarity__isnull=True, key=values["item"])
-            .exclude(category__in=[*treasury.NOT_STORABLE, Item.Category.TREASURE])
-            .first()
-        )
-        if item is None:
-            raise RuleViolation("Choose a Common item.")
-        if item.key == purchases.WOLFCLOAK:
-            raise RuleViolation("A Wolfcloak is won by a hero in the hunt: buy it for him.")
-        refusal = item.refusal(ctx.warband.warband_type.key)
-        if refusal:
-            raise RuleViolation(refusal)
+        """A Common item of the chart into a container (``trading.stash_terms``), at the
+        chart's price; its dice, if it has any, rolled by the server now."""
+        item = Item.objects.filter(key=values["item"]).first()
+        offer = trading.stash_terms(item.as_ware() if item else None, ctx.warband.warband_type.key)
+        if offer.refusal:
+            raise RuleViolation(offer.refusal)
         container = own_container(ctx, values["into"], what=item.name)
-        price, haggled = item.price, ""
+        price, haggled = offer.price, ""
+        if offer.price_dice:
+            price = exploration_rules.variable_price(dice, price, offer.price_dice, item.name)
         if values.get("haggle"):
             hero = haggle.check(ctx, price, item.name)
             done = haggle.haggle(ctx, hero, dice, price, item.name)

@@ -34,7 +34,7 @@ from warbands.models import (
     Warrior,
     amount_parts,
 )
-from warbands.rules import RuleViolation
+from warbands.rules import RuleViolation, trading
 
 Reason = LedgerEntry.Reason
 
@@ -311,7 +311,9 @@ def equipment_per_model(group: Warrior) -> int:
 
 def check_group_grows(ctx: Context, group: Warrior, models: int) -> None:
     """Refuse ``models`` more henchmen in ``group`` beyond the list's limits (the group's
-    size, the type's count, the warband's size)."""
+    size, the type's count, the warband's size), or when the group carries what no trader
+    sells (``trading.check_kit``: new models could not be equipped like it)."""
+    trading.check_kit(group.name, [owned.item.as_ware() for owned in group.carried()])
     others = ctx.warband.warriors.on_roster().exclude(pk=group.pk).select_related("warrior_type")
     roster_rules.check_hire(
         ctx.warband.warband_type.limits,

@@ -237,13 +237,18 @@ def buyer(**kwargs) -> Buyer:
 
 
 def test_the_first_dagger_is_free_and_the_second_costs_two():
-    assert rules.check_purchase(LIST, "dagger", buyer(), models=1, gold=0)[1] == 0
-    assert (
-        rules.check_purchase(LIST, "dagger", buyer(owned_item_keys=("dagger",)), models=1, gold=5)[
-            1
-        ]
-        == 2
-    )
+    founding = {"founding": True}
+    assert rules.check_purchase(LIST, "dagger", buyer(**founding), models=1, gold=0)[1] == 0
+    second = buyer(owned_item_keys=("dagger",), **founding)
+    assert rules.check_purchase(LIST, "dagger", second, models=1, gold=5)[1] == 2
+
+
+def test_after_the_founding_even_a_first_dagger_costs_two():
+    """The free dagger comes with the hire: one bought later is paid for, or selling it for
+    1 gc and buying it again for nothing would mint gold."""
+    assert rules.check_purchase(LIST, "dagger", buyer(), models=1, gold=5)[1] == 2
+    group = buyer(is_hero=False, models=3)
+    assert rules.check_purchase(LIST, "dagger", group, models=3, gold=6)[1] == 6
 
 
 def test_a_henchman_group_pays_for_every_model():

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from warbands import rules
-from warbands.rules import restrictions
+from warbands.rules import restrictions, trading
 
 SUMMARY_HELP = "What it does in play, in one or two sentences of our own (shown on rosters)."
 
@@ -231,6 +231,17 @@ class Item(models.Model):
     restriction = models.CharField(
         max_length=120, blank=True, help_text="The restriction in a few words: 'Skaven only'."
     )
+    for_sale = models.BooleanField(
+        default=True,
+        help_text="Sold by the traders. Off for what is only found or comes with its owner "
+        "(magical artefacts, treasure, a dramatis persona's own gear): never bought.",
+    )
+    rarity_for = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Availability for some warband lists, where the chart's note changes it: "
+        '{"sisters_of_sigmar": null} (Common), {"skaven": 7} (Rare 7).',
+    )
 
     objects = KeyedManager()
 
@@ -255,9 +266,22 @@ class Item(models.Model):
 
     def refusal(self, warband_type_key: str) -> str | None:
         """Why a warband of this list may not have the item, or ``None`` (``may_have``)."""
+        return self.as_ware().refusal(warband_type_key)
+
+    def as_ware(self) -> trading.Ware:
+        """The item as the trading rules see it (``warbands.rules.trading``)."""
         allowed, refused = tuple(self.allowed_warbands or ()), tuple(self.refused_warbands or ())
-        rule = restrictions.Restriction(allowed, refused, self.restriction)
-        return restrictions.may_have(self.name, rule, warband_type_key)
+        return trading.Ware(
+            key=self.key,
+            name=self.name,
+            category=self.category,
+            price=self.price,
+            price_dice=self.price_dice,
+            rarity=self.rarity,
+            for_sale=self.for_sale,
+            restriction=restrictions.Restriction(allowed, refused, self.restriction),
+            rarity_for=dict(self.rarity_for or {}),
+        )
 
 
 class WarbandType(models.Model):

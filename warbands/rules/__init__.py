@@ -4,6 +4,8 @@
 ``containers``: Mayhem in Mordheim storage containers, their capacities and nesting.
 ``succession``: a dead leader bought again (the Undead's Vampire) and who steps down.
 ``purchases``: items whose later purchase takes more than their price (the Wolfcloak's hunt).
+``trading``: what the traders sell on each path (muster, step 6, step 8) and for how much.
+``restrictions``: which warband lists may have an item.
 
 The roster rules are re-exported here (``from warbands import rules; rules.check_hire``).
 """

@@ -444,15 +444,19 @@ class Buyer:
     owned_item_keys: Sequence[str] = field(default_factory=tuple)
     owned_categories: Sequence[str] = field(default_factory=tuple)
     being_recruited: bool = True
+    founding: bool = False  # the warband is being mustered
 
 
 def price_per_model(entry: ListEntry, buyer: Buyer) -> int:
     """The list price, with the dagger's first-free rule and the mutations' doubling.
 
-    Core rules: every warrior's first dagger is free. Cult of the Possessed, Mutations: the
-    first mutation costs the listed price, the second and later ones for the same model double.
+    Core rules: every warrior's first dagger is free: it comes with him when he is hired, so a
+    dagger bought while the warband is founded is free only when he has none, and one bought
+    afterwards costs its price (``warbands.rules.trading``). Cult of the Possessed, Mutations:
+    the first mutation costs the listed price, the second and later ones for the same model
+    double.
     """
-    if entry.first_free and entry.item_key not in buyer.owned_item_keys:
+    if entry.first_free and buyer.founding and entry.item_key not in buyer.owned_item_keys:
         return 0
     if entry.repeat_price_multiplier > 1 and entry.category in buyer.owned_categories:
         return entry.price * entry.repeat_price_multiplier
