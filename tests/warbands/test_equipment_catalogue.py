@@ -4,17 +4,14 @@ FACTS.md section 7, and who may have each item (``warbands.rules.restrictions``)
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
+from tests.trading_texts import CHAPTER
 from warbands.models import EquipmentListEntry, Item, WarbandType
 from warbands.reference import DATA_DIR
 from warbands.rules.restrictions import Restriction, may_have
 
-CHAPTER = (
-    Path(__file__).resolve().parents[3] / "shared/rules/reference/02-weapons-armour-equipment.md"
-)
 # The chapter's heading, where the app's key is not its snake_case: a shared chart line, a
 # plural, a spelling, an item the app keeps elsewhere (None: the coach is a container).
 KEYS = {
