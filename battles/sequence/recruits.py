@@ -251,8 +251,9 @@ class Recruits(TreasuryStep):
         """Trading: any item sells for half its price (rounded down). An item a correction
         added was never paid for: it goes for nothing (``WarriorItem.sale_price``), and the
         ledger names where it came from, so that the audit would see any gold it brought.
-        The item is read under its row lock: one taken away meanwhile (a correction, another
-        tab) is refused, not paid for."""
+        A warrior's item is read under its row lock, after the container the money goes to
+        (the treasury's lock order: containers before items): one taken away meanwhile (a
+        correction, another tab) is refused, not paid for."""
         what, pk = values["what"]
         target = destination(ctx, values)
         if what == "stored":
@@ -271,6 +272,7 @@ class Recruits(TreasuryStep):
             note = f"sold for {price} gc" if price else "given away: added by a correction"
             treasury.remove_item(stored, reason=Reason.SALE, context=ctx.treasury_context(note))
         elif what == "owned":
+            treasury.lock_held(target)
             owned = (
                 WarriorItem.objects.filter(
                     warrior__warband=ctx.warband,
