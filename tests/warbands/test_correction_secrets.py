@@ -49,30 +49,39 @@ def league(settings, seeded):
     return warbands, seeded, users
 
 
-def test_no_member_learns_another_warbands_secrets_or_a_corrections_reason(client, league):
+def test_no_member_learns_another_warbands_secrets_or_a_corrections_reason(
+    client, league, record_property
+):
     warbands, secrets, users = league
+    crawled = 0
     first = warbands[0]
     organisers = set(
         first.campaign.memberships.filter(is_organiser=True).values_list("user", flat=True)
     )
     for user in users.values():
         seen = crawl(client, user)
+        crawled += len(seen)
         others = [s for w in warbands if w.owner_id != user.pk for s in secrets[w.pk]]
         assert not leaks(seen, others), leaks(seen, others)[:10]
         reads = user.pk == first.owner_id or user.pk in organisers
         assert any(REASON in body for body in seen.values()) == reads, user.username
+    record_property("crawled", crawled)  # in --junitxml reports: the answers read
+    assert crawled > 200
     owner_pages = crawl(client, first.owner)
     assert any("Halberd (added by correction)" in body for body in owner_pages.values())
     strongbox = StorageContainer.objects.get(warband=first, label__startswith="Strongbox")
     assert strongbox.stored_items.filter(correction__isnull=False).exists()
 
 
-def test_the_organiser_posting_every_correction_form_learns_no_secret(client, league):
+def test_the_organiser_posting_every_correction_form_learns_no_secret(
+    client, league, record_property
+):
     warbands, secrets, users = league
     organiser = users["organiser"]
     assert not warbands[0].campaign.organiser_sees_secrets
 
     seen = crawl(client, organiser, filled=True)
+    record_property("crawled", len(seen))
 
     everything = [s for w in warbands for s in secrets[w.pk]]
     assert not leaks(seen, everything), leaks(seen, everything)[:10]

@@ -116,17 +116,21 @@ def given(duel):
     return correction, champion.items.get(correction=correction)
 
 
-def test_the_roster_and_the_printout_mark_it_for_everybody(client, duel, given):
+def test_the_roster_the_printout_and_the_export_mark_it_for_everybody(client, duel, given):
     reavers = duel["reavers"]
     client.force_login(duel["scourge"].owner)
 
     roster = client.get(reverse("warband_roster", args=[reavers.pk])).content.decode()
     printed = client.get(reverse("warband_print", args=[reavers.pk])).content.decode()
+    exported = client.get(reverse("warband_export", args=[reavers.pk])).json()
 
     assert re.search(r'<span class="rule-name">Halberd</span> <small class="muted">'
                      r"\(added by correction\)</small>", roster)  # fmt: skip
     assert "Axe" in roster and "Axe (added by correction)" not in roster
     assert "Halberd (added by correction)" in printed
+    brandt = next(w for w in exported["warriors"] if w["name"] == "Brandt")
+    assert brandt["equipment_added_by_correction"] == ["Halberd"]
+    assert "Halberd" in brandt["equipment"]
 
 
 def test_stored_equipped_moved_and_sold_it_keeps_its_provenance_and_fetches_nothing(duel, given):
