@@ -235,3 +235,24 @@ def test_an_item_naming_a_request_not_applied_is_unsourced(duel, given):
         f"warband {reavers.pk}: an item names correction {asked.pk}, which added no item"
     ]
     assert Correction.objects.get(pk=asked.pk).status == Correction.Status.PENDING
+
+
+def test_a_group_takes_paid_items_first_and_is_marked_when_it_takes_a_corrections(duel, given):
+    correction, owned = given
+    reavers = duel["reavers"]
+    guards = warriors(reavers)[2]
+    box = chest(reavers)
+    treasury.store_warrior_item(owned, box, actor=reavers.owner)
+    for _ in range(3):
+        treasury.add_item(box, item=owned.item, reason="income")
+    paid = StoredItem.objects.filter(container=box, item=owned.item, correction=None).first()
+
+    first = treasury.equip_stored_item(paid, guards, actor=reavers.owner)
+    assert first.correction is None  # three paid for, taken before the correction's
+    treasury.store_warrior_item(first, box, actor=reavers.owner)
+    theirs = StoredItem.objects.get(container=box, correction=correction)
+    second = treasury.equip_stored_item(theirs, guards, actor=reavers.owner)
+
+    assert second.correction == correction  # chosen: the group's halberds fetch nothing
+    assert second.sale_price == 0
+    assert not treasury.conservation_problems()

@@ -6,15 +6,16 @@ equipped alike, so storing a group's item stores one per model, and equipping a 
 stored item per model.
 
 An item a correction added keeps its ``correction`` through every move, and every ledger entry
-that moves it names it: stored from a warrior, each stored item is that correction's; a group
-equipped from several stored items of which one was a correction's carries it as that
-correction's (it may not be sold as paid for: no value appears by mixing).
+that moves it names it: stored from a warrior, each stored item is that correction's. A group
+is equipped from items that came through the rules before those a correction added; one
+equipped with any of the latter carries it as that correction's (it may not be sold as paid
+for: no value appears by mixing).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Case, When
+from django.db.models import Case, F, When
 
 from warbands.models import (
     EquipmentListEntry,
@@ -227,7 +228,7 @@ def equip_stored_item(
     same = list(
         alike.filter(container__in=locked)
         .select_for_update(of=("self",), no_key=True)
-        .order_by(preference, "pk")[: warrior.group_size]
+        .order_by(preference, F("correction").asc(nulls_first=True), "pk")[: warrior.group_size]
     )
     if stored.pk not in {taken.pk for taken in same}:
         raise RuleViolation(f"{stored.name} is no longer stored: reload the page.")
