@@ -4,8 +4,9 @@ roster and the printout, fetches nothing when sold in step 8, and the conservati
 (``check_ledgers``) reports what corrections gave each warband and fails on gold that selling
 such an item brought.
 
-The hole this closes: a player gave his henchmen, by correction, a Hochland long rifle (200 gc)
-their list may not take and sold it in step 8 for 100 gc a model; the ledger said all agree.
+The scenario guarded against: a player gives his henchmen, by correction, a Hochland long rifle
+(200 gc) their list may not take and sells it in step 8 for 100 gc a model, while the ledger
+says all agree.
 """
 
 import io
@@ -29,10 +30,10 @@ def rifle() -> Item:
 
 
 def correct_and_sell(client, duel):
-    """The four posts of the hole, through the pages: at step 8, the Reavers' owner adds a
-    Hochland long rifle to his three Stadtwache by correction, the organiser approves what
-    waits on the corrections page (today's flow; there was nothing to approve before), and the
-    owner sells the rifle in step 8. The sequence, and the treasury's gold before."""
+    """The posts of that scenario, through the pages: at step 8, the Reavers' owner adds a
+    Hochland long rifle to his three Stadtwache by correction, the organiser approves whatever
+    waits on the corrections page (when nothing waits, the correction applied at once), and
+    the owner sells the rifle in step 8. The sequence, and the treasury's gold before."""
     reavers, organiser = duel["reavers"], duel["organiser"]
     sequence, owner = at_step(duel, 8)
     guards = warriors(reavers)[2]
@@ -64,7 +65,7 @@ def check_ledgers() -> tuple[int, str, str]:
     return 0, out.getvalue(), err.getvalue()
 
 
-# --- The hole --------------------------------------------------------------------------------
+# --- The scenario ----------------------------------------------------------------------------
 
 
 def test_an_item_added_by_correction_and_sold_in_step_8_brings_no_gold(client, duel):
