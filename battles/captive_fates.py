@@ -187,9 +187,10 @@ def _take_equipment(
         raise RuleViolation("Choose one of your containers for his equipment.")
     mine = ledger_context(actor, captive, f"{warrior.name}'s equipment")
     theirs = ledger_context(actor, captive, f"taken with {warrior.name}")
-    for item in storable:
+    for item in storable:  # an item a correction added stays its (worth nothing to a trader)
         for _ in range(warrior.group_size):
-            treasury.add_item(into, item=item.item, reason=Reason.CAPTURE, context=mine)
+            treasury.add_item(into, item=item.item, reason=Reason.CAPTURE, context=mine,
+                              correction_id=item.correction_id)  # fmt: skip
     WarriorItem.objects.filter(pk__in=[o.pk for o in owned]).delete()
     emptied = False
     for pouch in pouches:
@@ -203,7 +204,7 @@ def _take_equipment(
         for stored in list(pouch.stored_items.select_related("item")):
             treasury.remove_item(stored, reason=Reason.CAPTURE, context=theirs)
             treasury.add_item(into, item=stored.item, name=stored.name, reason=Reason.CAPTURE,
-                              context=mine)  # fmt: skip
+                              context=mine, correction_id=stored.correction_id)  # fmt: skip
             emptied = True
         StorageContainer.objects.filter(pk=pouch.pk).update(
             status=StorageContainer.Status.LOST, holder=None

@@ -104,6 +104,7 @@ USER_REFERENCES = (
     (Participant, "confirmed_by"), (Participant, "side_entered_by"),
     (Participant, "declaration_proposed_by"), (DiceRoll, "rolled_by"),
     (StepRecord, "completed_by"), (StepRecord, "undone_by"), (Correction, "actor"),
+    (Correction, "decided_by"),
 )  # fmt: skip
 
 

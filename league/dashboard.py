@@ -10,6 +10,7 @@ from django.urls import reverse
 from battles.models import Battle, Participant
 from battles.sequence import waiting_for
 from campaign.models import Campaign, Membership
+from warbands import corrections
 from warbands.models import Warband
 from warbands.permissions import can_see_treasury
 from warbands.services import rating_expression
@@ -100,6 +101,15 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
         steps.setdefault(battle.campaign_id, []).append(
             Step(text, reverse("battle_detail", args=[battle.pk]))
         )
+    if organised:  # requests of corrections the user may approve or refuse
+        for waiting in corrections.waiting_for(user, organised):
+            asked = "a correction" if waiting.asked == 1 else f"{waiting.asked} corrections"
+            steps.setdefault(waiting.campaign_id, []).append(
+                Step(
+                    f"Approve or refuse {asked} asked for {waiting.warband_name}",
+                    reverse("warband_corrections", args=[waiting.warband_id]),
+                )
+            )
     for membership in memberships:
         campaign = membership.campaign
         if not campaign.is_open:

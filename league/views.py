@@ -30,6 +30,7 @@ from core.errors import RuleViolation
 from league import charts, exports, services
 from league import dashboard as dashboard_reads
 from league.standings import COLUMNS, league_table
+from warbands import corrections
 from warbands.models import RatingSnapshot, Warband
 from warbands.services import rating_expression
 
@@ -187,7 +188,9 @@ def campaign_feed(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "league/campaign_feed.html", context)
 
 
-def _settings_context(campaign: Campaign, form=None, co_form=None) -> dict:
+def _settings_context(campaign: Campaign, form=None, co_form=None, *, user) -> dict:
+    """The settings page: its forms, members and warbands, and the corrections waiting for
+    this organiser (read when drawn)."""
     return {
         "campaign": campaign,
         "form": form or CampaignForm(instance=campaign),
@@ -195,6 +198,7 @@ def _settings_context(campaign: Campaign, form=None, co_form=None) -> dict:
         "members": campaign.memberships.select_related("user").order_by("-is_active", "joined_at"),
         "warbands": Warband.objects.in_campaign(campaign).select_related("owner", "warband_type"),
         "statuses": Campaign.Status.choices,
+        "corrections_waiting": partial(corrections.waiting_for, user, [campaign.pk]),
     }
 
 
@@ -215,7 +219,7 @@ def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "league/campaign_settings.html",
-        _settings_context(campaign, form=form),
+        _settings_context(campaign, form=form, user=request.user),
         status=422 if form.errors else 200,
     )
 
@@ -237,7 +241,7 @@ def co_organiser_add(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "league/campaign_settings.html",
-        _settings_context(campaign, co_form=form),
+        _settings_context(campaign, co_form=form, user=request.user),
         status=422,
     )
 

@@ -28,6 +28,7 @@ from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import built_once, every_side_entered, fingerprint
 from tests.urlwalk import iter_routes
+from warbands import corrections
 from warbands.models import VesselItem, Warrior
 
 ROLES = ("anonymous", "stranger", "opponent", "owner", "organiser")
@@ -112,6 +113,9 @@ MATRIX: dict[str, tuple[str, str]] = {
     # Corrections by hand: the warband's owner and the organisers.
     "warband_corrections": ("LHFOO", "LMMMM"),
     "warband_correct": ("LMMMM", "LHFOO"),
+    # A request of the owner's: an organiser decides it, the owner withdraws it.
+    "correction_decide": ("LMMMM", "LHFFO"),
+    "correction_withdraw": ("LMMMM", "LHFOF"),
     # A battle's report: whoever reported it (the owner) and the organiser change it.
     "battle_side": ("LHFOO", "LHFOO"),
     "battle_correct": ("LHFOO", "LHFOO"),
@@ -181,6 +185,7 @@ def build_scenario() -> dict:
         warrior=mine.warriors.get(name="Brandt"), captor=theirs, battle=battle
     )
     Warrior.objects.filter(pk__in=[held.warrior_id, taken.warrior_id]).update(status="captured")
+    request = corrections.set_experience(captain, actor=mine.owner, experience=40, reason="x")
     users = {
         "anonymous": None,
         "stranger": elsewhere.owner_id,
@@ -211,6 +216,8 @@ def build_scenario() -> dict:
         "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
         "battle_side": {"pk": pending.pk, "warband_pk": mine.pk},
         "battle_correct": {"pk": pending.pk},
+        **{name: {"pk": mine.pk, "correction_pk": request.pk}
+           for name in ("correction_decide", "correction_withdraw")},
         "battle_respond": {"pk": pending.pk},
         "battle_confirm_all": {"pk": pending.pk},
         "battle_declare": {"pk": battle.pk, "warband_pk": mine.pk},

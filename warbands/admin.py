@@ -112,9 +112,13 @@ class WarbandAdmin(admin.ModelAdmin):
 
 
 class WarriorItemInline(admin.TabularInline):
+    """An item's provenance (the correction that added it) is not for editing: cleared, the
+    item would sell as if paid for."""
+
     model = WarriorItem
     extra = 0
     autocomplete_fields = ["item"]
+    readonly_fields = ["correction"]
 
 
 class WarriorSkillInline(admin.TabularInline):
@@ -144,8 +148,8 @@ class WarriorAdmin(admin.ModelAdmin):
 class StoredItemInline(admin.TabularInline):
     model = StoredItem
     extra = 0
-    fields = ["name", "item"]
-    readonly_fields = ["name", "item"]
+    fields = ["name", "item", "correction"]
+    readonly_fields = ["name", "item", "correction"]
     can_delete = False
 
     def has_add_permission(self, request, obj=None):

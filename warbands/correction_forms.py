@@ -1,6 +1,7 @@
-"""Forms of the manual corrections page, one per kind of correction. Each lists its fields;
-every choice is limited to the warband's own warriors (and their items, skills, spells and
-injuries), so a posted id of somebody else's row is simply invalid. The page draws its
+"""Forms of the manual corrections page, one per kind of correction, and the organiser's
+answer to a request (``DecisionForm``). Each lists its fields; every choice is limited to the
+warband's own warriors (and their items, skills, spells and injuries), so a posted id of
+somebody else's row is simply invalid. The page draws its
 selects from the rows it read once (``correction_views.CorrectionsBoard``): these forms only
 check what comes back.
 """
@@ -231,6 +232,27 @@ class KindForm(forms.Form):
             "invalid_choice": "Choose what to correct.",
         },
     )
+
+
+class DecisionForm(forms.Form):
+    """An organiser's answer to a request: approve it, or refuse it saying why."""
+
+    decision = forms.ChoiceField(
+        choices=[("approve", "Approve"), ("refuse", "Refuse")],
+        error_messages={
+            "required": "Approve or refuse the request.",
+            "invalid_choice": "Approve or refuse the request.",
+        },
+    )
+    reason = forms.CharField(max_length=300, required=False, label="Why")
+
+    def clean(self):
+        data = super().clean()
+        reason = " ".join(data.get("reason", "").split())
+        data["reason"] = reason
+        if data.get("decision") == "refuse" and not reason:
+            self.add_error("reason", "Say why it is refused: the player reads it.")
+        return data
 
 
 def posted(data, *, warband) -> forms.Form:

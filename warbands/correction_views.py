@@ -1,5 +1,5 @@
-"""The manual corrections page: a warband changed by hand, outside the rules, and the record
-of every such change.
+"""The manual corrections page: a warband changed by hand, outside the rules, the requests
+waiting for an organiser, and the record of every correction.
 
 Only the warband's owner and the campaign's organisers open it (404 for strangers, 403 for
 the other players, as for the treasury). Every form swaps ``#corrections-board``; a refusal
@@ -11,15 +11,15 @@ from __future__ import annotations
 from functools import cached_property
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from campaign.permissions import is_organiser
 from core.options import Choices
 from warbands import correction_forms, corrections, permissions, rules
-from warbands.models import Warband
+from warbands.models import Correction, Warband
 from warbands.rules import RuleViolation
 
 HISTORY_PAGE = 50  # corrections per page of the history
@@ -28,21 +28,11 @@ CHARACTERISTICS = [
 ]
 
 
-def get_corrections_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
-    """The warband, if the user may read its corrections (404 for strangers, 403 for its
-    opponents); ``write``: the campaign must be open (the service checks the rest)."""
-    warband = permissions.get_warband_for_user(request, pk)
-    if not corrections.can_read_corrections(request.user, warband):
-        raise PermissionDenied("Only the warband's owner and the organisers see its corrections.")
-    if write and not warband.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
-    return warband
-
-
 class CorrectionsBoard:
     """What the page shows, read when the page draws it: the warriors with everything a
-    correction may remove, the catalogues a correction may add from, and a page of the
-    history. A fixed number of queries, whatever the roster or the history holds."""
+    correction may remove, the catalogues a correction may add from, the requests waiting and
+    a page of the history. A fixed number of queries, whatever the roster or the history
+    holds."""
 
     def __init__(self, request: HttpRequest, warband: Warband) -> None:
         self.request, self.warband = request, warband
@@ -81,6 +71,20 @@ class CorrectionsBoard:
         return list(corrections.items_for(self.warband))
 
     @cached_property
+    def approves(self) -> bool:
+        """The user approves the warband's corrections: his own apply at once, and he
+        answers the requests."""
+        return permissions.approves_corrections(self.request.user, self.warband)
+
+    @cached_property
+    def organises(self) -> bool:
+        return is_organiser(self.request.user, self.warband.campaign)
+
+    @cached_property
+    def pending(self) -> list[Correction]:
+        return corrections.pending(self.warband)
+
+    @cached_property
     def history(self):
         paginator = Paginator(corrections.history(self.warband), HISTORY_PAGE)
         return paginator.get_page(self.request.GET.get("page"))
@@ -117,16 +121,27 @@ def _board(request: HttpRequest, warband: Warband, *, error="", done="", failed=
     )
 
 
+def _said(correction: Correction) -> str:
+    """What the page says of a correction just made, applied or asked for."""
+    if correction.is_pending:
+        said = f"Asked: {correction}. It waits for an organiser's approval."
+    else:
+        said = f"Recorded: {correction}."
+    if correction.breaks:
+        said += f" It breaks the list: {correction.breaks}"
+    return said
+
+
 @require_GET
 def warband_corrections(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = get_corrections_for_user(request, pk)
+    warband = permissions.get_corrections_for_user(request, pk)
     return render(request, "warbands/warband_corrections.html", _context(request, warband))
 
 
 @require_POST
 def warband_correct(request: HttpRequest, pk: int) -> HttpResponse:
-    """Apply one correction (the posted ``kind`` says which form it is)."""
-    warband = get_corrections_for_user(request, pk, write=True)
+    """Make one correction, or ask for it (the posted ``kind`` says which form it is)."""
+    warband = permissions.get_corrections_for_user(request, pk, write=True)
     form = correction_forms.posted(request.POST, warband=warband)
     if not form.is_valid():
         error = correction_forms.first_error(form)
@@ -135,4 +150,41 @@ def warband_correct(request: HttpRequest, pk: int) -> HttpResponse:
         correction = form.service(form.target(), actor=request.user, **form.values())
     except RuleViolation as refusal:
         return _board(request, warband, error=str(refusal), failed=form)
-    return _board(request, warband, done=f"Recorded: {correction}.")
+    return _board(request, warband, done=_said(correction))
+
+
+@require_POST
+def correction_decide(request: HttpRequest, pk: int, correction_pk: int) -> HttpResponse:
+    """An organiser approves a request (it applies, or lapses saying why) or refuses it."""
+    correction = permissions.get_correction_for_user(request, pk, correction_pk, decide=True)
+    warband = correction.warband
+    form = correction_forms.DecisionForm(request.POST)
+    if not form.is_valid():
+        return _board(request, warband, error=correction_forms.first_error(form))
+    try:
+        if form.cleaned_data["decision"] == "approve":
+            decided = corrections.approve(correction, actor=request.user)
+        else:
+            decided = corrections.refuse(
+                correction, actor=request.user, reason=form.cleaned_data["reason"]
+            )
+    except RuleViolation as refusal:
+        return _board(request, warband, error=str(refusal))
+    if decided.status == Correction.Status.APPLIED:
+        done = f"Approved and applied: {decided}."
+    elif decided.status == Correction.Status.LAPSED:
+        done = f"That request no longer applies: {decided.decision} It is closed, nothing changed."
+    else:
+        done = f"Refused: {decided}."
+    return _board(request, warband, done=done)
+
+
+@require_POST
+def correction_withdraw(request: HttpRequest, pk: int, correction_pk: int) -> HttpResponse:
+    """Whoever asked takes his request back while it waits."""
+    correction = permissions.get_correction_for_user(request, pk, correction_pk)
+    try:
+        corrections.withdraw(correction, actor=request.user)
+    except RuleViolation as refusal:
+        return _board(request, correction.warband, error=str(refusal))
+    return _board(request, correction.warband, done=f"Withdrawn: {correction}.")

@@ -36,6 +36,10 @@ def warband_as_json(warband: Warband) -> dict[str, Any]:
                 "games_to_miss": w.games_to_miss,
                 "profile": w.profile.as_dict(),
                 "equipment": [owned.item.name for owned in w.item_list],
+                # Added by a correction, not through the rules: fetches nothing when sold.
+                "equipment_added_by_correction": [
+                    owned.item.name for owned in w.item_list if owned.correction_id
+                ],
                 "skills": [owned.skill.name for owned in w.skill_list],
                 "spells": [owned.spell.name for owned in w.spell_list],
                 "injuries": [

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
-from campaign.permissions import is_member, is_organiser
+from campaign.models import Membership
+from campaign.permissions import can_run_campaign, is_member, is_organiser
 from core.queries import one
-from warbands.models import StorageContainer, Warband, Warrior
+from warbands.models import Correction, StorageContainer, Warband, Warrior
 from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
@@ -53,6 +54,64 @@ def can_see_treasury(user, warband: Warband) -> bool:
     return organisers_see_treasuries(warband) and is_organiser(user, warband.campaign)
 
 
+# --- Corrections by hand ------------------------------------------------------------------
+
+
+def can_read_corrections(user, warband: Warband) -> bool:
+    """The warband's owner and the campaign's organisers read its corrections and requests
+    (opponents do not: a correction is a matter between a player and the organisers; what
+    one changes reaches the campaign feed once it applies)."""
+    if not user.is_authenticated:
+        return False
+    return warband.owner_id == user.pk or is_organiser(user, warband.campaign)
+
+
+def can_correct(user, warband: Warband) -> bool:
+    """The owner or an organiser corrects an active warband while the campaign is open (a
+    warband being mustered is changed on its muster board, with its purse)."""
+    if not (user.is_authenticated and warband.status == Warband.Status.ACTIVE):
+        return False
+    if warband.owner_id == user.pk:
+        return warband.campaign.is_open
+    return can_run_campaign(user, warband.campaign)
+
+
+def has_other_organiser(user, campaign) -> bool:
+    """Somebody besides ``user`` organises the campaign (and could approve his requests)."""
+    return (
+        Membership.objects.active()
+        .filter(campaign=campaign, is_organiser=True)
+        .exclude(user=user)
+        .exists()
+    )
+
+
+def approves_corrections(user, warband: Warband) -> bool:
+    """An organiser approves corrections of the warband (and his own apply at once): any
+    organiser of an open campaign for another player's warband; for his own warband only
+    when no other organiser could (it is then announced to every player). A player's
+    corrections that give something wait for an organiser."""
+    if not can_run_campaign(user, warband.campaign):
+        return False
+    return warband.owner_id != user.pk or not has_other_organiser(user, warband.campaign)
+
+
+def can_decide_correction(user, correction: Correction) -> bool:
+    """Approve or refuse a request: an organiser who approves the warband's corrections
+    (``approves_corrections``), while it waits."""
+    return correction.is_pending and approves_corrections(user, correction.warband)
+
+
+def can_withdraw_correction(user, correction: Correction) -> bool:
+    """Whoever asked takes his request back while it waits, in an open campaign."""
+    return (
+        user.is_authenticated
+        and correction.actor_id == user.pk
+        and correction.is_pending
+        and correction.warband.campaign.is_open
+    )
+
+
 @contextmanager
 def secret_refusals(user, warband: Warband, *, neutral: str) -> Iterator[None]:
     """Around a treasury change that ``user`` makes to ``warband``'s containers without being
@@ -79,8 +138,21 @@ def can_see_contents(user, container: StorageContainer) -> bool:
 
 @dataclass(frozen=True)
 class StoredView:
+    """A stored item as its owner sees it: ``name`` says when a correction added it (it
+    fetches nothing from a trader: ``StoredItem.sale_price``)."""
+
     pk: int
     name: str
+    by_correction: bool = False
+
+
+BY_CORRECTION = "(added by correction)"
+
+
+def stored_view(stored) -> StoredView:
+    if stored.correction_id:
+        return StoredView(stored.pk, f"{stored.name} {BY_CORRECTION}", by_correction=True)
+    return StoredView(stored.pk, stored.name)
 
 
 @dataclass(frozen=True)
@@ -145,7 +217,7 @@ def visible_containers(
             contents = Contents(
                 gold=container.gold_crowns,
                 wyrdstone=container.wyrdstone,
-                items=tuple(StoredView(stored.pk, stored.name) for stored in container.stored_list),
+                items=tuple(stored_view(stored) for stored in container.stored_list),
                 capacity=container_rules.open_capacity(container.kind, children)
                 if container.kind != StorageContainer.LOOSE
                 else container_rules.Capacity(0, 0, 0),
@@ -196,6 +268,39 @@ def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) 
             raise PermissionDenied("The campaign is closed: nothing in it can change.")
         raise PermissionDenied("Only the warband's owner may change it, while it plays.")
     return warband
+
+
+def get_corrections_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
+    """The warband, if the user may read its corrections (404 for strangers, 403 for its
+    opponents); ``write``: the campaign must be open (the services check the rest)."""
+    warband = get_warband_for_user(request, pk)
+    if not can_read_corrections(request.user, warband):
+        raise PermissionDenied("Only the warband's owner and the organisers see its corrections.")
+    if write and not warband.campaign.is_open:
+        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    return warband
+
+
+def get_correction_for_user(
+    request: HttpRequest, pk: int, correction_pk: int, *, decide: bool = False
+) -> Correction:
+    """One correction of the warband, for a post on it (404 for strangers and for another
+    warband's correction); ``decide``: only an organiser who approves the warband's
+    corrections (``approves_corrections``), else whoever asked it (to withdraw it), 403."""
+    warband = get_corrections_for_user(request, pk, write=True)
+    correction = one(
+        Correction.objects.select_related("actor").filter(pk=correction_pk, warband=warband)
+    )
+    if correction is None:
+        raise Http404("No such correction.")
+    correction.warband = warband
+    if decide and not approves_corrections(request.user, warband):
+        raise PermissionDenied(
+            "Only an organiser decides requests, and another one those of his own warband."
+        )
+    if not decide and correction.actor_id != request.user.pk:
+        raise PermissionDenied("Only whoever asked withdraws a request.")
+    return correction
 
 
 def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:

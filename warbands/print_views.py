@@ -59,13 +59,19 @@ def _rule_summary(rule: dict) -> str:
     return rule.get("summary") or rule.get("text", "")
 
 
+def _marked(name: str, owned) -> str:
+    """An item's name on the sheet, saying when a correction added it (on the roster too)."""
+    return f"{name} {permissions.BY_CORRECTION}" if owned.correction_id else name
+
+
 def printed_warriors(warriors: list[Warrior], glossary: Glossary) -> list[PrintedWarrior]:
     """The warriors of ``services.roster`` (everything already loaded: no query here)."""
     printed = []
     for w in warriors:
         if w.item_list:
             equipment = [
-                glossary.add("Equipment", i.item.name, i.item.summary) for i in w.item_list
+                _marked(glossary.add("Equipment", i.item.name, i.item.summary), i)
+                for i in w.item_list
             ]
         elif w.hired_sword_id:
             equipment = list(w.hired_sword.equipment)

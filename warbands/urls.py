@@ -58,4 +58,14 @@ urlpatterns = [
         correction_views.warband_correct,
         name="warband_correct",
     ),
+    path(
+        "warbands/<int:pk>/corrections/<int:correction_pk>/decide/",
+        correction_views.correction_decide,
+        name="correction_decide",
+    ),
+    path(
+        "warbands/<int:pk>/corrections/<int:correction_pk>/withdraw/",
+        correction_views.correction_withdraw,
+        name="correction_withdraw",
+    ),
 ]

@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.permissions import get_campaign_for_user
 from core.dice import DiceError, EnteredDice, ServerDice
-from warbands import corrections, equipment, hired_swords, permissions, services, treasury
+from warbands import equipment, hired_swords, permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
     BuyItemForm,
@@ -322,7 +322,7 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
             "sheet": RosterSheet(request.user, warband),
             "can_edit": permissions.can_edit_warband(request.user, warband),
             "show_treasury": permissions.can_see_treasury(request.user, warband),
-            "reads_corrections": corrections.can_read_corrections(request.user, warband),
+            "reads_corrections": permissions.can_read_corrections(request.user, warband),
         },
     )
 

@@ -335,7 +335,8 @@ def _lads_talent(ctx: Context, task: SequenceTask, warrior: Warrior, advance) ->
             **warrior.profile.as_dict(),
         )  # fmt: skip
         for owned in warrior.items.all():
-            ctx.journal.create(WarriorItem, warrior=hero, item=owned.item, price_paid=0)
+            ctx.journal.create(WarriorItem, warrior=hero, item=owned.item, price_paid=0,
+                               correction_id=owned.correction_id)  # fmt: skip
         ctx.journal.update(warrior, group_size=warrior.group_size - 1)
         rest = warrior
     ctx.journal.add_m2m(hero, "extra_skill_lists", [int(first), int(second)])

@@ -346,6 +346,7 @@ def _leaves(ctx: Context, warrior: Warrior, status: str, dice) -> None:
                 treasury.add_item(
                     pile, item=owned.item, reason=treasury.Reason.UNEQUIP,
                     context=ctx.treasury_context(f"left by {warrior.name}"),
+                    correction_id=owned.correction_id,
                 )  # fmt: skip
         ctx.journal.delete(owned)
     was_leader = warrior.is_leader

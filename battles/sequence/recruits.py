@@ -275,7 +275,12 @@ class Recruits(TreasuryStep):
         return f"Bought {item.name} for {price} gc{haggled}, into {container.the}."
 
     def do_sell(self, ctx, values, dice):
-        """Trading: any item sells for half its price (rounded down)."""
+        """Trading: any item sells for half its price (rounded down). An item a correction
+        added was never paid for: it goes for nothing (``WarriorItem.sale_price``), and the
+        ledger names where it came from, so that the audit would see any gold it brought.
+        A warrior's item is read under its row lock, after the container the money goes to
+        (the treasury's lock order: containers before items): one taken away meanwhile (a
+        correction, another tab) is refused, not paid for."""
         what, pk = values["what"]
         target = destination(ctx, values)
         if what == "stored":
@@ -288,20 +293,20 @@ class Recruits(TreasuryStep):
             )
             if stored is None:
                 raise RuleViolation("Choose an item to sell.")
-            price = stored.item.sale_price if stored.item else 0
-            if not price:
+            price, corrected, name = stored.sale_price, stored.correction_id, stored.name
+            if not (price or corrected):
                 raise RuleViolation(f"No trader buys {stored.name}.")
-            treasury.remove_item(
-                stored, reason=Reason.SALE, context=ctx.treasury_context(f"sold for {price} gc")
-            )
-            name = stored.name
+            note = f"sold for {price} gc" if price else "given away: added by a correction"
+            treasury.remove_item(stored, reason=Reason.SALE, context=ctx.treasury_context(note))
         elif what == "owned":
+            treasury.lock_held(target)
             owned = (
                 WarriorItem.objects.filter(
                     warrior__warband=ctx.warband,
                     pk=pk or 0,
                     warrior__status=Warrior.Status.ACTIVE,
                 )
+                .select_for_update(of=("self",), no_key=True)
                 .select_related("item", "warrior")
                 .first()
             )
@@ -309,13 +314,18 @@ class Recruits(TreasuryStep):
                 raise RuleViolation("Choose an item to sell.")
             if owned.item.category in treasury.NOT_STORABLE:
                 raise RuleViolation(f"{owned.item.name} cannot be sold.")
-            price = owned.item.sale_price * owned.warrior.group_size
-            if not price:
+            price = owned.sale_price * owned.warrior.group_size
+            corrected = owned.correction_id
+            if not (price or corrected):
                 raise RuleViolation(f"No trader buys {owned.item.name}.")
             name = f"{owned.item.name} of {owned.warrior.name}"
             ctx.journal.delete(owned)
         else:
             raise RuleViolation("Choose an item to sell.")
-        receive(ctx, target, reason=Reason.SALE, note=f"sold {name}", gold=price)
+        if not price:
+            note_receipt(ctx, f"Gave away {name}: added by a correction, it fetches nothing.")
+            return f"{name} fetches nothing: a correction added it, nobody paid for it. It is gone."
+        receive(ctx, target, reason=Reason.SALE, note=f"sold {name}", gold=price,
+                correction_id=corrected)  # fmt: skip
         note_receipt(ctx, f"Sold {name}: {price} gc into {target.the}.")
         return f"Sold {name} for {price} gc into {target.the}."

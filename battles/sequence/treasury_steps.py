@@ -175,14 +175,17 @@ def receive(
     note: str,
     gold=0,
     shards=0,
+    correction_id: int | None = None,
 ):
-    """Put ``gold`` and ``shards`` into ``container``, in the ledger under the step."""
+    """Put ``gold`` and ``shards`` into ``container``, in the ledger under the step
+    (``correction_id``: the proceeds of an item that correction added)."""
     treasury.add_treasure(
         container,
         gold=gold,
         wyrdstone=shards,
         reason=reason,
         context=ctx.treasury_context(note),
+        correction_id=correction_id,
     )
 
 

@@ -1,6 +1,8 @@
 """Corrections by hand (``warbands.corrections``) through the page: each kind changes what it
-says and records who, when, from what to what and why; a refusal changes nothing; only the
-owner and the organisers open the page or read the record."""
+says (at once when it only takes away, once an organiser approves it otherwise) and records
+who, when, from what to what and why; a refusal changes nothing; only the owner and the
+organisers open the page or read the record. The request flow itself (refusals, withdrawals,
+lapses, an organiser's own warband) is in ``test_correction_requests``."""
 
 import pytest
 from django.db import connection
@@ -40,6 +42,13 @@ def correct(client, warband, user=None, **data):
     return client.post(reverse("warband_correct", args=[warband.pk]), data, headers=HTMX)
 
 
+def decide(client, correction, user, **data):
+    """``user`` posts the decision form of ``correction`` (approve, unless ``data`` says)."""
+    client.force_login(user)
+    url = reverse("correction_decide", args=[correction.warband_id, correction.pk])
+    return client.post(url, {"decision": "approve", **data}, headers=HTMX)
+
+
 def brandt(duel) -> Warrior:
     return warriors(duel["reavers"])[1]
 
@@ -57,6 +66,12 @@ def _characteristic(duel):
     champion = brandt(duel)
     data = {"kind": "characteristic", "warrior": champion.pk, "characteristic": "WS", "value": 5}
     return data, lambda: Warrior.objects.get(pk=champion.pk).WS == 5, ("4", "5")
+
+
+def _characteristic_lowered(duel):
+    champion = brandt(duel)
+    data = {"kind": "characteristic", "warrior": champion.pk, "characteristic": "WS", "value": 3}
+    return data, lambda: Warrior.objects.get(pk=champion.pk).WS == 3, ("4", "3")
 
 
 def _injury_added(duel):
@@ -118,14 +133,49 @@ def _item_removed(duel):
     return data, gone, ("Axe", "")
 
 
-KINDS = [
-    _experience, _characteristic, _injury_added, _injury_removed, _skill_added, _skill_removed,
-    _spell_added, _spell_removed, _item_added, _item_removed,
+# Those that could give the warband something wait for an organiser; the others apply at once.
+GIVES = [
+    _experience, _characteristic, _injury_added, _injury_removed, _skill_added, _spell_added,
+    _item_added,
 ]  # fmt: skip
+TAKES_AWAY = [_characteristic_lowered, _skill_removed, _spell_removed, _item_removed]
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.__name__.strip("_"))
-def test_each_correction_changes_the_roster_and_records_who_what_and_why(client, duel, kind):
+@pytest.mark.parametrize("kind", GIVES, ids=lambda kind: kind.__name__.strip("_"))
+def test_a_correction_that_gives_waits_for_an_organiser_then_applies(client, duel, kind):
+    reavers, organiser = duel["reavers"], duel["organiser"]
+    data, applied, (old, new) = kind(duel)
+    ledger = LedgerEntry.objects.count()
+
+    asked = correct(client, reavers, reavers.owner, reason="  Typed  wrong at the table ", **data)
+
+    assert asked.status_code == 200, asked.content.decode()
+    assert not applied()
+    correction = Correction.objects.get(warband=reavers)
+    assert correction.status == Correction.Status.PENDING
+    assert "Asked: Brandt:" in asked.content.decode()
+    assert "Typed wrong at the table" in asked.content.decode()  # the request, in the board
+
+    approved = decide(client, correction, organiser)
+
+    assert approved.status_code == 200, approved.content.decode()
+    assert applied()
+    correction.refresh_from_db()
+    assert correction.status == Correction.Status.APPLIED
+    assert correction.kind == data["kind"]
+    assert (correction.old_value, correction.new_value) == (old, new)
+    assert (correction.actor, correction.decided_by) == (reavers.owner, organiser)
+    assert correction.reason == "Typed wrong at the table"
+    assert correction.warrior_name == "Brandt"
+    assert LedgerEntry.objects.count() == ledger  # nothing paid, nothing refunded
+    body = approved.content.decode()
+    assert body.strip().startswith('<div id="corrections-board">')
+    assert "Approved and applied: Brandt:" in body
+    assert f"Applied, approved by {organiser.username}" in body
+
+
+@pytest.mark.parametrize("kind", TAKES_AWAY, ids=lambda kind: kind.__name__.strip("_"))
+def test_a_correction_that_only_takes_away_applies_at_once(client, duel, kind):
     reavers = duel["reavers"]
     data, applied, (old, new) = kind(duel)
     ledger = LedgerEntry.objects.count()
@@ -137,6 +187,7 @@ def test_each_correction_changes_the_roster_and_records_who_what_and_why(client,
     assert response.status_code == 200, response.content.decode()
     assert applied()
     correction = Correction.objects.get(warband=reavers)
+    assert correction.status == Correction.Status.APPLIED
     assert correction.kind == data["kind"]
     assert (correction.old_value, correction.new_value) == (old, new)
     assert correction.actor == reavers.owner
@@ -158,13 +209,14 @@ def test_the_history_says_who_when_from_what_to_what_and_why_newest_first(client
     )
     client.force_login(reavers.owner)
 
-    body = client.get(page_of(reavers)).content.decode()
+    page = client.get(page_of(reavers)).content.decode()
 
+    body = page[page.index('id="corrections-history"') :]
     assert body.index("Second") < body.index("First")
     assert "<td>Ballistic Skill (BS)</td><td>3 → 4</td><td>Second</td>" in body
-    assert "<td>Experience</td><td>8 → 10</td><td>First</td>" in body
+    assert '<td>Experience</td><td>8 → 10</td><td>First</td><td data-testid="state">Waiting' in body
     assert f"<td>{duel['organiser'].username}</td><td>Brandt</td>" in body
-    assert "These corrections bypass the rules." in body
+    assert "These corrections bypass the rules." in page
 
 
 def test_the_history_starts_empty(client, duel):
@@ -175,14 +227,26 @@ def test_the_history_starts_empty(client, duel):
     assert "No corrections yet" in body
 
 
-def test_a_correction_tells_the_feed_who_corrected_which_warband_and_no_value(duel):
+def test_a_correction_tells_the_feed_what_it_changed_but_not_why(duel):
     reavers = duel["reavers"]
 
-    corrections.set_experience(brandt(duel), actor=duel["organiser"], experience=31, reason="x")
+    corrections.set_experience(
+        brandt(duel), actor=duel["organiser"], experience=31, reason="Zqxw ruling"
+    )
 
     line = CampaignEvent.objects.filter(warband=reavers).latest("pk").message
-    assert line == f"{duel['organiser'].username} corrected Reavers by hand (Brandt: experience)."
-    assert "31" not in line
+    organiser = duel["organiser"].username
+    assert line == f"{organiser} corrected Reavers by hand (Brandt: experience 8 → 31)."
+    assert "Zqxw" not in line
+
+
+def test_a_request_says_nothing_in_the_feed_until_it_applies(duel):
+    reavers = duel["reavers"]
+    events = CampaignEvent.objects.count()
+
+    corrections.set_experience(brandt(duel), actor=reavers.owner, experience=31, reason="x")
+
+    assert CampaignEvent.objects.count() == events
 
 
 # --- Refusals --------------------------------------------------------------------------------
@@ -340,7 +404,7 @@ def test_without_htmx_a_correction_comes_back_to_the_page_with_a_message(client,
                                 "experience": 7}, follow=True)  # fmt: skip
 
     assert done.redirect_chain[-1][0] == page_of(reavers)
-    assert "Recorded: Brandt: Experience 8 → 9." in done.content.decode()
+    assert "Asked: Brandt: Experience 8 → 9. It waits for an organiser" in done.content.decode()
     assert "Say why" in refused.content.decode()
 
 
@@ -354,14 +418,19 @@ def _queries(client, url) -> int:
 
 
 def test_the_pages_queries_do_not_grow_with_the_history(client, duel):
-    reavers = duel["reavers"]
+    reavers, organiser = duel["reavers"], duel["organiser"]
     champion = brandt(duel)
     client.force_login(reavers.owner)
-    corrections.set_experience(champion, actor=reavers.owner, experience=9, reason="one")
+    corrections.set_experience(champion, actor=organiser, experience=9, reason="one")
+    corrections.set_characteristic(champion, actor=reavers.owner, characteristic="I",
+                                   value=5, reason="asked")  # fmt: skip
     short = _queries(client, page_of(reavers))
 
     for experience in range(10, 70):  # more than a page of history
-        corrections.set_experience(champion, actor=reavers.owner, experience=experience, reason="n")
+        corrections.set_experience(champion, actor=organiser, experience=experience, reason="n")
+    for value in range(6, 10):  # more requests waiting
+        corrections.set_characteristic(champion, actor=reavers.owner, characteristic="I",
+                                       value=value, reason="asked")  # fmt: skip
     Injury.objects.create(warrior=champion, name="Scar")
     long = _queries(client, page_of(reavers))
 
@@ -373,13 +442,16 @@ def test_no_form_of_the_page_answers_bad_input_with_a_server_error(client, duel)
     reavers = duel["reavers"]
     Injury.objects.create(warrior=brandt(duel), name="Scar")
     WarriorSpell.objects.create(warrior=brandt(duel), spell=Spell.objects.first())
-    client.force_login(reavers.owner)
-    parser = Forms()
-    parser.feed(client.get(page_of(reavers)).content.decode())
+    corrections.set_experience(brandt(duel), actor=reavers.owner, experience=9, reason="x")
+    problems, forms = [], 0
+    for user in (reavers.owner, duel["organiser"]):  # the owner withdraws, the organiser decides
+        client.force_login(user)
+        parser = Forms()
+        parser.feed(client.get(page_of(reavers)).content.decode())
+        forms += len(parser.forms)
+        problems += [
+            problem for action, fields in parser.forms for problem in fuzz(client, action, fields)
+        ]
 
-    problems = [
-        problem for action, fields in parser.forms for problem in fuzz(client, action, fields)
-    ]
-
-    assert len(parser.forms) == 10
+    assert forms == 11 + 12  # ten kinds; withdraw (the owner) or approve and refuse
     assert not problems, "\n".join(problems[:10])

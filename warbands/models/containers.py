@@ -196,7 +196,8 @@ _CONTAINER_NAMES = dict(StorageContainer.KIND_CHOICES)
 
 class StoredItem(models.Model):
     """An item in a container: weapons, armour, equipment, or a random fortune discovery
-    (``item`` empty, ``name`` says what it is). Counts as one stored item for capacity."""
+    (``item`` empty, ``name`` says what it is). Counts as one stored item for capacity.
+    ``correction``: as ``WarriorItem.correction``, the correction that added it."""
 
     CAMPAIGN_PATH = "container__warband__campaign"  # campaign.versions
 
@@ -207,6 +208,14 @@ class StoredItem(models.Model):
         Item, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     name = models.CharField(max_length=100)
+    correction = models.ForeignKey(
+        "warbands.Correction",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Added by this correction, never paid for: it sells for nothing.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = VersionedQuerySet.as_manager()
@@ -217,11 +226,21 @@ class StoredItem(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def sale_price(self) -> int:
+        """What a trader gives for it: nothing for a discovery the chart does not list or an
+        item a correction added (``WarriorItem.sale_price``)."""
+        if self.item is None or self.correction_id:
+            return 0
+        return self.item.sale_price
+
 
 class VesselItem(models.Model):
     """A Dark Artefact or Loyalty Symbol. MiM: they "cannot be placed in storage containers,
     but are considered to have special vessels into which they are stored as carried items";
-    only an opulent coach may carry them (inside, whatever is on its roof)."""
+    only an opulent coach may carry them (inside, whatever is on its roof). No correction
+    makes one, none becomes a warrior's or stored item, and no trader buys one: it carries
+    no provenance."""
 
     CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
 
@@ -316,6 +335,11 @@ class LedgerEntry(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="sale_entries",
+    )
+    # An item a correction added names it on every entry that moves it, and so does the
+    # sale that takes it (which pays nothing): the audit counts what came in that way.
+    correction = models.ForeignKey(
+        "warbands.Correction", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -285,7 +285,12 @@ class Warrior(ProfileFields):
 
 
 class WarriorItem(models.Model):
-    """One item carried by a warrior (by each model of a henchman group)."""
+    """One item carried by a warrior (by each model of a henchman group).
+
+    ``correction``: where it came from, when a correction added it rather than the rules (a
+    purchase, a find, the muster). It goes with the item wherever the item goes (stored, back
+    on a warrior, captured: ``StoredItem.correction``) and makes it worth nothing to a trader.
+    """
 
     CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
 
@@ -293,6 +298,14 @@ class WarriorItem(models.Model):
     item = models.ForeignKey(Item, on_delete=models.PROTECT, related_name="+")
     price_paid = models.PositiveIntegerField(
         default=0, help_text="Per model; refunded if the purchase is undone while mustering."
+    )
+    correction = models.ForeignKey(
+        "warbands.Correction",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Added by this correction, never paid for: it sells for nothing.",
     )
 
     objects = VersionedQuerySet.as_manager()
@@ -302,6 +315,12 @@ class WarriorItem(models.Model):
 
     def __str__(self) -> str:
         return str(self.item)
+
+    @property
+    def sale_price(self) -> int:
+        """What a trader gives for it, per model (``Item.sale_price``): nothing for an item a
+        correction added, which was never paid for, found or mustered."""
+        return 0 if self.correction_id else self.item.sale_price
 
 
 class WarriorSkill(models.Model):

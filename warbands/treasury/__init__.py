@@ -12,7 +12,8 @@ service keeps). The modules:
   stored at the end of mustering;
 - ``capture``: containers captured or lost, unstored treasure lost after a battle;
 - ``audit``: every balance against the sum of its ledger entries, and value minted from
-  nothing (``conservation_problems``).
+  nothing (``conservation_problems``);
+- ``provenance``: what corrections gave each warband, and gold an item they added brought.
 
 Callers use the package (``treasury.move_treasure(...)``); the modules import each other
 directly, never this one.
@@ -47,6 +48,7 @@ from warbands.treasury.ledger import (
     Reason,
     add_item,
     add_treasure,
+    lock_held,
     lock_warbands,
     noting_entries,
     remove_item,
@@ -56,10 +58,17 @@ from warbands.treasury.moves import (
     NOT_STORABLE,
     check_may_use,
     equip_stored_item,
+    list_refusal,
     move_stored_item,
     move_treasure,
     release_warrior,
     store_warrior_item,
+)
+from warbands.treasury.provenance import (
+    CorrectionValue,
+    Unsourced,
+    correction_report,
+    provenance_problems,
 )
 from warbands.treasury.queries import (
     CONTAINER_FIELDS,
@@ -82,9 +91,11 @@ __all__ = [
     "SELLABLE_CONTAINERS",
     "STORED_LIST",
     "Context",
+    "CorrectionValue",
     "LedgerEntry",
     "LedgerMismatch",
     "Reason",
+    "Unsourced",
     "add_item",
     "add_treasure",
     "buy_container",
@@ -92,10 +103,13 @@ __all__ = [
     "check_may_use",
     "conservation_problems",
     "containers_of",
+    "correction_report",
     "create_starting_chest",
     "equip_stored_item",
     "held_containers",
     "ledger_mismatches",
+    "list_refusal",
+    "lock_held",
     "lock_warbands",
     "loose_pile",
     "lose_container",
@@ -107,6 +121,7 @@ __all__ = [
     "number_alike",
     "place_container",
     "place_vessel_item",
+    "provenance_problems",
     "release_warrior",
     "remove_item",
     "reverse_entry",

@@ -2,7 +2,8 @@
 explain it (the ledger is append-only, so a balance changed any other way shows here), and
 every entry that brings value in has a source that gives it once: a sale names the container
 sold, whose price is paid once; the starting treasury and a mustering purse come from the
-list's starting gold, less what was bought with it.
+list's starting gold, less what was bought with it; an item a correction added brings nothing
+(``provenance``, which also reports what corrections gave each warband).
 
 Run by ``manage.py check_ledgers`` and by the tests.
 """
@@ -16,6 +17,7 @@ from django.db.models import Count, Sum
 
 from warbands.models import LedgerEntry, StorageContainer, StoredItem, Warband
 from warbands.treasury.containers import free_chest_pk
+from warbands.treasury.provenance import provenance_problems
 
 
 @dataclass(frozen=True)
@@ -165,5 +167,6 @@ def mustering_spent(warband: Warband) -> int:
 def conservation_problems() -> list[object]:
     """Everything the audit finds: balances that their ledger does not explain
     (``ledger_mismatches``) and value minted from nothing (a container sold twice, a purse
-    given back more than was spent)."""
-    return [*ledger_mismatches(), *sale_problems(), *purse_problems()]
+    given back more than was spent, gold from selling an item a correction added:
+    ``provenance.provenance_problems``)."""
+    return [*ledger_mismatches(), *sale_problems(), *purse_problems(), *provenance_problems()]

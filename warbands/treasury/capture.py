@@ -77,6 +77,7 @@ def capture_container(
                     item=item.item,
                     item_name=item.name,
                     warband_id=warband_id,
+                    correction_id=item.correction_id,
                 )
         box.warband_id = captor.pk
         box.holder = None

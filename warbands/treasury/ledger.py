@@ -81,10 +81,12 @@ def new_entry(
     reverses: LedgerEntry | None = None,
     warband_id: int | None = None,
     sold: StorageContainer | None = None,
+    correction_id: int | None = None,
 ) -> LedgerEntry:
     """A ledger entry, not saved yet (``write_entry`` or ``save_balances`` write it). It
     belongs to the container's warband unless ``warband_id`` names another (a capture
-    writes the loser's and the captor's entries for one container)."""
+    writes the loser's and the captor's entries for one container). ``correction_id``: the
+    item it moves was added by that correction (``StoredItem.correction``)."""
     return LedgerEntry(
         warband_id=warband_id or container.warband_id,
         container=container,
@@ -99,6 +101,7 @@ def new_entry(
         actor=context.actor if getattr(context.actor, "is_authenticated", False) else None,
         reverses=reverses,
         sold_container=sold,
+        correction_id=correction_id,
     )
 
 
@@ -214,10 +217,12 @@ def add_treasure(
     reason: str,
     context: Context = NO_CONTEXT,
     sold: StorageContainer | None = None,
+    correction_id: int | None = None,
 ) -> None:
     """Put (or, with negative amounts, take) gold and wyrdstone into one container, with its
     ledger entries. The building block of income, purchases, sales (``sold``: the container
-    whose price this is) and losses."""
+    whose price this is; ``correction_id``: the item sold was that correction's, so the
+    audit finds any gold it brought) and losses."""
     with atomic_change(context):
         (container,) = lock_held(container)
         container.gold_crowns += gold
@@ -232,6 +237,7 @@ def add_treasure(
         ]
         for entry in entries:
             entry.sold_container = sold
+            entry.correction_id = correction_id
         save_balances(container, entries=entries)
 
 
@@ -242,19 +248,25 @@ def add_item(
     name: str = "",
     reason: str,
     context: Context = NO_CONTEXT,
+    correction_id: int | None = None,
 ) -> StoredItem:
     """Put one item into a container, with its ledger entry: equipment (``item``) or a
-    discovery the chart does not list (``name`` alone)."""
+    discovery the chart does not list (``name`` alone). ``correction_id``: where an item a
+    correction added came from, which it keeps (``StoredItem.correction``)."""
     with atomic_change(context):
         (container,) = lock_held(container)
         container.item_count += 1
         save_balances(container)
         stored = StoredItem.objects.create(
-            container=container, item=item, name=name or (item.name if item else "")
+            container=container,
+            item=item,
+            name=name or (item.name if item else ""),
+            correction_id=correction_id,
         )
         write_entry(
-            container, LedgerEntry.Kind.ITEM, 1, reason, context, item=item, item_name=stored.name
-        )
+            container, LedgerEntry.Kind.ITEM, 1, reason, context, item=item,
+            item_name=stored.name, correction_id=correction_id,
+        )  # fmt: skip
         return stored
 
 
@@ -275,6 +287,7 @@ def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEX
             context,
             item=stored.item,
             item_name=stored.name,
+            correction_id=stored.correction_id,
         )
         stored.delete()
 
@@ -283,7 +296,7 @@ def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEX
 def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
     """Undo one ledger entry with a new, opposite entry (the ledger is append-only): gold and
     wyrdstone go back, an item that came in leaves its container again, one that left comes
-    back."""
+    back, each with where it came from (an item a correction added is that one again)."""
     (container,) = lock_containers(entry.container)
     context = Context(actor=actor, step=entry.step, battle=entry.battle, note=f"undo: {entry.note}")
     if entry.kind == LedgerEntry.Kind.GOLD:
@@ -292,7 +305,9 @@ def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
         container.wyrdstone -= entry.amount
     elif entry.amount > 0:
         stored = (
-            container.stored_items.filter(name=entry.item_name, item=entry.item)
+            container.stored_items.filter(
+                name=entry.item_name, item=entry.item, correction=entry.correction_id
+            )
             .order_by("-pk")
             .first()
         )
@@ -301,7 +316,12 @@ def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
         stored.delete()
         container.item_count -= 1
     else:
-        StoredItem.objects.create(container=container, item=entry.item, name=entry.item_name)
+        StoredItem.objects.create(
+            container=container,
+            item=entry.item,
+            name=entry.item_name,
+            correction_id=entry.correction_id,
+        )
         container.item_count += 1
     # A captured or lost container may have left the warband since; the balance is checked
     # against the rules only while the container is held.
@@ -321,4 +341,5 @@ def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
         reverses=entry,
         warband_id=entry.warband_id,
         sold=entry.sold_container,
+        correction_id=entry.correction_id,
     )

@@ -4,12 +4,18 @@ equipment from the treasury to a warrior and back.
 A reading where the rules are silent (the player would expect it): a henchman group is
 equipped alike, so storing a group's item stores one per model, and equipping a group takes one
 stored item per model.
+
+An item a correction added keeps its ``correction`` through every move, and every ledger entry
+that moves it names it: stored from a warrior, each stored item is that correction's. A group
+is equipped from items that came through the rules before those a correction added; one
+equipped with any of the latter carries it as that correction's (it may not be sold as paid
+for: no value appears by mixing).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Case, When
+from django.db.models import Case, F, When
 
 from warbands.models import (
     EquipmentListEntry,
@@ -108,7 +114,8 @@ def move_stored_item(
     target.item_count += 1
     source.item_count -= 1
     entries = [new_entry(box, LedgerEntry.Kind.ITEM, sign, Reason.TRANSFER, context,
-                         item=stored.item, item_name=stored.name)
+                         item=stored.item, item_name=stored.name,
+                         correction_id=stored.correction_id)
                for box, sign in ((source, -1), (target, 1))]  # fmt: skip
     save_balances(target, source, entries=entries)
     stored.container = target
@@ -116,14 +123,12 @@ def move_stored_item(
     return stored
 
 
-def check_may_use(warrior: Warrior, item: Item) -> None:
-    """Campaigns text: equipment "taken from storage for your warband must be of an
-    appropriate type for the warrior, as indicated by the warband lists". Miscellaneous
-    equipment off the list may be carried by heroes."""
-    if item.category in NOT_STORABLE:
-        raise RuleViolation(f"{item.name} cannot be handed from warrior to warrior.")
+def list_refusal(warrior: Warrior, item: Item) -> str | None:
+    """Why the warband lists do not let ``warrior`` carry ``item`` (None: they do): an item
+    his warband may not have (``Item.refusal``), or one his type's equipment list lacks (or
+    keeps for heroes). Miscellaneous equipment off the list may be carried by heroes."""
     if refusal := item.refusal(warrior.warband.warband_type.key):
-        raise RuleViolation(refusal)  # an item his warband may not have (Item.refusal)
+        return refusal
     entry = (
         EquipmentListEntry.objects.filter(
             equipment_list__warriortype=warrior.warrior_type, item=item
@@ -132,10 +137,21 @@ def check_may_use(warrior: Warrior, item: Item) -> None:
         .first()
     )
     if entry is not None and (warrior.is_hero or not entry.heroes_only):
-        return
+        return None
     if item.category == Item.Category.MISC and warrior.is_hero:
-        return
-    raise RuleViolation(f"{item.name} is not on {warrior.name}'s equipment list.")
+        return None
+    if entry is not None:
+        return f"{item.name} is for heroes only on {warrior.name}'s equipment list."
+    return f"{item.name} is not on {warrior.name}'s equipment list."
+
+
+def check_may_use(warrior: Warrior, item: Item) -> None:
+    """Campaigns text: equipment "taken from storage for your warband must be of an
+    appropriate type for the warrior, as indicated by the warband lists" (``list_refusal``)."""
+    if item.category in NOT_STORABLE:
+        raise RuleViolation(f"{item.name} cannot be handed from warrior to warrior.")
+    if refusal := list_refusal(warrior, item):
+        raise RuleViolation(refusal)
 
 
 @transaction.atomic
@@ -167,8 +183,14 @@ def store_warrior_item(
     context = with_note(context, actor, f"from {warrior.name}")
     for _ in range(warrior.group_size):
         container.item_count += 1
-        StoredItem.objects.create(container=container, item=owned.item, name=owned.item.name)
-        write_entry(container, LedgerEntry.Kind.ITEM, 1, Reason.UNEQUIP, context, item=owned.item)
+        StoredItem.objects.create(
+            container=container,
+            item=owned.item,
+            name=owned.item.name,
+            correction_id=owned.correction_id,
+        )
+        write_entry(container, LedgerEntry.Kind.ITEM, 1, Reason.UNEQUIP, context, item=owned.item,
+                    correction_id=owned.correction_id)  # fmt: skip
     save_balances(container)
     owned.delete()
 
@@ -206,7 +228,7 @@ def equip_stored_item(
     same = list(
         alike.filter(container__in=locked)
         .select_for_update(of=("self",), no_key=True)
-        .order_by(preference, "pk")[: warrior.group_size]
+        .order_by(preference, F("correction").asc(nulls_first=True), "pk")[: warrior.group_size]
     )
     if stored.pk not in {taken.pk for taken in same}:
         raise RuleViolation(f"{stored.name} is no longer stored: reload the page.")
@@ -218,7 +240,10 @@ def equip_stored_item(
     context = with_note(context, actor, f"to {warrior.name}")
     for taken in same:
         remove_item(taken, reason=Reason.EQUIP, context=context)
-    return WarriorItem.objects.create(warrior=warrior, item=stored.item, price_paid=0)
+    corrected = next((taken.correction_id for taken in same if taken.correction_id), None)
+    return WarriorItem.objects.create(
+        warrior=warrior, item=stored.item, price_paid=0, correction_id=corrected
+    )
 
 
 @transaction.atomic
@@ -231,7 +256,8 @@ def release_warrior(warrior: Warrior, *, actor) -> None:
         if owned.item.category in NOT_STORABLE:
             continue
         for _ in range(warrior.group_size):
-            add_item(pile, item=owned.item, reason=Reason.UNEQUIP, context=context)
+            add_item(pile, item=owned.item, reason=Reason.UNEQUIP, context=context,
+                     correction_id=owned.correction_id)  # fmt: skip
         owned.delete()
     for pouch in StorageContainer.objects.held().filter(holder=warrior):
         if pouch.gold_crowns or pouch.wyrdstone:
