@@ -178,8 +178,9 @@ class Fuzz:
         for index, value in enumerate(BYTES):
             self.send("form", "post", path, dict.fromkeys(form.fields, value), htmx=index % 2 == 0)
         for name, original in form.fields.items():
-            numeric = not original or NUMERIC.fullmatch(original)
-            values = NUMBERS + self.foreign_ids if numeric else TEXT
+            values = [] if NUMERIC.fullmatch(original) else list(TEXT)
+            if not original or NUMERIC.fullmatch(original):
+                values += NUMBERS + self.foreign_ids
             for index, value in enumerate(values):
                 self.send("form", "post", path, {**form.fields, name: value}, htmx=index % 2 == 0)
 

@@ -178,3 +178,12 @@ def test_the_token_store_keeps_any_answer_and_replays_it_byte_for_byte(duel):
     kept = FormToken.objects.get(token=token)
     assert bytes(kept.content) == body and kept.headers["HX-Trigger"] == "moved\ufffd"
     assert kept.path == "/warbands/1/rename\ufffd/"
+
+
+def test_a_username_longer_than_any_account_is_refused_at_log_in(client):
+    """Django's log-in form never checked the username's length, and django-axes, recording
+    the failed log-in, could not keep a username of more than 255 characters."""
+    for length in (151, 256, 5_000):
+        response = client.post(reverse("login"), {"username": "x" * length, "password": "y"})
+        assert response.status_code == 200
+        assert "at most 150 characters" in response.content.decode()
