@@ -187,3 +187,14 @@ def test_a_username_longer_than_any_account_is_refused_at_log_in(client):
         response = client.post(reverse("login"), {"username": "x" * length, "password": "y"})
         assert response.status_code == 200
         assert "at most 150 characters" in response.content.decode()
+
+
+def test_a_body_larger_than_django_reads_is_refused_in_the_layout_too(client, duel):
+    """Over DATA_UPLOAD_MAX_MEMORY_SIZE Django itself refuses the request (a 400 drawn from
+    the same page, with its default reason)."""
+    reavers = duel["reavers"]
+    client.force_login(reavers.owner)
+    response = client.post(
+        reverse("warband_rename", args=[reavers.pk]), {"name": "x" * 3_000_000}, headers=HTMX
+    )
+    assert "could not be read" in refusal(response)
