@@ -1,15 +1,20 @@
-"""No byte makes a server error: the URLconf is walked as every role (``tests.urlwalk``, with the
-URL matrix's campaign: battles, a post-battle sequence, captives both ways, a game in the battle
-helper), and ``tests.test_bad_input.pages`` draws a post-battle sequence at each of its steps;
-every form these pages draw is found by reading them (so a new form is covered without being
-listed) and posted again with one field at a time set to NUL and other control characters,
-100 kB and 5 kB strings, unicode digits, negative and 30-digit numbers and other warbands'
-ids; every page is asked for again with each of those in every query parameter a view reads,
-and every URL with each argument of its path replaced by them. No answer may be a server
-error, and a 400 says why, where the person is looking (``[data-refusal]``).
+"""No byte makes a server error. The URLconf is walked (``tests.urlwalk``) as every role of
+the URL matrix's campaign (a confirmed battle and its sequence, a battle waiting for a reply,
+captives both ways with a ransom asked and an exchange offered, a game under way in the battle
+helper); ``tests.test_bad_input.pages`` draws a post-battle sequence at each of its steps, and
+``other_states`` the forms only other states show (random fortune, a recovery, a muster).
+
+Every form these pages draw is found by reading them, so a new form is covered without being
+listed. Each is posted as drawn; with NUL, other control characters, 100 kB and a unicode
+digit in every field at once; then one field at a time with 5 kB of text and a textarea's
+line breaks and, where a number or nothing is drawn, "³", -1, a 30-digit number and other
+warbands' ids. Every page is asked for again with each bad value in every query parameter
+that a view reads or a page links with, and every URL with each argument of its path
+replaced by each. No answer may be a server error, a 400 must say why (``[data-refusal]``),
+and every URL that only takes posts must have had a form drawn for it.
 
 Every request runs in a savepoint rolled back afterwards, so each starts from the same
-campaign. ``-s`` prints how many requests were sent.
+campaign. ``-s`` prints how many requests were sent, of which kind.
 """
 
 from __future__ import annotations
