@@ -3,6 +3,8 @@ names the move; each move reads only the fields it needs)."""
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 
 from battles.forms import BattleForm
@@ -11,6 +13,9 @@ from battles.play.moves import LOOT_MOST
 from battles.rules import play
 
 SEATS = ("first", "second", "third", "fourth")
+# A row's id as a page writes it: ASCII digits ("³" and "٣" are digits to ``str.isdigit`` but
+# not to ``int``), and no more than a bigint holds.
+ROW_ID = re.compile(r"[0-9]{1,18}")
 
 
 class StartForm(BattleForm):
@@ -77,15 +82,21 @@ class MoveForm(forms.Form):
     event = forms.IntegerField(required=False, min_value=1)
     winner = forms.CharField(required=False, max_length=20)
 
+    def clean_winner(self) -> str:
+        winner = self.cleaned_data["winner"]
+        if winner and winner != "draw" and not ROW_ID.fullmatch(winner):
+            raise forms.ValidationError("Pick the warband that won, or a draw.")
+        return winner
+
     def what_took_out(self) -> tuple[str, int | None]:
         """What took a warrior out of action: "enemy-12" (that enemy warrior) or a cause."""
         data = self.cleaned_data
         taken_out = data["taken_out"]
-        if taken_out.startswith("enemy-") and taken_out[6:].isdigit():
+        if taken_out.startswith("enemy-") and ROW_ID.fullmatch(taken_out[6:]):
             return "enemy", int(taken_out[6:])
         return taken_out or data["cause"], data["by"]
 
     def winner_id(self) -> int | None:
         """ "draw" or a warband's id."""
         winner = self.cleaned_data["winner"]
-        return int(winner) if winner.isdigit() else None
+        return int(winner) if ROW_ID.fullmatch(winner) else None

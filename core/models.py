@@ -16,7 +16,7 @@ class FormToken(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     path = models.CharField(max_length=300)
     status = models.PositiveSmallIntegerField(null=True)
-    content = models.TextField(blank=True)
+    content = models.BinaryField(blank=True, default=b"")  # the answer's bytes, as sent
     headers = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 

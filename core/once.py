@@ -19,6 +19,11 @@ whether the duplicate came after the first or at the same moment (putting back w
 duplicate had read would overwrite the first's message when both read the session before
 either saved it).
 
+Storing the answer cannot fail on what the answer holds: its content is kept as the bytes
+that were sent (``bytea``), and the text of the path and the kept headers has any NUL, the one
+character PostgreSQL refuses in text, replaced by U+FFFD. A form that echoes what it was sent
+(a NUL, invalid UTF-8) is kept and replayed as it was drawn.
+
 A view that fails (an answer of 500 or more) has its transaction rolled back and its token is
 not kept, so nothing half-done stays and the same form can be sent again. Log-in, log-out and
 sign-up are left alone (their answers set cookies that a replay would not carry), as are posts
@@ -64,7 +69,7 @@ def _token(request) -> uuid.UUID | None:
 
 
 def _replay(earlier: FormToken) -> HttpResponse:
-    response = HttpResponse(earlier.content, status=earlier.status or 200)
+    response = HttpResponse(bytes(earlier.content), status=earlier.status or 200)
     for name, value in earlier.headers.items():
         response[name] = value
     response["X-Replayed"] = "1"
@@ -88,16 +93,21 @@ def store_token(token: uuid.UUID, user, path: str, response) -> None:
     Called by ``OnceMiddleware``; public so that a test can store a token of its choosing
     (one that prunes, one that does not)."""
     if getattr(response, "streaming", False) or getattr(response, SECRET_ANSWER, False):
-        status, content, headers = None, "", {}
+        status, content, headers = None, b"", {}
     else:
         status = response.status_code
-        content = response.content.decode(response.charset or "utf-8", "replace")
-        headers = {name: response[name] for name in KEPT_HEADERS if name in response}
+        content = response.content
+        headers = {name: _text(response[name]) for name in KEPT_HEADERS if name in response}
     if token.int % 200 == 0:
         FormToken.objects.filter(created_at__lt=timezone.now() - KEEP).delete()
     FormToken.objects.create(
-        token=token, user=user, path=path, status=status, content=content, headers=headers
+        token=token, user=user, path=_text(path), status=status, content=content, headers=headers
     )
+
+
+def _text(value: str) -> str:
+    """``value`` as PostgreSQL keeps text: a NUL becomes U+FFFD (what a browser makes of it)."""
+    return value.replace("\x00", "\ufffd")
 
 
 class OnceMiddleware:
@@ -120,7 +130,7 @@ class OnceMiddleware:
         token = _token(request)
         if token is None:
             return self.get_response(request)
-        path = request.path[:300]
+        path = _text(request.path[:300])
         try:
             with transaction.atomic():
                 request._once_token = token

@@ -135,6 +135,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # NUL and other control characters, over-long values and files refused with a 400.
+    "core.middleware.BadInputMiddleware",
     # Every view needs a login unless it is marked @login_not_required.
     "core.middleware.LoginRequiredMiddleware",
     # A form posted twice (double click, re-sent request) applies once.

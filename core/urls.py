@@ -8,12 +8,17 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from core import views
+from core.forms import LogInForm
 
 # Django's auth views at their conventional URLs, with our own templates in
 # templates/registration/. Password reset mails a one-time link (EMAIL_URL in settings; the
 # console by default); an organiser can also hand a player one (campaign.views).
 account_patterns = [
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=LogInForm),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password_change/",

@@ -1,15 +1,24 @@
-"""Backup and restore of one campaign: its members, warbands with their rosters and secret
-treasuries, ledgers, battles, post-battle sequences and feed, as one JSON document
+"""Backup and restore of one campaign: every row that belongs to it (members, warbands with
+their rosters and secret treasuries, ledgers, corrections, battles and their dice, captives and
+the offers made for them, post-battle sequences, games under way in the battle helper with
+their sides, fighters and events, and the feed) as one JSON document
 (``manage.py export_campaign`` / ``import_campaign``).
+
+What belongs to a campaign is what names its campaign: every model with a ``CAMPAIGN_PATH``
+(the path ``campaign.versions`` follows too) is exported, found through that path, unless
+``NOT_CAMPAIGN_DATA`` says why not; every other model is declared there with its reason.
+A new model is therefore either given a ``CAMPAIGN_PATH`` (and is backed up) or declared
+there, and ``tests/league/test_backup.py`` fails on a model that is neither.
 
 Django's serializers do the work. Rows keep their ids, so the journal of each post-battle step
 (which names rows by id) still undoes exactly after a restore; reference data (warband lists,
 items, skills, spells) is named by its keys, and users by their usernames, so the document
 restores into any database that has the same reference data loaded by the migrations.
 Users are written without their passwords, e-mail addresses or log-in times, and an account
-the restore creates has no usable password.
-Restoring is meant for an empty database: a campaign whose id exists is refused. The ledger's
-append-only trigger does not stand in the way, since a restore only inserts.
+the restore creates has no usable password and no staff rights, whatever the document says.
+Restoring is meant for an empty database: a campaign whose id exists is refused, and so is a
+row of a model that no backup holds. The ledger's append-only trigger does not stand in the
+way, since a restore only inserts.
 
 ``pg_dump`` remains the backup of the whole site; this is the backup of one league, small
 enough to mail to its organiser.
@@ -20,43 +29,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management.color import no_style
+from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
 
-from battles.models import (
-    Battle,
-    Captive,
-    CarriedItemAtEnd,
-    DiceRoll,
-    Discovery,
-    Participant,
-    PostBattleSequence,
-    SequenceTask,
-    StepAction,
-    StepRecord,
-    WarriorOutcome,
-)
-from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
+from campaign.models import Campaign
 from core.errors import RuleViolation
-from warbands.models import (
-    Correction,
-    HiredSword,
-    Injury,
-    LedgerEntry,
-    RatingSnapshot,
-    StorageContainer,
-    StoredItem,
-    VesselItem,
-    Warband,
-    Warrior,
-    WarriorItem,
-    WarriorSkill,
-    WarriorSpell,
-)
 
 FORMAT = "mordheim-campaign/2"
 # Format 1 kept each step's journal and summary on its record; they are now its actions'
@@ -65,64 +48,68 @@ FORMATS = ("mordheim-campaign/1", FORMAT)
 # Users as the campaign names them. Never their password hashes, e-mail addresses or log-in
 # times: a backup is mailed to an organiser, and an imported account gets no usable password.
 USER_FIELDS = ("username", "first_name", "last_name", "is_active", "date_joined")
-# What a document written before that may still hold of a user, and a restore leaves out.
-USER_SECRETS = {"email": "", "last_login": None}
-# Every model of a campaign, and how to find its rows from the campaign.
-PARTS = (
-    (Campaign, "pk"),
-    (Membership, "campaign"),
-    (RandomFortuneEntry, "campaign"),
-    (Warband, "campaign"),
-    (Warrior, "warband__campaign"),
-    (WarriorItem, "warrior__warband__campaign"),
-    (WarriorSkill, "warrior__warband__campaign"),
-    (WarriorSpell, "warrior__warband__campaign"),
-    (Injury, "warrior__warband__campaign"),
-    (StorageContainer, "warband__campaign"),
-    (StoredItem, "container__warband__campaign"),
-    (VesselItem, "warband__campaign"),
-    (Battle, "campaign"),
-    (Participant, "battle__campaign"),
-    (WarriorOutcome, "participant__battle__campaign"),
-    (DiceRoll, "battle__campaign"),
-    (Discovery, "battle__campaign"),
-    (CarriedItemAtEnd, "battle__campaign"),
-    (Captive, "battle__campaign"),
-    (PostBattleSequence, "participant__battle__campaign"),
-    (StepRecord, "sequence__participant__battle__campaign"),
-    (StepAction, "record__sequence__participant__battle__campaign"),
-    (SequenceTask, "sequence__participant__battle__campaign"),
-    (HiredSword, "warband__campaign"),
-    (RatingSnapshot, "warband__campaign"),
-    (LedgerEntry, "warband__campaign"),
-    (Correction, "warband__campaign"),
-    (CampaignEvent, "campaign"),
-)
-# The users a campaign's rows name.
-USER_REFERENCES = (
-    (Membership, "user"), (Warband, "owner"), (LedgerEntry, "actor"), (Battle, "reported_by"),
-    (Participant, "confirmed_by"), (Participant, "side_entered_by"),
-    (Participant, "declaration_proposed_by"), (DiceRoll, "rolled_by"),
-    (StepRecord, "completed_by"), (StepRecord, "undone_by"), (Correction, "actor"),
-    (Correction, "decided_by"),
-)  # fmt: skip
+# The models whose rows belong to no one campaign, and why a campaign's backup leaves them out.
+NOT_CAMPAIGN_DATA = {
+    "core.FormToken": "one-time form tokens: a week's bookkeeping of requests, not of the league",
+    **dict.fromkeys(
+        ("warbands.RacialMaximum", "warbands.SkillList", "warbands.Skill", "warbands.SpellList",
+         "warbands.Spell", "warbands.Item", "warbands.WarbandType", "warbands.EquipmentList",
+         "warbands.EquipmentListEntry", "warbands.WarriorType", "warbands.HiredSwordType"),
+        "the rulebook's reference data, shared by every campaign: loaded by the migrations "
+        "and named in a backup by its keys",
+    ),
+    "auth.User": "accounts belong to people, not to a campaign: a backup holds only the names "
+    "of those its rows name (USER_FIELDS), never a password, an e-mail address or a right",
+    "auth.Group": "site permissions, not a campaign's",
+    "auth.Permission": "site permissions, made by the migrations",
+    "contenttypes.ContentType": "Django's registry of models, made by the migrations",
+    "sessions.Session": "who is logged in on this site",
+    "admin.LogEntry": "the site staff's history in the admin",
+    **dict.fromkeys(
+        ("axes.AccessAttempt", "axes.AccessFailureLog", "axes.AccessLog",
+         "axes.AccessAttemptExpiration"),
+        "log-in attempts and lockouts, kept for the site's security",
+    ),
+}  # fmt: skip
+
+
+def campaign_models() -> list[tuple[type, str]]:
+    """Every model of a campaign and the lookup that finds its rows from the campaign's id
+    (its ``CAMPAIGN_PATH``), in the order of the app registry."""
+    return [
+        (model, model.CAMPAIGN_PATH)
+        for model in apps.get_models()
+        if hasattr(model, "CAMPAIGN_PATH") and model._meta.label not in NOT_CAMPAIGN_DATA
+    ]
+
+
+def user_references() -> list[tuple[type, str]]:
+    """Every foreign key from a model of a campaign to an account: whose names the backup
+    holds."""
+    User = get_user_model()
+    return [
+        (model, field.name)
+        for model, _ in campaign_models()
+        for field in model._meta.concrete_fields
+        if field.is_relation and field.related_model is User
+    ]
 
 
 def _rows(campaign: Campaign) -> list[tuple[type, Iterable]]:
     return [
-        (model, model.objects.filter(**{lookup: campaign.pk}).order_by("pk"))
-        for model, lookup in PARTS
+        (model, model._default_manager.filter(**{lookup: campaign.pk}).order_by("pk"))
+        for model, lookup in campaign_models()
     ]
 
 
 def export_campaign(campaign: Campaign) -> dict:
     """The campaign as a JSON-ready document."""
     user_ids: set[int] = set()
-    for model, field in USER_REFERENCES:
-        lookup = dict(PARTS)[model]
+    lookups = dict(campaign_models())
+    for model, field in user_references():
         user_ids |= set(
-            model.objects.filter(
-                **{lookup: campaign.pk}, **{f"{field}__isnull": False}
+            model._default_manager.filter(
+                **{lookups[model]: campaign.pk}, **{f"{field}__isnull": False}
             ).values_list(field, flat=True)
         )
     users = get_user_model().objects.filter(pk__in=user_ids).order_by("username")
@@ -160,15 +147,23 @@ def import_campaign(document: dict) -> Campaign:
             f"Campaign {campaign_id} exists already: restore into an empty database."
         )
     User = get_user_model()
+    exported = {model for model, _ in campaign_models()}
     models = set()
-    for restored in serializers.deserialize("python", document["objects"]):
-        model = type(restored.object)
-        if model is User:
-            if User.objects.filter(username=restored.object.username).exists():
-                continue  # an account of the same name is kept as it is
-            _without_secrets(restored.object)
-        restored.save()
-        models.add(model)
+    try:
+        for restored in serializers.deserialize("python", document["objects"]):
+            model = type(restored.object)
+            if model is User:
+                _restore_account(restored.object)
+            elif model in exported:
+                restored.save()
+                models.add(model)
+            else:
+                raise RuleViolation(
+                    f"The backup holds rows of {model._meta.label}, which no campaign backup "
+                    "holds: restore only files that export_campaign wrote."
+                )
+    except DeserializationError as error:
+        raise RuleViolation(f"Not a campaign backup that this site can read: {error}") from None
     # New rows must not collide with the restored ids.
     with connection.cursor() as cursor:
         for statement in connection.ops.sequence_reset_sql(no_style(), list(models)):
@@ -176,12 +171,17 @@ def import_campaign(document: dict) -> Campaign:
     return Campaign.objects.get(pk=campaign_id)
 
 
-def _without_secrets(user) -> None:
-    """A restored account, whatever the document held: no e-mail, no log-in time and no
-    usable password (its owner sets one through an administrator, ``changepassword``)."""
-    for field, blank in USER_SECRETS.items():
-        setattr(user, field, blank)
-    user.set_unusable_password()
+def _restore_account(found) -> None:
+    """An account the document names, made from its ``USER_FIELDS`` alone, whatever else the
+    document held (a password hash, an e-mail address, staff rights, groups): no usable
+    password (its owner sets one through an administrator, ``changepassword``). An account of
+    the same name is kept as it is."""
+    User = get_user_model()
+    if User.objects.filter(username=found.username).exists():
+        return
+    account = User(**{name: getattr(found, name) for name in USER_FIELDS})
+    account.set_unusable_password()
+    account.save()
 
 
 def _step_actions(document: dict) -> dict:

@@ -14,7 +14,7 @@
   }
 
   function reasonOf(xhr) {
-    // The app's 403 and 404 pages carry their reason in [data-refusal].
+    // The app's 400, 403 and 404 pages carry their reason in [data-refusal].
     try {
       var page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
       var reason = page.querySelector("[data-refusal]");
@@ -29,12 +29,14 @@
     var status = xhr ? xhr.status : 0;
     var reason = xhr ? reasonOf(xhr) : "";
     var text;
-    if (status === 403) {
-      text = reason || "That is not yours to do.";
-    } else if (status === 404) {
-      text = reason || "That is no longer here: the page may be out of date.";
-    } else if (status >= 500) {
+    if (status >= 500) {
       text = "Something went wrong on the server; nothing was changed by this request.";
+    } else if (reason) {
+      text = reason;
+    } else if (status === 403) {
+      text = "That is not yours to do.";
+    } else if (status === 404) {
+      text = "That is no longer here: the page may be out of date.";
     } else {
       text = "The request was refused (" + status + ").";
     }

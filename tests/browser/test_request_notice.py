@@ -35,3 +35,29 @@ def test_a_page_that_lost_its_rights_says_so_and_offers_a_reload(live_server, ch
     expect(notice).to_be_visible(timeout=3_000)
     expect(notice).to_contain_text("not shared with you")
     expect(notice.get_by_role("link", name="Reload")).to_be_visible()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_control_character_sent_by_htmx_is_refused_with_its_reason_in_the_notice(
+    live_server, chromium
+):
+    """The whole app refuses a control character (core.middleware.BadInputMiddleware) with a
+    400 whose reason the notice shows; the note is not written."""
+    campaign = CampaignFactory(name="Siege")
+    reavers = mustered_warband(campaign=campaign, name="Reavers")
+    scourge = mustered_warband(campaign=campaign, name="Scourge")
+    battle = start.start_game(
+        actor=reavers.owner, campaign=campaign, scenario_key="skirmish",
+        warband_ids=[reavers.pk, scourge.pk],
+    )  # fmt: skip
+    page = log_in(chromium.new_context(), live_server, reavers.owner)
+    page.goto(f"{live_server.url}/battles/{battle.pk}/play/")
+    notice = page.locator("#request-notice")
+
+    page.get_by_label("A note for the log").fill("Loot\u0007 behind the well")
+    page.get_by_role("button", name="Note").click()
+
+    expect(notice).to_be_visible(timeout=3_000)
+    expect(notice).to_contain_text("invisible control character")
+    expect(notice).to_contain_text("“text”")
+    assert not battle.game.events.filter(text__contains="behind the well").exists()
