@@ -25,6 +25,7 @@ from battles.sequence.treasury_steps import (
     check_group_grows,
     destination,
     equipment_per_model,
+    locked_containers,
     note_receipt,
     own_container,
     own_warrior,
@@ -269,6 +270,9 @@ class Recruits(TreasuryStep):
             )
             name = stored.name
         elif what == "owned":
+            # The item under its lock, after the warband's containers (the lock order): stored
+            # or sold on the treasury page meanwhile, it is not sold again here.
+            locked_containers(ctx)
             owned = (
                 WarriorItem.objects.filter(
                     warrior__warband=ctx.warband,
@@ -276,6 +280,7 @@ class Recruits(TreasuryStep):
                     warrior__status=Warrior.Status.ACTIVE,
                 )
                 .select_related("item", "warrior")
+                .select_for_update(of=("self",), no_key=True)
                 .first()
             )
             if owned is None:

@@ -419,7 +419,7 @@ def test_the_injuries_step_cannot_be_undone_once_its_captive_is_sold(duel):
         dice=ScriptedDice([3]),
     )  # fmt: skip
 
-    with pytest.raises(RuleViolation, match="ransomed, exchanged or lost since"):
+    with pytest.raises(RuleViolation, match="Brandt, taken captive in that step, has been sold"):
         sequences.undo_last_step(sequence, actor=reavers.owner, step=1)
 
     captive.refresh_from_db()
