@@ -22,7 +22,7 @@ from battles.captives import (
     own_container,
     resolve,
 )
-from battles.dice import dice_for, exactly, last_roll_id, note_decided
+from battles.dice import dice_for, exactly, last_roll_id, note_secret
 from battles.models import Captive
 from battles.rules import injuries as injury_rules
 from battles.sequence.injuries import MAGIC_SUCCESSION
@@ -92,13 +92,17 @@ def decide_fate(
 
 
 def _sell(captive: Captive, actor, into: StorageContainer | None, dice) -> str:
-    """Campaigns text, Captured: sold to the slavers for D6×5 gc, rolled in front of both."""
+    """Campaigns text, Captured: sold to the slavers for D6×5 gc. The gold goes into the
+    captor's secret treasury (Mayhem in Mordheim), so the roll and the price are his: the
+    dice log shows them to whoever may see his treasury, and everybody else, the captive's
+    own player too, reads only that the hero was sold to the slavers."""
     if into is None:
         raise RuleViolation("Choose one of your containers for the slavers' gold.")
     name, battle = captive.warrior.name, captive.battle
     since = last_roll_id(battle)
     price = d6(dice, f"{name} sold to the slavers (D6×{SLAVER_PRICE} gc)") * SLAVER_PRICE
-    note_decided(battle, since, f"{name} sold for {price} gc")
+    public = f"{name} of {captive.warrior.warband.name} sold to the slavers"
+    note_secret(battle, since, f"{name} sold for {price} gc", warband=captive.captor, public=public)
     context = ledger_context(actor, captive, f"{name} sold to the slavers")
     treasury.add_treasure(into, gold=price, reason=Reason.SALE, context=context)
     return f"{name} was sold to the slavers for {price} gc, into the {into}."

@@ -24,7 +24,7 @@ from battles.models import Captive
 from core.dice import DiceError
 from core.options import Choices
 from warbands.models import StorageContainer, Warband, WarriorItem
-from warbands.permissions import can_edit_warband, get_warband_for_user
+from warbands.permissions import can_edit_warband, can_see_treasury, get_warband_for_user
 from warbands.rules import RuleViolation
 
 
@@ -48,6 +48,9 @@ def captives_context(
     _with_items(held, taken)
     may_act = can_edit_warband(request.user, warband)
     context = {
+        # A ransom is gold for one treasury from another: the two players know it, and an
+        # organiser only when he may see the warband's treasury.
+        "sees_prices": can_see_treasury(request.user, warband),
         "warband": warband,
         "held": held,
         "taken": taken,

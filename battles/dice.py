@@ -136,6 +136,15 @@ def note_decided(battle: Battle, since: int, text: str) -> None:
     battle.dice_rolls.filter(pk__gt=since).update(result=text[:300])
 
 
+def note_secret(battle: Battle, since: int, text: str, *, warband, public: str) -> None:
+    """``note_decided`` for rolls that decide what goes into ``warband``'s secret treasury
+    (the slavers' price): their faces and ``text`` are for those who may see that treasury,
+    and everybody else reads ``public`` (``battles.permissions.visible_dice``)."""
+    battle.dice_rolls.filter(pk__gt=since).update(
+        result=text[:300], secret=True, warband=warband, public=public[:200]
+    )
+
+
 def check_may_roll(battle: Battle, actor) -> None:
     """The battle's participants and the campaign's organisers roll for what happens on the
     table (random fortune markers, discoveries, the recovery of carried items), while the

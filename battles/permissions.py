@@ -73,13 +73,15 @@ class DiceView:
 
 def visible_dice(user, rolls) -> list[DiceView]:
     """The rulebook wants every roll witnessed; Mayhem in Mordheim wants the treasury secret.
-    Rolls made in a treasury step (``secret``) show those who may not see that warband's
-    treasury only that the warband rolled there, when, and who rolled: one line, "a secret
-    roll", for each run of its secret rolls in a row. Nothing on it follows from the dice:
-    not the number of dice nor the number of rolls (exploration that finds doubles rolls
-    again, so "three dice, then one" would say what was found), nor whether they were typed
-    in. Purpose, faces, result and source are for those who may see the treasury. ``rolls``
-    come in the log's order with ``warband__campaign`` and ``rolled_by`` loaded."""
+    Rolls made for a warband's treasury (``secret``: a treasury step, the slavers' price)
+    show those who may not see that treasury only that the warband rolled there, when, and
+    who rolled: one line, "a secret roll", for each run of its secret rolls in a row, saying
+    what the roll was for when that is public (``DiceRoll.public``: a hero sold to the
+    slavers), else that it was a step of the post-battle sequence. Nothing on it follows from
+    the dice: not the number of dice nor the number of rolls (exploration that finds doubles
+    rolls again, so "three dice, then one" would say what was found), nor whether they were
+    typed in. Purpose, faces, result and source are for those who may see the treasury.
+    ``rolls`` come in the log's order with ``warband__campaign`` and ``rolled_by`` loaded."""
     allowed: dict[int, bool] = {}
     views: list[DiceView] = []
     run = None  # the warband whose hidden run the last line is, if it is one
@@ -89,14 +91,14 @@ def visible_dice(user, rolls) -> list[DiceView]:
             if roll.warband_id not in allowed:
                 allowed[roll.warband_id] = can_see_treasury(user, roll.warband)
             hidden = not allowed[roll.warband_id]
-        if hidden and run == roll.warband_id:
+        if hidden and run == (roll.warband_id, roll.public):
             continue  # the run's line stands for this roll too
-        run = roll.warband_id if hidden else None
+        run = (roll.warband_id, roll.public) if hidden else None
         views.append(
             DiceView(
                 created_at=roll.created_at,
                 warband=roll.warband.name if roll.warband_id else "",
-                purpose=SECRET_PURPOSE if hidden else roll.purpose,
+                purpose=(roll.public or SECRET_PURPOSE) if hidden else roll.purpose,
                 shown=SECRET_SHOWN if hidden else roll.shown,
                 result="" if hidden else roll.result,
                 rolled_by=roll.rolled_by.username if roll.rolled_by_id else "",

@@ -1,7 +1,10 @@
 """Secrets never leak: a crawler logs in as every member of the demo campaign who is not a
 warband's owner, follows every link and htmx endpoint it can reach (pages, partials, exports,
 feeds, forms posted empty, error pages) and looks for that warband's secret values. After a
-capture, the captor sees the captured container's contents and nobody else does.
+capture, the captor sees the captured container's contents and nobody else does. After
+captives of the battle helper's game are sold, ransomed and priced, the slavers' price is the
+captor's alone and a ransom the two players': the battle page and the helper tell the
+others only what became of each hero.
 """
 
 from __future__ import annotations
@@ -18,9 +21,13 @@ from django.core.management import call_command
 from django.db import transaction
 from django.test import override_settings
 
+from battles import captive_fates, captives
+from battles.dice import dice_for
+from battles.models import Battle, Captive
+from battles.play import end
 from tests.helpers import built_once
 from warbands import treasury
-from warbands.models import LedgerEntry, StorageContainer, Warband
+from warbands.models import LedgerEntry, StorageContainer, Warband, Warrior
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -280,3 +287,68 @@ def test_the_organiser_who_may_not_see_secrets_learns_none_even_posting_every_fo
         "That step cannot be reopened: later treasury changes depend on it." in seen[where]
         for where in reopened
     )
+
+
+def requests(seen: dict[str, str]) -> int:
+    """How many requests a crawl sent (``crawl`` also keeps each page under its path)."""
+    return sum(1 for where in seen if where.startswith(("GET ", "POST ")))
+
+
+def _taken(warband: Warband, name: str, captor: Warband, battle: Battle) -> Captive:
+    warrior = warband.warriors.get(name=name)
+    Warrior.objects.filter(pk=warrior.pk).update(status=Warrior.Status.CAPTURED)
+    return Captive.objects.create(warrior=warrior, captor=captor, battle=battle)
+
+
+def captives_of_the_helper_game() -> tuple[Battle, dict[str, str]]:
+    """The demo's game under way (the Grey Scourge against Von Carstein's Get) ends, and its
+    captives are dealt with: the Scourge sell Hunch to the slavers (a 4: 20 gc) and take a
+    ransom of 73 gc for Igor; the Get ask 1379 gc for Snikch. The battle and what each deal
+    leaves where it may be read: {what: the text}."""
+    battle = Battle.objects.get(game__isnull=False, status=Battle.Status.PLAYING)
+    scourge = Warband.objects.get(name="The Grey Scourge")
+    get = Warband.objects.get(name="Von Carstein's Get")
+    bob, dave = scourge.owner, get.owner
+    end.end_game(battle.pk, actor=bob, winner_id=scourge.pk)
+    sold = _taken(get, "Hunch", scourge, battle)
+    chest = StorageContainer.objects.create(warband=scourge, kind="treasure_chest")
+    dice = dice_for(battle, entered="4", warband=scourge, user=bob)
+    captive_fates.decide_fate(sold, actor=bob, fate="sold", into=chest, dice=dice)
+    ransomed = _taken(get, "Igor", scourge, battle)
+    captives.set_ransom(ransomed, actor=bob, ransom=73, into=chest)
+    purse = get.containers.held().filter(gold_crowns__gte=73).exclude(kind="loose").first()
+    captives.pay_ransom(ransomed, actor=dave, pay_from=purse, amount=73)
+    asked = _taken(scourge, "Snikch", get, battle)
+    box = StorageContainer.objects.create(warband=get, kind="treasure_chest")
+    captives.set_ransom(asked, actor=dave, ransom=1379, into=box)
+    return battle, {
+        "the slavers' price": "Hunch sold for 20 gc",
+        "the ransom paid": "73 gc",
+        "the ransom asked": "1379",
+    }
+
+
+def test_after_captives_prices_are_the_captors_and_ransoms_the_two_players(
+    client, league, record_property
+):
+    """Crawled as the captive's own player (the Get's, who learns Hunch is gone, not for how
+    much), another player and the organiser who may not see secrets; and, to show that the
+    crawl reads the battle page and the helper, as the captor, who finds his price there."""
+    _, _, users = league
+    battle, told = captives_of_the_helper_game()
+    price, paid, asked = told.values()
+
+    captor = crawl(client, users["bob"])
+    crawled = requests(captor)
+    on_the_battle = {w: b for w, b in captor.items() if f"/battles/{battle.pk}/" in w}
+    assert any(price in body for body in on_the_battle.values())
+    assert any(f"/battles/{battle.pk}/play/" in where for where in captor)
+    hidden = {"dave": [price], "alice": [price, paid, asked], "organiser": [price, paid, asked]}
+    for name, secrets in hidden.items():
+        seen = crawl(client, users[name])
+        crawled += requests(seen)
+        assert any(f"/battles/{battle.pk}/play/" in where for where in seen), name
+        assert not leaks(seen, secrets), (name, leaks(seen, secrets)[:10])
+        page = seen[f"/battles/{battle.pk}/"]
+        assert "Hunch of Von Carstein" in page and "s Get sold to the slavers" in page, name
+    record_property("requests crawled", crawled)  # in --junitxml reports

@@ -245,8 +245,14 @@ class DiceRoll(models.Model):
     result = models.CharField(max_length=300, blank=True, help_text="What the roll decided.")
     secret = models.BooleanField(
         default=False,
-        help_text="Rolled in a treasury step: its faces and result are shown only to those who "
-        "may see the warband's treasury.",
+        help_text="Rolled for the warband's treasury (a treasury step, the slavers' price): its "
+        "faces and result are shown only to those who may see the warband's treasury.",
+    )
+    public = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="What a secret roll shows those who may not see the treasury, when it is not "
+        "just a roll in a treasury step: “Brandt of the Reavers sold to the slavers”.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -5,6 +5,8 @@ The package, in the order one reads it:
 - ``engine``: who may play a sequence, the locked row every change starts from, the check that
   the posted step is the current one, the ``Step`` base class and its ``Context``;
 - ``journal``: every change a step makes, so that undo restores it exactly;
+- ``undoing``: a step's journal walked backwards, once what it puts back is locked and found
+  as the step left it;
 - ``treasury_steps``: what the treasury steps (3 to 9) share: paying, receiving, the page's
   view of the secret treasury;
 - one module per step: ``carried_items`` (0), ``injuries`` (1), ``experience`` (2),

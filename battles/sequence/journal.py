@@ -2,50 +2,27 @@
 
 Steps change the roster through a ``Journal`` (``update``, ``create``, ``delete``, ``watch``)
 and the treasury through ``warbands.treasury``; the journal notes the ledger entries written
-meanwhile. ``revert`` walks the journal backwards: fields get their old values, created rows
-go, deleted rows come back with their primary keys, and every ledger entry is reversed by a new
-entry (never deleted: the ledger is append-only).
+meanwhile. Each change keeps what undo must find to put it back: a field's value before and
+after, a created row as it was made, a deleted row whole. ``battles.sequence.undoing`` walks
+the journal backwards.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
-from django.apps import apps
-from django.db import models, transaction
-from django.db.models import ProtectedError
+from django.db import models
 from django.utils import timezone
 
-from battles.models import Captive, StepAction, StepRecord
+from battles.models import StepAction, StepRecord
 from core.queries import one
-from warbands import treasury
-from warbands.models import LedgerEntry, StorageContainer
-from warbands.permissions import secret_refusals
-from warbands.rules import RuleViolation
-
-# What a refused reversal tells someone who may not see inside the container (an organiser
-# reopening a step): the treasury's own reason names its contents or its name.
-REOPEN_REFUSED = "That step cannot be reopened: later treasury changes depend on it."
-
-
-class ReversalRefused(RuleViolation):
-    """A ledger entry of a journal could not be reversed: its treasure has moved on since.
-    The message is what ``revert`` may tell the actor; ``entry`` is the entry refused, from
-    which ``battles.sequence.reopening`` finds the later changes that stand in the way."""
-
-    def __init__(self, message: str, *, entry: LedgerEntry) -> None:
-        super().__init__(message)
-        self.entry = entry
-
-
-CAPTIVE_SETTLED = "A hero captured in that step has been ransomed, exchanged or lost since."
 
 
 def _label(obj_or_model) -> str:
     return obj_or_model._meta.label
 
 
-def _snapshot(obj: models.Model, fields=None) -> dict:
+def snapshot(obj: models.Model, fields=None) -> dict:
     """Concrete field values (by attname) as JSON-safe strings or plain values."""
     data = {}
     for field in obj._meta.concrete_fields:
@@ -59,7 +36,8 @@ def _snapshot(obj: models.Model, fields=None) -> dict:
     return data
 
 
-def _restore(model, data: dict) -> dict:
+def restored(model, data: dict) -> dict:
+    """A ``snapshot``'s values as the model's fields take them (by attname)."""
     values = {}
     for field in model._meta.concrete_fields:
         if field.attname in data:
@@ -71,7 +49,7 @@ def _restore(model, data: dict) -> dict:
 def _update_op(obj: models.Model, before: dict, fields) -> dict:
     """The journal's note of ``fields`` changed on ``obj``: their values before and now."""
     return {"op": "update", "model": _label(obj), "pk": obj.pk, "before": before,
-            "after": _snapshot(obj, fields)}  # fmt: skip
+            "after": snapshot(obj, fields)}  # fmt: skip
 
 
 class Journal:
@@ -101,7 +79,7 @@ class Journal:
         self.ops.append(op)
 
     def update(self, obj: models.Model, **fields) -> models.Model:
-        before = _snapshot(obj, list(fields))
+        before = snapshot(obj, list(fields))
         for name, value in fields.items():
             setattr(obj, name, value)
         obj.save(update_fields=list(fields))
@@ -113,7 +91,7 @@ class Journal:
         (``bulk_update``); journaled as one update per row, in the order given."""
         ops = []
         for obj, value in changes:
-            before = _snapshot(obj, [field])
+            before = snapshot(obj, [field])
             setattr(obj, field, value)
             ops.append(_update_op(obj, before, [field]))
         if changes:
@@ -122,18 +100,17 @@ class Journal:
             self._add(op)
 
     def create(self, model, **fields) -> models.Model:
-        obj = model.objects.create(**fields)
-        self._add({"op": "create", "model": _label(model), "pk": obj.pk})
-        return obj
+        return self.created(model.objects.create(**fields))
 
     def created(self, obj: models.Model) -> models.Model:
-        """Note a row a service created (a container bought, a recruit's item)."""
-        self._add({"op": "create", "model": _label(obj), "pk": obj.pk})
+        """Note a row a service created (a container bought, a recruit's item), as it was
+        made: undo takes it away only while it is still so."""
+        self._add({"op": "create", "model": _label(obj), "pk": obj.pk, "data": snapshot(obj)})
         return obj
 
     def will_delete(self, obj: models.Model) -> None:
         """Note a row a service is about to delete (an item taken off a warrior)."""
-        self._add({"op": "delete", "model": _label(obj), "data": _snapshot(obj)})
+        self._add({"op": "delete", "model": _label(obj), "data": snapshot(obj)})
 
     def add_m2m(self, obj: models.Model, field: str, ids: list[int]) -> None:
         getattr(obj, field).add(*ids)
@@ -146,7 +123,7 @@ class Journal:
     @contextmanager
     def watch(self, obj: models.Model, fields: list[str]):
         """Note the fields a service changes on ``obj`` (a container lost with its hero)."""
-        before = _snapshot(obj, fields)
+        before = snapshot(obj, fields)
         yield
         # The service's ledger entries come first in the journal, so that undo restores the
         # object (a lost container held again) before it puts the treasure back.
@@ -197,69 +174,3 @@ class Journal:
             record.save(update_fields=fields)
         if self.ops or self.summary:
             StepAction.objects.create(record=record, journal=self.ops, summary=self.summary)
-
-
-def revert(journal: list[dict], *, actor=None) -> None:
-    """Undo a journal, newest change first. A ledger entry that cannot be reversed (the
-    treasure has moved on since) refuses the whole undo (``ReversalRefused``), with the
-    treasury's reason for those who may see inside the container as it is now, and
-    ``REOPEN_REFUSED`` for anyone else (``warbands.permissions.secret_refusals``)."""
-    for op in reversed(journal):
-        if op["op"] == "ledger":
-            for pk in reversed(op["pks"]):
-                entry = LedgerEntry.objects.select_related("container__warband__campaign").get(
-                    pk=pk
-                )
-                try:
-                    with secret_refusals(actor, entry.container.warband, neutral=REOPEN_REFUSED):
-                        treasury.reverse_entry(entry, actor=actor)
-                except RuleViolation as refusal:
-                    raise ReversalRefused(str(refusal), entry=entry) from refusal
-            continue
-        model = apps.get_model(op["model"])
-        if op["op"] == "m2m_add":
-            obj = model.objects.filter(pk=op["pk"]).first()
-            if obj is not None:
-                getattr(obj, op["field"]).remove(*op["ids"])
-        elif op["op"] == "update":
-            model.objects.filter(pk=op["pk"]).update(**_restore(model, op["before"]))
-        elif op["op"] == "create":
-            rows = model.objects.filter(pk=op["pk"])
-            # A captive ransomed, exchanged or sold since (battles.captives) stays so.
-            if model is Captive and rows.exclude(status=Captive.Status.HELD).exists():
-                raise RuleViolation(CAPTIVE_SETTLED)
-            try:
-                with transaction.atomic():
-                    rows.delete()
-            except ProtectedError:
-                # A container bought in the step that treasure went through: its ledger lines
-                # stay (append-only), so the container stays too, marked sold.
-                if model is not StorageContainer:
-                    raise
-                rows.update(status=StorageContainer.Status.SOLD, parent=None, holder=None)
-        elif op["op"] == "delete":
-            model.objects.create(**_restore(model, op["data"]))
-
-
-def undo_step(sequence, number: int, *, actor, reason: str) -> StepRecord | None:
-    """Undo the live record of step ``number`` of the locked ``sequence`` (none: nothing to
-    undo) and mark it undone, by whom and why."""
-    record = StepRecord.objects.filter(
-        sequence=sequence, step=number, undone_at__isnull=True
-    ).first()
-    if record is None:
-        return None
-    revert(record.journal(), actor=actor)
-    record.undone_at = timezone.now()
-    record.undone_by = actor
-    record.reason = reason
-    record.save(update_fields=["undone_at", "undone_by", "reason"])
-    return record
-
-
-def ledger_entries(records) -> set[int]:
-    """The ledger entries the journals of ``records`` wrote (what undoing them reverses)."""
-    journals = StepAction.objects.filter(record__in=records).values_list("journal", flat=True)
-    return {
-        pk for journal in journals for op in journal if op["op"] == "ledger" for pk in op["pks"]
-    }

@@ -28,6 +28,7 @@ from battles.sequence.treasury_steps import (
     check_group_grows,
     destination,
     equipment_per_model,
+    locked_containers,
     note_receipt,
     own_container,
     own_warrior,
@@ -299,15 +300,17 @@ class Recruits(TreasuryStep):
             note = f"sold for {price} gc" if price else "given away: added by a correction"
             treasury.remove_item(stored, reason=Reason.SALE, context=ctx.treasury_context(note))
         elif what == "owned":
-            treasury.lock_held(target)
+            # The item under its lock, after the warband's containers (the lock order): stored
+            # or sold on the treasury page meanwhile, it is not sold again here.
+            locked_containers(ctx)
             owned = (
                 WarriorItem.objects.filter(
                     warrior__warband=ctx.warband,
                     pk=pk or 0,
                     warrior__status=Warrior.Status.ACTIVE,
                 )
-                .select_for_update(of=("self",), no_key=True)
                 .select_related("item", "warrior")
+                .select_for_update(of=("self",), no_key=True)
                 .first()
             )
             if owned is None:

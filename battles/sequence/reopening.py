@@ -12,7 +12,7 @@ treasure has moved on outside this sequence: gold spent or moved on the owner's 
 a later battle's sequence, a container captured. Those cannot be undone from here, so the
 refusal (``ReopenRefused``) names each of them, latest first, with what must happen first,
 to whoever may see the warband's treasury; anyone else learns only that later treasury
-changes depend on the step (``journal.REOPEN_REFUSED``) and who can take them back.
+changes depend on the step (``undoing.REOPEN_REFUSED``) and who can take them back.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from django.utils import dateformat, timezone
 
 from battles.models import PostBattleSequence, StepAction, StepRecord
 from battles.sequence.engine import STEP_NAMES, TREASURY_STEPS
-from battles.sequence.journal import REOPEN_REFUSED, ReversalRefused, ledger_entries, undo_step
+from battles.sequence.undoing import REOPEN_REFUSED, ReversalRefused, ledger_entries, undo_step
 from campaign import permissions
 from warbands.models import LedgerEntry
 from warbands.permissions import can_see_treasury

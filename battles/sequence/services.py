@@ -30,9 +30,9 @@ from battles.models import (
 from battles.rules.tasks import NeedsAnswer
 from battles.sequence import task_dice
 from battles.sequence.engine import lock_sequence, step_context
-from battles.sequence.journal import ReversalRefused, ledger_entries, undo_step
 from battles.sequence.registry import handler
 from battles.sequence.reopening import explain
+from battles.sequence.undoing import ReversalRefused, ledger_entries, undo_step
 from core.dice import MoreDice, ReplayDice
 from warbands import treasury
 from warbands.rules import RuleViolation

@@ -98,8 +98,9 @@ def test_a_captive_sold_for_a_six_brings_30_gc_into_the_chosen_container(duel, h
         len(carried)
     )
     roll = DiceRoll.objects.get(battle=held.battle)
-    assert (roll.faces, roll.warband_id, roll.secret) == ([6], scourge.pk, False)
+    assert (roll.faces, roll.warband_id, roll.secret) == ([6], scourge.pk, True)
     assert roll.result == "Brandt sold for 30 gc"
+    assert roll.public == "Brandt of Reavers sold to the slavers"
     held.refresh_from_db()
     brandt = hero(reavers, "Brandt")
     assert (held.status, brandt.status, items_of(brandt)) == ("sold", "dead", [])
@@ -419,7 +420,7 @@ def test_the_injuries_step_cannot_be_undone_once_its_captive_is_sold(duel):
         dice=ScriptedDice([3]),
     )  # fmt: skip
 
-    with pytest.raises(RuleViolation, match="ransomed, exchanged or lost since"):
+    with pytest.raises(RuleViolation, match="Brandt, taken captive in that step, has been sold"):
         sequences.undo_last_step(sequence, actor=reavers.owner, step=1)
 
     captive.refresh_from_db()

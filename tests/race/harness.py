@@ -7,6 +7,13 @@ of the posts may apply. ``fire`` releases the posts together (a barrier) from th
 their own database connections, so their transactions really overlap on PostgreSQL; then the
 test checks that none answered 500, that exactly the allowed number applied and that the
 conservation audit still agrees.
+
+A pair (``Pair``) is two different posts on the same objects, fired together: the owner's
+undo of a step and the captor's sale of the hero it took captive, a move on the treasury page
+and step 9's move of the same gold. Its setup gives the two shots (``Clash``), each counting
+whether it applied (0 or 1), and the pair says which outcomes are allowed: one of them, or
+both in some order. The test also checks that a post which answered with success did apply
+and one refused did not, the pair's own invariants, and the conservation audit.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 from django.test import Client
+from django.urls import URLPattern, get_resolver
 
 #: Posts fired at once in every race.
 POSTS = 4
@@ -55,6 +63,21 @@ class Volley:
 
 
 RACES: dict[str, Race] = {}
+#: Apps whose endpoints the harness answers for: every app of ours but core (sign-up, log-in
+#: and the health checks move nothing).
+RACED_APPS = ("campaign", "warbands", "battles", "league")
+
+
+def endpoints() -> set[str]:
+    """The URL names of the raced apps' endpoints."""
+    names = set()
+    for pattern in get_resolver().url_patterns:
+        for inner in getattr(pattern, "url_patterns", [pattern]):
+            if isinstance(inner, URLPattern) and inner.callback.__module__.split(".")[0] in (
+                RACED_APPS
+            ):
+                names.add(inner.name)
+    return names
 
 
 def race(endpoint: str, note: str = ""):
@@ -108,3 +131,69 @@ def fire_together(*volleys: tuple[Shot, int]) -> list[list[int]]:
         [status for status, (_, volley) in zip(statuses, posts, strict=True) if volley == index]
         for index in range(len(volleys))
     ]
+
+
+# --- Pairs: two different posts on the same objects -------------------------------------------
+
+#: One of the two applies, never both (the other is refused).
+ONE = frozenset({(1, 0), (0, 1)})
+#: The first applies; the second is refused, or applies after it.
+FIRST_THEN_MAYBE_SECOND = frozenset({(1, 0), (1, 1)})
+
+
+@dataclass
+class Clash:
+    """A pair's two posts, set up on the same objects. ``problems``: what must hold whatever
+    the order (the hero is not both sold and home), as a list of what does not."""
+
+    first: Shot
+    second: Shot
+    problems: Callable[[], list[str]] = list
+
+
+@dataclass(frozen=True)
+class Pair:
+    name: str
+    setup: Callable[[], Clash]
+    allowed: frozenset[tuple[int, int]]
+    note: str = ""
+    #: Fresh setups fired in turn: more for a pair whose window is narrow.
+    trials: int = 1
+
+    @property
+    def endpoints(self) -> tuple[str, str]:
+        first, second = self.name.split(" × ")
+        return first.split(":")[0], second.split(":")[0]
+
+
+PAIRS: dict[str, Pair] = {}
+
+
+def pair(first: str, second: str, *, allowed=ONE, note: str = "", trials: int = 1):
+    """Register the decorated setup as the pair of ``first`` and ``second`` (URL names, with a
+    ``:variant`` when one pair of endpoints is raced on different objects)."""
+
+    def register(setup: Callable[[], Clash]) -> Callable[[], Clash]:
+        name = f"{first} × {second}"
+        assert name not in PAIRS, f"two pairs named {name}"
+        PAIRS[name] = Pair(name, setup, frozenset(allowed), note, trials)
+        return setup
+
+    return register
+
+
+@dataclass
+class Outcome:
+    statuses: tuple[int, int]
+    applied: tuple[int, int]
+    problems: list[str]
+
+
+def fire_pair(clash: Clash) -> Outcome:
+    """Fire the clash's two posts at once, each with a fresh form token."""
+    (first,), (second,) = fire_together((clash.first, 1), (clash.second, 1))
+    return Outcome(
+        statuses=(first, second),
+        applied=(clash.first.applied(), clash.second.applied()),
+        problems=clash.problems(),
+    )

@@ -6,7 +6,7 @@ the conservation audit agrees afterwards. A new POST endpoint fails
 from __future__ import annotations
 
 import pytest
-from django.urls import URLPattern, get_resolver, reverse
+from django.urls import reverse
 
 from battles.step_forms import ACTIONS
 from tests.factories import mustered_warband
@@ -21,7 +21,7 @@ from tests.race import (
     sequence_races,  # noqa: F401 (its races register when it is imported)
     warband_races,
 )
-from tests.race.harness import POSTS, RACES, Shot, fire, fire_together
+from tests.race.harness import POSTS, RACES, Shot, endpoints, fire, fire_together
 from warbands import treasury
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,27 +35,13 @@ NOT_RACED = {
     **captive_races.NOT_RACED,
     **play_races.NOT_RACED,
 }
-#: Apps whose endpoints the harness answers for: every app of ours but core (sign-up, log-in
-#: and the health checks move nothing).
-RACED_APPS = ("campaign", "warbands", "battles", "league")
-
-
-def _endpoints() -> set[str]:
-    names = set()
-    for pattern in get_resolver().url_patterns:
-        for inner in getattr(pattern, "url_patterns", [pattern]):
-            if isinstance(inner, URLPattern) and inner.callback.__module__.split(".")[0] in (
-                RACED_APPS
-            ):
-                names.add(inner.name)
-    return names
 
 
 def test_every_post_endpoint_is_raced():
     raced = {name.split(":")[0] for name in RACES}
-    missing = _endpoints() - raced - set(NOT_RACED)
+    missing = endpoints() - raced - set(NOT_RACED)
     assert not missing, f"endpoints with neither a race nor a reason: {sorted(missing)}"
-    stale = (raced | set(NOT_RACED)) - _endpoints()
+    stale = (raced | set(NOT_RACED)) - endpoints()
     assert not stale, f"races or reasons for endpoints that are gone: {sorted(stale)}"
 
 

@@ -9,7 +9,8 @@ over-capacity balances as a last line.
 
 Every service of the app takes its row locks in one order, so that two requests never wait on
 each other in opposite orders (a deadlock): a battle, then a post-battle sequence, then
-warbands (by primary key), then storage containers (by primary key), then stored items.
+captives, then warbands (by primary key), then storage containers (by primary key), then
+stored items, then warriors' items, then warriors.
 Every lock of the app is ``FOR NO KEY UPDATE`` (``select_for_update(no_key=True)``): no
 service changes a primary key, and a plain ``FOR UPDATE`` would also hold off every insert of
 a row that refers to the locked one (a ledger entry naming its warband takes a key-share lock
@@ -274,9 +275,14 @@ def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEX
     """Take one stored item out of its container, with its ledger entry."""
     with atomic_change(context):
         (container,) = lock_containers(stored.container)
-        stored = StoredItem.objects.select_for_update(no_key=True).get(
-            pk=stored.pk, container=container
+        name = stored.name
+        stored = (
+            StoredItem.objects.select_for_update(no_key=True)
+            .filter(pk=stored.pk, container=container)
+            .first()
         )
+        if stored is None:  # moved, equipped or sold meanwhile (another tab)
+            raise RuleViolation(f"{name} is no longer where it was: reload the page.")
         container.item_count -= 1
         save_balances(container)
         write_entry(
@@ -296,8 +302,15 @@ def remove_item(stored: StoredItem, *, reason: str, context: Context = NO_CONTEX
 def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
     """Undo one ledger entry with a new, opposite entry (the ledger is append-only): gold and
     wyrdstone go back, an item that came in leaves its container again, one that left comes
-    back, each with where it came from (an item a correction added is that one again)."""
+    back, each with where it came from (an item a correction added is that one again). Only into
+    and out of a container the entry's warband still holds."""
     (container,) = lock_containers(entry.container)
+    # Sold, lost or captured since: what went in or out cannot come back through it (a sold
+    # container holds nothing, and a captured one is the captor's).
+    if container.status != StorageContainer.Status.HELD or container.warband_id != entry.warband_id:
+        raise RuleViolation(
+            f"{sentence(container.the)} is no longer the warband's (sold, lost or captured since)."
+        )
     context = Context(actor=actor, step=entry.step, battle=entry.battle, note=f"undo: {entry.note}")
     if entry.kind == LedgerEntry.Kind.GOLD:
         container.gold_crowns -= entry.amount
@@ -323,10 +336,7 @@ def reverse_entry(entry: LedgerEntry, *, actor=None) -> LedgerEntry:
             correction_id=entry.correction_id,
         )
         container.item_count += 1
-    # A captured or lost container may have left the warband since; the balance is checked
-    # against the rules only while the container is held.
-    if container.status == StorageContainer.Status.HELD:
-        check_contents(container)
+    check_contents(container)
     if min(container.gold_crowns, container.wyrdstone) < 0:  # spent since (the pile, too)
         raise RuleViolation(f"{sentence(container.the)} no longer holds what is to go back.")
     container.save(update_fields=BALANCES)

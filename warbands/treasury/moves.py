@@ -237,6 +237,11 @@ def equip_stored_item(
             f"Henchmen in a group are equipped alike: {warrior.name} need {warrior.group_size} "
             f"{stored.item.name} and the treasury holds {len(same)}."
         )
+    # The warrior last, as every service locks him (``ledger``): one taken captive, dismissed
+    # or hired by a step that was undone meanwhile gets nothing.
+    locked = Warrior.objects.select_for_update(no_key=True).filter(pk=warrior.pk)
+    if list(locked.values_list("status", flat=True)) != [Warrior.Status.ACTIVE]:
+        raise RuleViolation(f"{warrior.name} is no longer on the roster: reload the page.")
     context = with_note(context, actor, f"to {warrior.name}")
     for taken in same:
         remove_item(taken, reason=Reason.EQUIP, context=context)
