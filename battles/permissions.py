@@ -10,16 +10,19 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from battles.models import Battle, PostBattleSequence
-from campaign.permissions import is_member, is_organiser
+from campaign.permissions import is_member, is_organiser, members_only
 from core.queries import one
 from warbands.permissions import can_see_treasury
 
 
 def get_battle_for_user(request: HttpRequest, pk: int) -> Battle:
     """The battle, for the members of its campaign (404 for anyone else)."""
-    battle = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        battle = one(Battle.objects.select_related("campaign", "reported_by", "game").filter(pk=pk))
+    battle = one(
+        members_only(
+            Battle.objects.select_related("campaign", "reported_by", "game").filter(pk=pk),
+            request.user,
+        )
+    )
     if battle is None or not is_member(request.user, battle.campaign):
         raise Http404("No such battle.")
     return battle
@@ -29,13 +32,14 @@ def get_sequence_for_user(request: HttpRequest, pk: int) -> PostBattleSequence:
     """The warband's owner and the campaign's organisers open a sequence; other members of
     the campaign follow it on the battle page (its treasury steps are secret); anyone else
     gets a 404. A post's service locks the sequence's row and reads it again itself."""
-    sequence = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        sequence = one(
+    sequence = one(
+        members_only(
             PostBattleSequence.objects.select_related(
                 "participant__battle__campaign", "participant__warband__warband_type"
-            ).filter(pk=pk)
+            ).filter(pk=pk),
+            request.user,
         )
+    )
     if sequence is None:
         raise Http404("No such sequence.")
     campaign = sequence.participant.battle.campaign

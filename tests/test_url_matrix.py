@@ -14,19 +14,22 @@ Codes, one letter per role in the order of ``ROLES``:
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.urls import reverse
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import resolve, reverse
 
 from battles import services as battle_services
-from battles.models import Captive, Fighter, PostBattleSequence, SequenceTask
+from battles.models import Captive, Fighter, Game, PostBattleSequence, SequenceTask
 from battles.play.start import start_game
 from battles.rules import ReportedResult
 from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
-from tests.helpers import built_once, every_side_entered, fingerprint
+from tests.helpers import built_once, every_side_entered, fingerprint, without_tokens
 from tests.urlwalk import iter_routes
 from warbands.models import VesselItem, Warrior
 
@@ -348,3 +351,71 @@ def test_an_unknown_user_of_the_same_site_is_a_stranger_everywhere(client, scena
     client.force_login(UserFactory(username="newcomer"))
     path = reverse("warband_treasury", args=[scenario["pk"]["warband"]])
     assert client.get(path).status_code == 404
+
+
+# --- A stranger learns nothing from an id ---------------------------------------------------
+
+#: An id no row has (inside PostgreSQL's integer range, so it is looked up, not refused).
+MISSING = 2_000_000_000
+
+
+def with_missing_ids(path: str) -> list[str]:
+    """``path`` with its integer arguments replaced by ids that do not exist: all of them,
+    then (when it has several) each alone; [] when it has none."""
+    match = resolve(urlsplit(path).path)
+    ids = [k for k, v in match.kwargs.items() if isinstance(v, int)]
+    if not ids or not match.url_name:
+        return []
+    name = f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name
+    chosen = [ids] + ([[k] for k in ids] if len(ids) > 1 else [])
+    return [reverse(name, kwargs={**match.kwargs, **dict.fromkeys(some, MISSING)})
+            for some in chosen]  # fmt: skip
+
+
+def answer(client, method, path, headers) -> tuple:
+    """Status, where it leads, the body with its per-request tokens blanked, and how many
+    queries it took (reading more for a real id would tell it apart by its time), rolled
+    back."""
+    result = None
+    try:
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            response = getattr(client, method)(path, headers=headers)
+            body = b"".join(response) if response.streaming else response.content
+            body = without_tokens(body)
+            location = response.get("Location", "") or response.get("HX-Redirect", "")
+            result = (response.status_code, location, len(queries), body)
+            raise _Undo
+    except _Undo:
+        pass
+    return result
+
+
+def test_a_stranger_is_answered_as_for_an_id_that_does_not_exist(client, scenario):
+    """Every URL with ids, asked by a user of another campaign, answers exactly (status,
+    redirect and body, per-request tokens aside) as the same URL with ids that no row has,
+    with GET, POST and an htmx POST; the battle helper's poll also with the version its game
+    is at (``?v=``), so that not even its 204 tells that a game exists."""
+    client.force_login(scenario["users"]["stranger"])
+    version = Game.objects.get(battle_id=scenario["kwargs"]["play_board"]["pk"]).version
+    asked, differ = 0, []
+    for route in iter_routes():
+        if route.name.startswith("admin"):
+            continue
+        real = path_for(route, scenario)
+        queries = [""]
+        if route.name == "play_board":
+            queries = ["", f"?v={version}", f"?v={version + 1}"]
+        for missing in with_missing_ids(real):
+            for query in queries:
+                for method, headers in (("get", {}), ("post", {}), ("post", HTMX)):
+                    asked += 1
+                    theirs = answer(client, method, real + query, headers)
+                    none = answer(client, method, missing + query, headers)
+                    if theirs != none:
+                        differ.append(
+                            f"{method.upper()}{' htmx' if headers else ''} {real}{query} "
+                            f"({route.name}): {theirs[:3]} but {none[:3]} for {missing}"
+                            + ("" if theirs[:3] != none[:3] else ", bodies differ")
+                        )
+    assert not differ, "\n".join(differ)
+    assert asked > 200

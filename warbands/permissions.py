@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
-from campaign.permissions import is_member, is_organiser
+from campaign.permissions import is_member, is_organiser, members_only
 from core.queries import one
-from warbands.models import StorageContainer, Warband, Warrior
+from warbands.models import StorageContainer, VesselItem, Warband, Warrior
 from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
@@ -184,11 +184,12 @@ def ledger_name(container: StorageContainer, warband_id: int) -> str:
 
 
 def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
-    warband = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        warband = one(
-            Warband.objects.select_related("campaign", "owner", "warband_type").filter(pk=pk)
+    warband = one(
+        members_only(
+            Warband.objects.select_related("campaign", "owner", "warband_type").filter(pk=pk),
+            request.user,
         )
+    )
     if warband is None or not is_member(request.user, warband.campaign):
         raise Http404("No such warband.")
     if write and not can_edit_warband(request.user, warband):
@@ -208,11 +209,23 @@ def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False)
 
 def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
     warrior = one(
-        Warrior.objects.select_related(
-            "warband", "warband__campaign", "warband__owner", "warband__warband_type"
-        ).filter(pk=pk)
+        members_only(
+            Warrior.objects.select_related(
+                "warband", "warband__campaign", "warband__owner", "warband__warband_type"
+            ).filter(pk=pk),
+            request.user,
+        )
     )
     if warrior is None:
         raise Http404("No such warrior.")
     get_warband_for_user(request, warrior.warband_id, write=write)
     return warrior
+
+
+def get_vessel_for_user(request: HttpRequest, pk: int) -> VesselItem:
+    """A vessel item of a warband of the user's campaigns (404 for anyone else, as for one
+    that does not exist); whether he may move it is ``get_treasury_for_user``'s."""
+    vessel = one(members_only(VesselItem.objects.filter(pk=pk), request.user))
+    if vessel is None:
+        raise Http404("No such item.")
+    return vessel
