@@ -16,7 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, Membership, OrganiserInvitation
 from core.queries import one
 
 
@@ -79,3 +79,16 @@ def get_campaign_for_user(
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
     return campaign
 
+
+def get_invitation_for_user(request: HttpRequest, pk: int) -> OrganiserInvitation:
+    """An invitation to co-organise, for the holder of the username it names, whatever became
+    of it (it says so); for anyone else, the organisers who sent it included, the answer for
+    an invitation that does not exist (404): only its addressee answers it."""
+    invitation = one(
+        OrganiserInvitation.objects.addressed_to(request.user)
+        .select_related("campaign", "invited_by")
+        .filter(pk=pk)
+    )
+    if invitation is None:
+        raise Http404("No such invitation.")
+    return invitation

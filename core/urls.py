@@ -11,7 +11,7 @@ from core import views
 
 # Django's auth views at their conventional URLs, with our own templates in
 # templates/registration/. Password reset mails a one-time link (EMAIL_URL in settings; the
-# console by default); an organiser can also hand a player one (campaign.views).
+# console by default); a site admin can also print one (manage.py reset_link).
 account_patterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -40,7 +40,13 @@ from battles.models import (
     StepRecord,
     WarriorOutcome,
 )
-from campaign.models import Campaign, CampaignEvent, Membership, RandomFortuneEntry
+from campaign.models import (
+    Campaign,
+    CampaignEvent,
+    Membership,
+    OrganiserInvitation,
+    RandomFortuneEntry,
+)
 from core.errors import RuleViolation
 from warbands.models import (
     Correction,
@@ -71,6 +77,7 @@ USER_SECRETS = {"email": "", "last_login": None}
 PARTS = (
     (Campaign, "pk"),
     (Membership, "campaign"),
+    (OrganiserInvitation, "campaign"),
     (RandomFortuneEntry, "campaign"),
     (Warband, "campaign"),
     (Warrior, "warband__campaign"),
@@ -104,6 +111,7 @@ USER_REFERENCES = (
     (Participant, "confirmed_by"), (Participant, "side_entered_by"),
     (Participant, "declaration_proposed_by"), (DiceRoll, "rolled_by"),
     (StepRecord, "completed_by"), (StepRecord, "undone_by"), (Correction, "actor"),
+    (OrganiserInvitation, "invited_by"), (OrganiserInvitation, "answered_by"),
 )  # fmt: skip
 
 

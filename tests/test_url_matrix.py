@@ -27,6 +27,7 @@ from battles import services as battle_services
 from battles.models import Captive, Fighter, Game, PostBattleSequence, SequenceTask
 from battles.play.start import start_game
 from battles.rules import ReportedResult
+from campaign import co_organisers
 from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import built_once, every_side_entered, fingerprint, without_tokens
@@ -71,13 +72,18 @@ MATRIX: dict[str, tuple[str, str]] = {
     "join_code_regenerate": ("LMMMM", "LHFFO"),
     "joining_toggle": ("LMMMM", "LHFFO"),
     "co_organiser_add": ("LMMMM", "LHFFO"),
-    "member_reset_link": ("LMMMM", "LHFFO"),
+    "invitation_withdraw": ("LMMMM", "LHFFO"),
+    "organiser_step_down": ("LHFFO", "LHFFO"),  # the only organiser is told he cannot
     "member_remove": ("LHFFO", "LHFFO"),
     "warband_archive": ("LHFFO", "LHFFO"),
     "campaign_status": ("LMMMM", "LHFFO"),
     "battle_record": ("LHFFO", "LHFFO"),
     "battle_confirm_all": ("LMMMM", "LHFFO"),
     "fortune_table": ("LHFFO", "LHFFO"),
+    # An invitation to co-organise (here the owner's): its addressee answers it; to anybody
+    # else it does not exist.
+    "invitation_accept": ("LMMMM", "LHHOH"),
+    "invitation_decline": ("LMMMM", "LHHOH"),
     # Any member plays in the campaign.
     "warband_create": ("LHOOO", "LHOOO"),
     "battle_report": ("LHOOO", "LHOOO"),
@@ -184,6 +190,9 @@ def build_scenario() -> dict:
         warrior=mine.warriors.get(name="Brandt"), captor=theirs, battle=battle
     )
     Warrior.objects.filter(pk__in=[held.warrior_id, taken.warrior_id]).update(status="captured")
+    invitation = co_organisers.invite_co_organiser(
+        campaign, actor=organiser, username=mine.owner.username
+    )
     users = {
         "anonymous": None,
         "stranger": elsewhere.owner_id,
@@ -206,8 +215,9 @@ def build_scenario() -> dict:
         "member_remove": {"pk": campaign.pk,
                           "membership_pk": Membership.objects.get(user=theirs.owner).pk},
         "password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
-        "member_reset_link": {"pk": campaign.pk,
-                              "membership_pk": Membership.objects.get(user=theirs.owner).pk},
+        "invitation_withdraw": {"pk": campaign.pk, "invitation_pk": invitation.pk},
+        "invitation_accept": {"pk": invitation.pk},
+        "invitation_decline": {"pk": invitation.pk},
         "warband_archive": {"pk": campaign.pk, "warband_pk": theirs.pk},
         "warband_create": {"campaign_id": campaign.pk},
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
@@ -245,7 +255,7 @@ def scenario(db, built_scenario):
 
 PK_OF_PREFIX = {
     "campaign": "campaign", "fortune": "campaign", "join": "campaign", "joining": "campaign",
-    "co": "campaign",
+    "co": "campaign", "organiser": "campaign",
     "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
     "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
