@@ -10,9 +10,38 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from battles.models import Battle, PostBattleSequence
-from campaign.permissions import is_member, is_organiser, members_only
+from campaign.permissions import can_run_campaign, is_member, is_organiser, members_only
 from core.queries import one
 from warbands.permissions import can_see_treasury
+
+
+def fought_in(user, battle: Battle) -> bool:
+    """One of the user's warbands took part in the battle (read once per loaded battle)."""
+    if not user.is_authenticated:
+        return False
+    known = getattr(battle, "_fought_by", None)
+    if known is None:
+        known = battle._fought_by = {}
+    if user.pk not in known:
+        known[user.pk] = battle.participants.filter(warband__owner=user).exists()
+    return known[user.pk]
+
+
+def acts_for_players(user, battle: Battle) -> bool:
+    """An organiser acts for the players of a battle (enters a side, confirms for everybody,
+    declares step 0's carried items, tests a fortune marker, moves warriors and turns in the
+    battle helper, plays the public steps of a post-battle sequence, reopens a step, corrects
+    a confirmed result) while the campaign is open, and only in a battle none of his own
+    warbands fought. In his own battles he is one of the players: acting for his opponents
+    would let him decide what they lose and he gains (a hero out of action, an item left
+    uncontrolled, a result); another organiser, or the players themselves, do it there."""
+    return can_run_campaign(user, battle.campaign) and not fought_in(user, battle)
+
+
+FOUGHT = (
+    "You fought in this battle: here you act for your own warbands only. Your opponents do "
+    "it themselves, or an organiser who did not fight in it does it for them."
+)
 
 
 def get_battle_for_user(request: HttpRequest, pk: int) -> Battle:

@@ -42,15 +42,34 @@ def organisers_see_treasuries(warband: Warband) -> bool:
     return warband.campaign.organiser_sees_secrets
 
 
+def plays_in(user, campaign) -> bool:
+    """The user has a warband in play (being mustered or active) in the campaign, read once
+    per loaded campaign."""
+    known = getattr(campaign, "_playing", None)
+    if known is None:
+        known = campaign._playing = {}
+    if user.pk not in known:
+        known[user.pk] = (
+            Warband.objects.filter(campaign=campaign, owner_id=user.pk).playing().exists()
+        )
+    return known[user.pk]
+
+
 def can_see_treasury(user, warband: Warband) -> bool:
     """The warband's gold, wyrdstone and stored items are the owner's secret (Mayhem in
     Mordheim: "You need not reveal to your opponent what is inside any of your storage
-    containers"); an organiser sees them only when the campaign says so. The owner still
-    reads his own once the campaign is closed or archived (issue 30, point 7), without
-    changing it (``can_edit_warband``)."""
+    containers"); an organiser sees them only when the campaign says so, and only while he
+    has no warband in play in it himself: an organiser who plays is every player's opponent,
+    and the option is for a referee. The owner still reads his own once the campaign is
+    closed or archived, without changing it (``can_edit_warband``)."""
     if _owns_playing(user, warband):
         return True
-    return organisers_see_treasuries(warband) and is_organiser(user, warband.campaign)
+    campaign = warband.campaign
+    return (
+        organisers_see_treasuries(warband)
+        and is_organiser(user, campaign)
+        and not plays_in(user, campaign)
+    )
 
 
 @contextmanager
