@@ -14,11 +14,13 @@ Codes, one letter per role in the order of ``ROLES``:
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve, reverse
@@ -400,7 +402,7 @@ def answer(client, method, path, headers) -> tuple:
     return result
 
 
-def test_a_stranger_is_answered_as_for_an_id_that_does_not_exist(client, scenario):
+def test_a_stranger_is_answered_as_for_an_id_that_does_not_exist(client, scenario, record_property):
     """Every URL with ids, asked by a user of another campaign, answers exactly (status,
     redirect and body, per-request tokens aside) as the same URL with ids that no row has,
     with GET, POST and an htmx POST; the battle helper's poll also with the version its game
@@ -427,5 +429,51 @@ def test_a_stranger_is_answered_as_for_an_id_that_does_not_exist(client, scenari
                             f"({route.name}): {theirs[:3]} but {none[:3]} for {missing}"
                             + ("" if theirs[:3] != none[:3] else ", bodies differ")
                         )
+    record_property("requests", 2 * asked)
     assert not differ, "\n".join(differ)
     assert asked > 200
+
+
+# --- No answer hands anybody a way into another's account ----------------------------------
+
+RESET_LINK = re.compile(r"/accounts/reset/([\w-]+)/([\w-]+)/")
+
+
+def test_no_answer_gives_the_organiser_a_way_into_a_players_account(
+    client, scenario, record_property
+):
+    """The organiser asks every URL, with GET, POST and an htmx POST: no answer holds a
+    working password reset link for a player (nor anybody else), and no request changes a
+    player's password."""
+    organiser = scenario["users"]["organiser"]
+    players = [scenario["users"][role] for role in ("owner", "opponent", "stranger")]
+    client.force_login(organiser)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    User = get_user_model()
+    hashes = dict(User.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "password"))
+    found, asked = [], 0
+    for route in iter_routes():
+        path = path_for(route, scenario)
+        for method, headers in (("get", {}), ("post", {}), ("post", HTMX)):
+            client.cookies[settings.SESSION_COOKIE_NAME] = session
+            asked += 1
+            try:
+                with transaction.atomic():
+                    response = getattr(client, method)(path, headers=headers)
+                    body = b"".join(response) if response.streaming else response.content
+                    for user in players:
+                        token_ok = any(
+                            default_token_generator.check_token(user, token)
+                            for _, token in RESET_LINK.findall(body.decode(errors="replace"))
+                        )
+                        if token_ok:
+                            found.append(f"{method.upper()} {path}: a reset link for {user}")
+                    now = dict(User.objects.filter(pk__in=hashes).values_list("pk", "password"))
+                    if now != hashes:
+                        found.append(f"{method.upper()} {path} changed a player's password")
+                    raise _Undo
+            except _Undo:
+                pass
+    record_property("requests", asked)
+    assert not found, "\n".join(found)
+    assert asked == 3 * len(list(iter_routes()))

@@ -16,7 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from campaign.models import CampaignEvent, Membership
+from campaign.models import Membership
 from core.settings import email_settings
 from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, UserFactory
 
@@ -231,27 +231,6 @@ def test_a_bad_email_url_is_refused(url):
 
 def organiser_of(campaign):
     return Membership.objects.filter(campaign=campaign, is_organiser=True).earliest("pk").user
-
-
-def test_an_organiser_obtains_no_credential_for_a_players_account(client, campaign):
-    """The organiser's reset link is gone: its old address answers as any unknown page, the
-    settings page offers nothing of the kind, and the player's password and sessions are his
-    own. A player who forgot his password uses the e-mail reset, or asks a site admin."""
-    player = MembershipFactory(campaign=campaign, user=UserFactory(username="hans"))
-    client.force_login(organiser_of(campaign))
-    old = f"/campaigns/{campaign.pk}/members/{player.pk}/reset-link/"
-
-    answers = [client.post(old), client.post(old, headers={"HX-Request": "true"})]
-    settings_page = client.get(reverse("campaign_settings", args=[campaign.pk]))
-
-    assert [a.status_code for a in answers] == [404, 404]
-    for page in [*answers, settings_page]:
-        assert "/accounts/reset/" not in page.content.decode()
-        assert "reset-link" not in page.content.decode()
-    assert "Reset link" not in settings_page.content.decode()
-    player.user.refresh_from_db()
-    assert player.user.check_password(PASSWORD)
-    assert not CampaignEvent.objects.filter(message__contains="reset link").exists()
 
 
 def test_a_site_admin_prints_a_reset_link_under_his_own_name(capsys, caplog):
