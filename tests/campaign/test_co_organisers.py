@@ -281,9 +281,12 @@ def test_an_organiser_is_not_removed_by_another(client, league):
     client.force_login(league["co_organiser"])
 
     settings_page = client.get(reverse("campaign_settings", args=[campaign.pk])).content.decode()
+    asked = client.get(reverse("member_remove", args=[campaign.pk, other.pk])).content.decode()
     answer = client.post(reverse("member_remove", args=[campaign.pk, other.pk]), follow=True)
 
     assert reverse("member_remove", args=[campaign.pk, other.pk]) not in settings_page
+    assert "an organiser is not removed by another" in asked
+    assert 'type="submit"' not in asked.split("<article", 1)[1]
     assert "an organiser is not removed by another" in answer.content.decode()
     other.refresh_from_db()
     assert (other.is_active, other.is_organiser) == (True, True)
