@@ -319,3 +319,22 @@ def test_a_campaign_backup_holds_its_invitations(league):
     rows = [o for o in document["objects"] if o["model"] == "campaign.organiserinvitation"]
     assert [(r["fields"]["username"], r["fields"]["invited_by"], r["fields"]["status"])
             for r in rows] == [("marshal", (league["organiser"].username,), "pending")]  # fmt: skip
+
+
+def test_site_staff_read_the_invitations_in_the_admin_and_answer_none(client, league):
+    co_organisers.invite_co_organiser(
+        league["campaign"], actor=league["organiser"], username="marshal"
+    )
+    client.force_login(UserFactory(username="warden", is_staff=True, is_superuser=True))
+    invitation = OrganiserInvitation.objects.get()
+
+    listed = client.get(reverse("admin:campaign_organiserinvitation_changelist"))
+    change = client.post(
+        reverse("admin:campaign_organiserinvitation_change", args=[invitation.pk]),
+        {"status": "accepted"},
+    )
+
+    assert listed.status_code == 200 and "marshal" in listed.content.decode()
+    assert change.status_code == 403
+    invitation.refresh_from_db()
+    assert invitation.status == "pending"
