@@ -72,9 +72,9 @@ class Dashboard:
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The invitations to co-organise waiting for the user's answer; every campaign of the
-    user but the archived ones (running ones first) with the next thing to do in each, and
-    how many past (closed or archived) campaigns the list of past
-    campaigns holds: read in the same query (issue 30, point 7)."""
+    user but the archived ones (running ones first) with the next thing to do in each; and
+    how many past (closed or archived) campaigns the list of past campaigns holds, read in
+    the same query as the others."""
     every = list(
         Membership.objects.active()
         .filter(user=request.user)
