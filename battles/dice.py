@@ -31,6 +31,11 @@ def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
     inside ``holding_rolls``, hands it to the service, which saves it with what it decided."""
 
     def record(roll: Roll) -> None:
+        if roll.source == "entered" and not _typed_by_its_player(warband, user):
+            raise DiceError(
+                f"Dice for {warband.name} are typed by its own player: leave the field empty "
+                "and the server rolls (the dice log names you)."
+            )
         logged = DiceRoll(
             battle=battle,
             warband=warband,
@@ -45,6 +50,15 @@ def recorder(battle: Battle, *, warband=None, user=None, secret: bool = False):
             logged.save()
 
     return record
+
+
+def _typed_by_its_player(warband, user) -> bool:
+    """A warband's roll is typed only by its own player: an organiser acting for him (an
+    injury, an advance, a fortune marker, a test in the battle helper) lets the server roll,
+    so that he never chooses what befalls another player's warriors. Refused as the roll is
+    made, so that whether he may act at all, and whether the act is still open, are answered
+    first. Rolls of no warband (the table's) and the app's own are typed by any participant."""
+    return warband is None or user is None or warband.owner_id == user.pk
 
 
 def parse_faces(text: str) -> list[int]:
@@ -67,7 +81,9 @@ def parse_faces(text: str) -> list[int]:
 
 def dice_for(battle: Battle, *, entered: str = "", warband=None, user=None, secret=False):
     """Server dice, or the faces the player entered (checked against each die as it is used).
-    ``secret``: rolled in a treasury step (see ``battles.permissions.visible_dice``)."""
+    ``secret``: rolled in a treasury step (see ``battles.permissions.visible_dice``).
+
+    A warband's roll is typed only by its own player (``recorder`` refuses it otherwise)."""
     callback = recorder(battle, warband=warband, user=user, secret=secret)
     faces = parse_faces(entered)
     return EnteredDice(faces, recorder=callback) if faces else ServerDice(recorder=callback)

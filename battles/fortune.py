@@ -16,11 +16,11 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from battles import permissions as battle_permissions
 from battles import rules
 from battles.dice import check_may_roll, exactly, last_roll_id, note_decided, typed
 from battles.models import Battle, Discovery, Participant
 from battles.sequence.carried_items import add_discovery_item
-from campaign import permissions
 from campaign.models import CampaignEvent, RandomFortuneEntry
 from campaign.services import record_event
 from core.dice import DiceError, Need
@@ -96,8 +96,9 @@ def markers_left(battle: Battle) -> int:
 
 
 def may_test_for(user, battle: Battle, warband: Warband) -> bool:
-    """The warband that reached a marker tests it: its owner, or an organiser for him."""
-    return warband.owner_id == user.pk or permissions.is_organiser(user, battle.campaign)
+    """The warband that reached a marker tests it: its owner, or an organiser for him (not
+    one who fought in the battle: ``battles.permissions.acts_for_players``)."""
+    return warband.owner_id == user.pk or battle_permissions.acts_for_players(user, battle)
 
 
 def fortune_rows(battle: Battle) -> list[rules.FortuneRow]:

@@ -10,16 +10,48 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from battles.models import Battle, PostBattleSequence
-from campaign.permissions import is_member, is_organiser
+from campaign.permissions import can_run_campaign, is_member, is_organiser, members_only
 from core.queries import one
 from warbands.permissions import can_see_treasury
 
 
+def fought_in(user, battle: Battle) -> bool:
+    """One of the user's warbands took part in the battle (read once per loaded battle)."""
+    if not user.is_authenticated:
+        return False
+    known = getattr(battle, "_fought_by", None)
+    if known is None:
+        known = battle._fought_by = {}
+    if user.pk not in known:
+        known[user.pk] = battle.participants.filter(warband__owner=user).exists()
+    return known[user.pk]
+
+
+def acts_for_players(user, battle: Battle) -> bool:
+    """An organiser acts for the players of a battle (enters a side, confirms for everybody,
+    declares step 0's carried items, tests a fortune marker, moves warriors and turns in the
+    battle helper, plays the public steps of a post-battle sequence, reopens a step, corrects
+    a confirmed result) while the campaign is open, and only in a battle none of his own
+    warbands fought. In his own battles he is one of the players: acting for his opponents
+    would let him decide what they lose and he gains (a hero out of action, an item left
+    uncontrolled, a result); another organiser, or the players themselves, do it there."""
+    return can_run_campaign(user, battle.campaign) and not fought_in(user, battle)
+
+
+FOUGHT = (
+    "You fought in this battle: here you act for your own warbands only. Your opponents do "
+    "it themselves, or an organiser who did not fight in it does it for them."
+)
+
+
 def get_battle_for_user(request: HttpRequest, pk: int) -> Battle:
     """The battle, for the members of its campaign (404 for anyone else)."""
-    battle = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        battle = one(Battle.objects.select_related("campaign", "reported_by", "game").filter(pk=pk))
+    battle = one(
+        members_only(
+            Battle.objects.select_related("campaign", "reported_by", "game").filter(pk=pk),
+            request.user,
+        )
+    )
     if battle is None or not is_member(request.user, battle.campaign):
         raise Http404("No such battle.")
     return battle
@@ -29,13 +61,14 @@ def get_sequence_for_user(request: HttpRequest, pk: int) -> PostBattleSequence:
     """The warband's owner and the campaign's organisers open a sequence; other members of
     the campaign follow it on the battle page (its treasury steps are secret); anyone else
     gets a 404. A post's service locks the sequence's row and reads it again itself."""
-    sequence = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        sequence = one(
+    sequence = one(
+        members_only(
             PostBattleSequence.objects.select_related(
                 "participant__battle__campaign", "participant__warband__warband_type"
-            ).filter(pk=pk)
+            ).filter(pk=pk),
+            request.user,
         )
+    )
     if sequence is None:
         raise Http404("No such sequence.")
     campaign = sequence.participant.battle.campaign

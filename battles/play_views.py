@@ -28,7 +28,7 @@ from battles.play import checks, end, moves, rout, start
 from battles.play.board import board, carried_labels, enemies_of
 from battles.play_forms import MoveForm, StartForm
 from battles.rules import play
-from campaign.permissions import get_campaign_for_user
+from campaign.permissions import get_campaign_for_user, members_only
 from core.dice import DiceError
 from warbands.models import Warband
 from warbands.rules import RuleViolation
@@ -95,12 +95,13 @@ def play_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def play_board(request: HttpRequest, pk: int) -> HttpResponse:
-    """The board, or 204 while the game is as the page shows it (``?v=``)."""
-    if not request.user.is_authenticated:
-        raise Http404("No such battle.")
-    version = Game.objects.filter(battle_id=pk).values_list("version", flat=True).first()
+    """The board, or 204 while the game is as the page shows it (``?v=``). The version is
+    read only for the campaign's members, in the statement that checks it
+    (``members_only``): to anyone else a game answers as one that does not exist."""
+    games = members_only(Game.objects.filter(battle_id=pk), request.user)
+    version = games.values_list("version", flat=True).first()
     if version is None:
-        raise Http404("No such game.")
+        raise Http404("No such battle.")
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
     game = _game(request, pk)

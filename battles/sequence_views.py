@@ -11,13 +11,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
+from battles import permissions as battle_permissions
 from battles import sequence as sequences
 from battles import step_forms
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
 from battles.permissions import get_sequence_for_user
 from battles.sequence import task_dice, task_options
-from campaign import fragments, permissions
+from campaign import fragments
 from core.dice import DiceError
 from warbands.permissions import can_see_treasury
 from warbands.rules import RuleViolation
@@ -78,8 +79,9 @@ def sequence_context(
         and warband.owner_id == request.user.pk
         and step > 1
         and (sequence.is_complete or not sequences.started(sequence, live.get(step))),
-        "is_organiser": permissions.can_run_campaign(
-            request.user, sequence.participant.battle.campaign
+        # Reopening: an organiser who did not fight in the battle (``acts_for_players``).
+        "is_organiser": battle_permissions.acts_for_players(
+            request.user, sequence.participant.battle
         ),
         "error": error,
         # What step 2 gave stays on screen once it is done (issue 30, point 6).
@@ -241,8 +243,8 @@ def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     sequence = get_sequence_for_user(request, pk)
-    if not permissions.can_run_campaign(request.user, sequence.participant.battle.campaign):
-        raise PermissionDenied("Only an organiser reopens a step.")
+    if not battle_permissions.acts_for_players(request.user, sequence.participant.battle):
+        raise PermissionDenied("Only an organiser who did not fight in the battle reopens a step.")
     posted = {}
     try:
         posted = step_forms.clean_posted(request.POST)

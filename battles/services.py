@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from battles import permissions as battle_permissions
 from battles.models import Battle, Participant
 from battles.rules import ReportedResult, check_results, scenarios
 from battles.sequence.start import start_sequences
@@ -117,8 +118,7 @@ def record_battle(
 def correct_result(battle: Battle, *, actor, results: Sequence[ReportedResult]) -> Battle:
     """An organiser corrects who won, drew, lost and routed; the warbands stay the same."""
     battle = Battle.objects.select_for_update(no_key=True).get(pk=battle.pk)
-    if not permissions.can_run_campaign(actor, battle.campaign):
-        raise PermissionDenied("Only the campaign's organisers correct results.")
+    _require_acting_for_players(actor, battle, "Only the campaign's organisers correct results.")
     _require_played(battle)
     check_results(results)
     participants = {p.warband_id: p for p in battle.participants.select_related("warband")}
@@ -298,8 +298,7 @@ def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
         .select_related("campaign")
         .get(pk=battle.pk)
     )
-    if not permissions.can_run_campaign(actor, battle.campaign):
-        raise PermissionDenied("Only the campaign's organisers confirm for others.")
+    _require_acting_for_players(actor, battle, "Only the campaign's organisers confirm for others.")
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is already confirmed.")
     _require_played(battle)
@@ -319,6 +318,14 @@ def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
         battle=battle,
     )  # fmt: skip
     return _confirm_if_everybody_agrees(battle)
+
+
+def _require_acting_for_players(actor, battle: Battle, refusal: str) -> None:
+    """An organiser overrides the players only in a battle he did not fight in
+    (``battles.permissions.acts_for_players``)."""
+    if not battle_permissions.acts_for_players(actor, battle):
+        fought = permissions.can_run_campaign(actor, battle.campaign)
+        raise PermissionDenied(battle_permissions.FOUGHT if fought else refusal)
 
 
 def _require_played(battle: Battle) -> None:

@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from battles import permissions as battle_permissions
 from battles.models import Battle, Participant, WarriorOutcome
 from battles.rules import scenarios
 from campaign import permissions
@@ -68,13 +69,14 @@ def absentees(warband: Warband) -> list[tuple[Warrior, str]]:
 
 
 def may_enter(user, battle: Battle, participant: Participant) -> bool:
-    """The warband's player, or an organiser for him, while the battle is not confirmed."""
+    """The warband's player, or an organiser for him (``acts_for_players``: never one who
+    fought in the battle), while the battle is not confirmed."""
     return (
         battle.campaign.is_open
         and battle.status not in (Battle.Status.CONFIRMED, Battle.Status.PLAYING)
         and (
             participant.warband.owner_id == user.pk
-            or permissions.can_run_campaign(user, battle.campaign)
+            or battle_permissions.acts_for_players(user, battle)
         )
     )
 
@@ -149,6 +151,8 @@ def enter_side(
     if not battle.campaign.is_open:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
     if not may_enter(actor, battle, participant):
+        if permissions.can_run_campaign(actor, battle.campaign):
+            raise PermissionDenied(battle_permissions.FOUGHT)
         raise PermissionDenied("Each player enters his own warriors (or an organiser, for him).")
     played = scenarios.scenario(battle.scenario_key)
     most_shards = played.most_shards

@@ -58,6 +58,9 @@ def battle_context(
     )  # fmt: skip
     mine = [p for p in participants if p.warband.owner_id == request.user.pk]
     organiser = can_run_campaign(request.user, battle.campaign)
+    # What an organiser does for the players, only in a battle he did not fight in
+    # (``permissions.acts_for_players``), read from the participants loaded.
+    for_players = organiser and not mine
     outcomes = list(
         WarriorOutcome.objects.filter(participant__battle=battle).select_related(
             "warrior", "participant__warband", "participant__battle", "taken_out_by"
@@ -85,6 +88,7 @@ def battle_context(
         "mine": mine,
         "pending_mine": [p for p in mine if p.confirmation != Participant.Confirmation.CONFIRMED],
         "is_organiser": organiser,
+        "acts_for_players": for_players,
         "may_edit": may_edit,
         "may_play": battle.campaign.is_open and (bool(mine) or organiser),
         "items": items,
@@ -97,7 +101,7 @@ def battle_context(
             if p.declaration_proposed_by_id and not p.carried_items_declared
         },
         "turn": turn,
-        "my_turn": turn is not None and (turn.owner_id == request.user.pk or organiser),
+        "my_turn": turn is not None and (turn.owner_id == request.user.pk or for_players),
         "discoveries": discoveries,
         # Each marker is tested once, by the warband that reached it (battles.fortune).
         "markers_left": max((battle.fortune_markers or 0) - len(discoveries), 0),
@@ -274,6 +278,8 @@ def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
     confirmed = battle.status == Battle.Status.CONFIRMED
     if confirmed:
         get_campaign_for_user(request, battle.campaign_id, organiser=True)
+        if not permissions.acts_for_players(request.user, battle):
+            raise PermissionDenied(permissions.FOUGHT)
     elif not battle_context(request, battle)["may_edit"]:
         raise PermissionDenied("Only whoever reported the battle, or an organiser, changes it.")
     participants = list(battle.participants.select_related("warband"))
@@ -367,7 +373,9 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
     )
     warband = participant.warband
     owner = warband.owner_id == request.user.pk
-    if not owner and not can_run_campaign(request.user, battle.campaign):
+    if not owner and not permissions.acts_for_players(request.user, battle):
+        if can_run_campaign(request.user, battle.campaign):
+            raise PermissionDenied(permissions.FOUGHT)
         raise PermissionDenied("Each warband declares its own carried items.")
     items = list(battle.carried_items.filter(owner=warband).select_related("container"))
     # The names the owner gave his containers, for whoever may see inside them (decided once:

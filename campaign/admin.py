@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, Membership, OrganiserInvitation
 from campaign.services import record_secrets_switch
 
 
@@ -30,3 +30,20 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["is_organiser"]
     list_select_related = ["user", "campaign"]
     autocomplete_fields = ["user", "campaign"]
+
+
+@admin.register(OrganiserInvitation)
+class OrganiserInvitationAdmin(admin.ModelAdmin):
+    """Invitations to co-organise, for site staff to look into. Read-only: only the holder of
+    the invited name answers one (``campaign.co_organisers``)."""
+
+    list_display = ["username", "campaign", "invited_by", "status", "created_at", "answered_at"]
+    list_filter = ["status"]
+    list_select_related = ["campaign", "invited_by"]
+    search_fields = ["username", "campaign__name"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,6 +1,7 @@
 """Forms of campaigns. Each lists its fields explicitly."""
 
 from django import forms
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MinValueValidator
 
 from campaign.models import Campaign
@@ -37,7 +38,11 @@ class JoinForm(forms.Form):
 
 
 class CoOrganiserForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username")
+    """A username to invite: checked as sign-up checks one, never against the accounts."""
+
+    username = forms.CharField(
+        max_length=150, label="Username", validators=[UnicodeUsernameValidator()]
+    )
 
 
 class CampaignStatusForm(forms.Form):

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from campaign import versions
 from campaign.versions import VersionedQuerySet
@@ -147,6 +148,74 @@ class Membership(models.Model):
     def __str__(self) -> str:
         role = "organiser" if self.is_organiser else "player"
         return f"{self.user} ({role}) in {self.campaign}"
+
+
+class OrganiserInvitationQuerySet(VersionedQuerySet):
+    def pending(self) -> OrganiserInvitationQuerySet:
+        return self.filter(status=OrganiserInvitation.Status.PENDING)
+
+    def addressed_to(self, user) -> OrganiserInvitationQuerySet:
+        """The invitations to ``user``'s username (as typed, in any case: sign-up refuses a
+        name that differs from another only in case)."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(username__iexact=user.username)
+
+
+class OrganiserInvitation(models.Model):
+    """An organiser's invitation to co-organise the campaign, addressed to a username, that
+    its holder accepts or declines on his dashboard (``campaign.co_organisers``). It names a
+    username rather than an account: an invitation to a name nobody holds is made, listed
+    and withdrawn exactly like one to an existing account, so the form tells nobody which
+    names exist."""
+
+    CAMPAIGN_PATH = "campaign"  # campaign.versions
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="organiser_invitations"
+    )
+    username = models.CharField(max_length=150)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Who accepted or declined it, or the organiser who withdrew it.",
+    )
+
+    objects = OrganiserInvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["campaign_id", "-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("username"),
+                "campaign",
+                condition=Q(status="pending"),
+                name="organiser_invitation_one_pending_per_name",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending", answered_at__isnull=True)
+                | (~Q(status="pending") & Q(answered_at__isnull=False)),
+                name="organiser_invitation_answered_when_not_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} invited to co-organise {self.campaign}"
 
 
 class CampaignEvent(models.Model):

@@ -1,4 +1,5 @@
-"""Use cases of running a league: create a campaign, invite and remove players, close it.
+"""Use cases of running a league: create a campaign, let players join, close it (who
+organises it is ``campaign.co_organisers``).
 
 Each takes the acting user, checks the permission through ``campaign.permissions`` and writes
 in one transaction. The campaign feed gets a line for what other members should know.
@@ -6,13 +7,9 @@ in one transaction. The campaign feed gets a line for what other members should 
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
 from campaign import invitations, permissions
 from campaign.models import (
@@ -134,51 +131,6 @@ def set_joining_open(campaign: Campaign, *, actor, is_open: bool) -> None:
     require_organiser(actor, campaign)
     campaign.joining_open = is_open
     campaign.save(update_fields=["joining_open"])
-
-
-@transaction.atomic
-def add_co_organiser(campaign: Campaign, *, actor, username: str) -> Membership:
-    """Make a user an organiser too (joining them to the campaign if needed)."""
-    require_organiser(actor, campaign)
-    user = get_user_model().objects.filter(username=username.strip()).first()
-    if user is None:
-        raise RuleViolation(f"There is no user called {username.strip()!r}.")
-    membership, _ = Membership.objects.update_or_create(
-        campaign=campaign, user=user, defaults={"is_organiser": True, "is_active": True}
-    )
-    record_event(
-        campaign, CampaignEvent.Kind.CAMPAIGN, f"{user.username} now co-organises the campaign."
-    )
-    return membership
-
-
-@transaction.atomic
-def make_password_reset_link(membership: Membership, *, actor) -> tuple[str, str]:
-    """The ``uidb64`` and ``token`` of Django's password reset page for a player of the
-    actor's campaign, for when the app sends no e-mail (issue 30, point 1). The token is
-    ``default_token_generator``'s: it works until the player's password changes (so once) or he
-    logs in, and for ``PASSWORD_RESET_TIMEOUT`` at most. Only an organiser makes one, only for
-    an active player of his campaign: never for an organiser (himself included) or a site
-    admin's account, which would hand over more than the campaign. The feed says so, so that no
-    player's password is reset unnoticed."""
-    campaign = membership.campaign
-    require_organiser(actor, campaign)
-    user = membership.user
-    if not membership.is_active:
-        raise RuleViolation(f"{user.username} is no longer in the campaign.")
-    if membership.is_organiser or user.pk == actor.pk:
-        raise RuleViolation(
-            f"{user.username} organises the campaign: organisers reset their password from the "
-            "log-in page or ask a site admin."
-        )
-    if user.is_staff or user.is_superuser:
-        raise RuleViolation(f"{user.username} is a site admin: ask another site admin.")
-    record_event(
-        campaign,
-        CampaignEvent.Kind.CAMPAIGN,
-        f"{actor.username} made a password reset link for {user.username}.",
-    )
-    return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
 
 
 @transaction.atomic

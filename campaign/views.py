@@ -1,4 +1,5 @@
-"""Pages that change only a campaign and its memberships: create, join, run its settings."""
+"""Pages that change only a campaign and its memberships: create, join, run its settings, and
+who organises it (invitations to co-organise, their answers, stepping down)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import invitations, permissions, services
+from campaign import co_organisers, invitations, permissions, services
 from campaign.forms import CampaignForm, CampaignStatusForm, JoinForm
-from campaign.models import Membership
-from core import once
+from campaign.models import OrganiserInvitation
 from core.errors import RuleViolation
 
 
@@ -94,26 +94,55 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
 
 
 @require_POST
-def member_reset_link(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
-    """A one-time password reset link for a player of the organiser's campaign, shown to the
-    organiser to hand over when the app sends no e-mail (issue 30, point 1)."""
+def invitation_withdraw(request: HttpRequest, pk: int, invitation_pk: int) -> HttpResponse:
+    """An organiser takes back an invitation to co-organise that waits for its answer."""
     campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
-    membership = get_object_or_404(
-        Membership.objects.select_related("user", "campaign"), pk=membership_pk, campaign=campaign
-    )
+    invitation = get_object_or_404(OrganiserInvitation, pk=invitation_pk, campaign=campaign)
     try:
-        uidb64, token = services.make_password_reset_link(membership, actor=request.user)
+        co_organisers.withdraw_invitation(invitation, actor=request.user)
     except RuleViolation as refusal:
         messages.error(request, str(refusal))
-        url = reverse("campaign_settings", args=[campaign.pk])
-        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    link = request.build_absolute_uri(reverse("password_reset_confirm", args=[uidb64, token]))
-    response = render(
-        request,
-        "campaign/reset_link.html",
-        {"campaign": campaign, "player": membership.user, "link": link},
-    )
-    # The link is a password: never kept for replaying (core.once). Its form carries no
-    # one-time token either: a second post only makes the same kind of link again.
-    setattr(response, once.SECRET_ANSWER, True)
-    return response
+    else:
+        messages.success(request, f"The invitation of {invitation.username} is withdrawn.")
+    return redirect("campaign_settings", campaign.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def organiser_step_down(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser stops organising and stays a player: asked first, since only another
+    organiser's invitation makes him one again."""
+    campaign = permissions.get_campaign_for_user(request, pk, organiser=True)
+    if request.method == "GET":
+        return render(request, "campaign/step_down.html", {"campaign": campaign})
+    try:
+        co_organisers.step_down(campaign, actor=request.user)
+    except RuleViolation as refusal:
+        messages.error(request, str(refusal))
+        return redirect("campaign_settings", campaign.pk)
+    messages.success(request, f"You no longer organise {campaign.name}: you play in it.")
+    return redirect("campaign_detail", campaign.pk)
+
+
+@require_POST
+def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    """The holder of the invited name becomes a co-organiser."""
+    invitation = permissions.get_invitation_for_user(request, pk)
+    try:
+        co_organisers.accept_invitation(invitation, actor=request.user)
+    except RuleViolation as refusal:
+        messages.error(request, str(refusal))
+        return redirect("dashboard")
+    messages.success(request, f"You co-organise {invitation.campaign.name}.")
+    return redirect("campaign_detail", invitation.campaign_id)
+
+
+@require_POST
+def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
+    invitation = permissions.get_invitation_for_user(request, pk)
+    try:
+        co_organisers.decline_invitation(invitation, actor=request.user)
+    except RuleViolation as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"You declined to co-organise {invitation.campaign.name}.")
+    return redirect("dashboard")

@@ -12,7 +12,7 @@ from core.forms import LogInForm
 
 # Django's auth views at their conventional URLs, with our own templates in
 # templates/registration/. Password reset mails a one-time link (EMAIL_URL in settings; the
-# console by default); an organiser can also hand a player one (campaign.views).
+# console by default); a site admin can also print one (manage.py reset_link).
 account_patterns = [
     path(
         "accounts/login/",

@@ -14,13 +14,14 @@ from django.views.decorators.http import require_GET
 @login_not_required
 @require_GET
 def guide_player(request: HttpRequest) -> HttpResponse:
-    """Joining, mustering, reporting, the battle helper, the post-battle steps, the treasury
-    and the terms the report uses."""
+    """Joining, mustering, reporting, the battle helper, the post-battle steps, the treasury,
+    what the organiser can and cannot do, the account, and the terms the report uses."""
     return render(request, "league/guide_player.html")
 
 
 @login_not_required
 @require_GET
 def guide_organiser(request: HttpRequest) -> HttpResponse:
-    """Starting a campaign, inviting players, its options, battles and corrections."""
+    """Starting a campaign, inviting players, its options, battles and corrections, and what
+    an organiser can and cannot do to a player."""
     return render(request, "league/guide_organiser.html")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from campaign.models import CampaignEvent, Membership
+from campaign.co_organisers import withdraw_invitations_to
+from campaign.models import Campaign, CampaignEvent, Membership
 from campaign.services import record_event, require_organiser
 from core.errors import RuleViolation
 from warbands.models import Warband
@@ -14,21 +15,38 @@ from warbands.models import Warband
 @transaction.atomic
 def remove_member(membership: Membership, *, actor) -> None:
     """Remove a player: the membership and their warbands are archived, not deleted, so the
-    battles they fought stay in the campaign's history."""
+    battles they fought stay in the campaign's history, and the invitations to co-organise
+    sent to his name are withdrawn (one sent before would bring him back). An organiser is
+    not removed by another: organisers are equals, and one who could remove the others could
+    take the campaign and archive their warbands; each steps down himself
+    (``co_organisers.step_down``), then may be removed as a player. The campaign's row is
+    locked, so removals and stepping down apply one at a time."""
     campaign = membership.campaign
     require_organiser(actor, campaign)
+    Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    membership = (
+        Membership.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("user")
+        .get(pk=membership.pk)
+    )
+    name = membership.user.username
     if membership.user_id == actor.pk:
         raise RuleViolation("You cannot remove yourself.")
-    if membership.is_organiser and campaign.memberships.organisers().count() == 1:
-        raise RuleViolation("A campaign keeps at least one organiser.")
+    if not membership.is_active:
+        raise RuleViolation(f"{name} is no longer in the campaign.")
+    if membership.is_organiser:
+        raise RuleViolation(
+            f"{name} organises the campaign: an organiser is not removed by another. He may "
+            "step down himself, and then be removed as a player."
+        )
     membership.is_active = False
-    membership.is_organiser = False
-    membership.save(update_fields=["is_active", "is_organiser"])
+    membership.save(update_fields=["is_active"])
+    withdraw_invitations_to(campaign, name, actor=actor)
     Warband.objects.filter(campaign=campaign, owner=membership.user).playing().update(
         status=Warband.Status.ARCHIVED
     )
     record_event(
-        campaign, CampaignEvent.Kind.CAMPAIGN, f"{membership.user.username} left the campaign."
+        campaign, CampaignEvent.Kind.CAMPAIGN, f"{actor.username} removed {name} from the campaign."
     )
 
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from battles.forms import FortuneTableForm
 from battles.models import Battle
+from campaign import co_organisers
 from campaign import services as campaign_services
 from campaign.forms import CampaignForm, CoOrganiserForm, JoinForm
 from campaign.models import (
@@ -23,6 +24,7 @@ from campaign.models import (
     Campaign,
     CampaignEvent,
     Membership,
+    OrganiserInvitation,
     RandomFortuneEntry,
 )
 from campaign.permissions import get_campaign_for_user, is_organiser
@@ -70,9 +72,10 @@ class Dashboard:
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """Every campaign of the user but the archived ones (running ones first) with the next
-    thing to do in each, and how many past (closed or archived) campaigns the list of past
-    campaigns holds: read in the same query (issue 30, point 7)."""
+    """The invitations to co-organise waiting for the user's answer; every campaign of the
+    user but the archived ones (running ones first) with the next thing to do in each; and
+    how many past (closed or archived) campaigns the list of past campaigns holds, read in
+    the same query as the others."""
     every = list(
         Membership.objects.active()
         .filter(user=request.user)
@@ -90,6 +93,13 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "memberships": memberships,
             "dashboard": Dashboard(request.user, memberships, every=every),
             "join_form": JoinForm(),
+            # Read when drawn, outside the cached fragments: an invitation changes a campaign
+            # the user may not be in, whose version his dashboard's keys do not hold.
+            "invitations": OrganiserInvitation.objects.pending()
+            .addressed_to(request.user)
+            .filter(campaign__status=Campaign.Status.OPEN)
+            .select_related("campaign", "invited_by")
+            .order_by("created_at", "pk"),
         },
     )
 
@@ -196,6 +206,9 @@ def _settings_context(campaign: Campaign, form=None, co_form=None, *, user) -> d
         "form": form or CampaignForm(instance=campaign),
         "co_form": co_form or CoOrganiserForm(),
         "members": campaign.memberships.select_related("user").order_by("-is_active", "joined_at"),
+        "invitations": OrganiserInvitation.objects.pending()
+        .filter(campaign=campaign)
+        .select_related("invited_by"),
         "warbands": Warband.objects.in_campaign(campaign).select_related("owner", "warband_type"),
         "statuses": Campaign.Status.choices,
         "corrections_waiting": partial(corrections.waiting_for, user, [campaign.pk]),
@@ -226,17 +239,24 @@ def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def co_organiser_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Invite a co-organiser by username. The answer is the same whether the name belongs to
+    an account or not (``campaign.co_organisers``): the invitation is listed either way and
+    waits on the dashboard of the name's holder, if there is one."""
     campaign = get_campaign_for_user(request, pk, organiser=True)
     form = CoOrganiserForm(request.POST)
     if form.is_valid():
         try:
-            campaign_services.add_co_organiser(
+            invitation = co_organisers.invite_co_organiser(
                 campaign, actor=request.user, username=form.cleaned_data["username"]
             )
         except RuleViolation as refusal:
             form.add_error("username", str(refusal))
         else:
-            messages.success(request, f"{form.cleaned_data['username']} now co-organises.")
+            messages.success(
+                request,
+                f"{invitation.username} is invited to co-organise: the invitation waits on "
+                "his dashboard until he accepts or declines it.",
+            )
             return redirect("campaign_settings", campaign.pk)
     return render(
         request,

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
@@ -271,6 +272,19 @@ def fingerprint() -> str:
     with connection.cursor() as cursor:
         cursor.execute(_FINGERPRINT_SQL)
         return cursor.fetchone()[0]
+
+
+#: What differs between two drawings of the same page: the CSRF token (masked afresh for
+#: every answer) and the one-time form token (``core.once``).
+PER_REQUEST = re.compile(
+    r'(name="csrfmiddlewaretoken" value=")[^"]*|("X-CSRFToken": ")[^"]*'
+    r'|(name="form_token" value=")[^"]*'
+)
+
+
+def without_tokens(content: bytes) -> str:
+    """A page's text with its per-request tokens blanked, to compare two answers."""
+    return PER_REQUEST.sub(lambda m: next(g for g in m.groups() if g), content.decode())
 
 
 # --- The browser ---------------------------------------------------------------------------------

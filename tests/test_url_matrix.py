@@ -14,19 +14,25 @@ Codes, one letter per role in the order of ``ROLES``:
 
 from __future__ import annotations
 
+import re
+from urllib.parse import urlsplit
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.urls import reverse
+from django.contrib.auth.tokens import default_token_generator
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import resolve, reverse
 
 from battles import services as battle_services
-from battles.models import Captive, Fighter, PostBattleSequence, SequenceTask
+from battles.models import Captive, Fighter, Game, PostBattleSequence, SequenceTask
 from battles.play.start import start_game
 from battles.rules import ReportedResult
+from campaign import co_organisers
 from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
-from tests.helpers import built_once, every_side_entered, fingerprint
+from tests.helpers import built_once, every_side_entered, fingerprint, without_tokens
 from tests.urlwalk import iter_routes
 from warbands import corrections
 from warbands.models import VesselItem, Warrior
@@ -69,13 +75,18 @@ MATRIX: dict[str, tuple[str, str]] = {
     "join_code_regenerate": ("LMMMM", "LHFFO"),
     "joining_toggle": ("LMMMM", "LHFFO"),
     "co_organiser_add": ("LMMMM", "LHFFO"),
-    "member_reset_link": ("LMMMM", "LHFFO"),
+    "invitation_withdraw": ("LMMMM", "LHFFO"),
+    "organiser_step_down": ("LHFFO", "LHFFO"),  # the only organiser is told he cannot
     "member_remove": ("LHFFO", "LHFFO"),
     "warband_archive": ("LHFFO", "LHFFO"),
     "campaign_status": ("LMMMM", "LHFFO"),
     "battle_record": ("LHFFO", "LHFFO"),
     "battle_confirm_all": ("LMMMM", "LHFFO"),
     "fortune_table": ("LHFFO", "LHFFO"),
+    # An invitation to co-organise (here the owner's): its addressee answers it; to anybody
+    # else it does not exist.
+    "invitation_accept": ("LMMMM", "LHHOH"),
+    "invitation_decline": ("LMMMM", "LHHOH"),
     # Any member plays in the campaign.
     "warband_create": ("LHOOO", "LHOOO"),
     "battle_report": ("LHOOO", "LHOOO"),
@@ -186,6 +197,9 @@ def build_scenario() -> dict:
     )
     Warrior.objects.filter(pk__in=[held.warrior_id, taken.warrior_id]).update(status="captured")
     request = corrections.set_experience(captain, actor=mine.owner, experience=40, reason="x")
+    invitation = co_organisers.invite_co_organiser(
+        campaign, actor=organiser, username=mine.owner.username
+    )
     users = {
         "anonymous": None,
         "stranger": elsewhere.owner_id,
@@ -208,8 +222,9 @@ def build_scenario() -> dict:
         "member_remove": {"pk": campaign.pk,
                           "membership_pk": Membership.objects.get(user=theirs.owner).pk},
         "password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
-        "member_reset_link": {"pk": campaign.pk,
-                              "membership_pk": Membership.objects.get(user=theirs.owner).pk},
+        "invitation_withdraw": {"pk": campaign.pk, "invitation_pk": invitation.pk},
+        "invitation_accept": {"pk": invitation.pk},
+        "invitation_decline": {"pk": invitation.pk},
         "warband_archive": {"pk": campaign.pk, "warband_pk": theirs.pk},
         "warband_create": {"campaign_id": campaign.pk},
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
@@ -249,7 +264,7 @@ def scenario(db, built_scenario):
 
 PK_OF_PREFIX = {
     "campaign": "campaign", "fortune": "campaign", "join": "campaign", "joining": "campaign",
-    "co": "campaign",
+    "co": "campaign", "organiser": "campaign",
     "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
     "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
@@ -355,3 +370,117 @@ def test_an_unknown_user_of_the_same_site_is_a_stranger_everywhere(client, scena
     client.force_login(UserFactory(username="newcomer"))
     path = reverse("warband_treasury", args=[scenario["pk"]["warband"]])
     assert client.get(path).status_code == 404
+
+
+# --- A stranger learns nothing from an id ---------------------------------------------------
+
+#: An id no row has (inside PostgreSQL's integer range, so it is looked up, not refused).
+MISSING = 2_000_000_000
+
+
+def with_missing_ids(path: str) -> list[str]:
+    """``path`` with its integer arguments replaced by ids that do not exist: all of them,
+    then (when it has several) each alone; [] when it has none."""
+    match = resolve(urlsplit(path).path)
+    ids = [k for k, v in match.kwargs.items() if isinstance(v, int)]
+    if not ids or not match.url_name:
+        return []
+    name = f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name
+    chosen = [ids] + ([[k] for k in ids] if len(ids) > 1 else [])
+    return [reverse(name, kwargs={**match.kwargs, **dict.fromkeys(some, MISSING)})
+            for some in chosen]  # fmt: skip
+
+
+def answer(client, method, path, headers) -> tuple:
+    """Status, where it leads, the body with its per-request tokens blanked, and how many
+    queries it took (reading more for a real id would tell it apart by its time), rolled
+    back."""
+    result = None
+    try:
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            response = getattr(client, method)(path, headers=headers)
+            body = b"".join(response) if response.streaming else response.content
+            body = without_tokens(body)
+            location = response.get("Location", "") or response.get("HX-Redirect", "")
+            result = (response.status_code, location, len(queries), body)
+            raise _Undo
+    except _Undo:
+        pass
+    return result
+
+
+def test_a_stranger_is_answered_as_for_an_id_that_does_not_exist(client, scenario, record_property):
+    """Every URL with ids, asked by a user of another campaign, answers exactly (status,
+    redirect and body, per-request tokens aside) as the same URL with ids that no row has,
+    with GET, POST and an htmx POST; the battle helper's poll also with the version its game
+    is at (``?v=``), so that not even its 204 tells that a game exists."""
+    client.force_login(scenario["users"]["stranger"])
+    version = Game.objects.get(battle_id=scenario["kwargs"]["play_board"]["pk"]).version
+    asked, differ = 0, []
+    for route in iter_routes():
+        if route.name.startswith("admin"):
+            continue
+        real = path_for(route, scenario)
+        queries = [""]
+        if route.name == "play_board":
+            queries = ["", f"?v={version}", f"?v={version + 1}"]
+        for missing in with_missing_ids(real):
+            for query in queries:
+                for method, headers in (("get", {}), ("post", {}), ("post", HTMX)):
+                    asked += 1
+                    theirs = answer(client, method, real + query, headers)
+                    none = answer(client, method, missing + query, headers)
+                    if theirs != none:
+                        differ.append(
+                            f"{method.upper()}{' htmx' if headers else ''} {real}{query} "
+                            f"({route.name}): {theirs[:3]} but {none[:3]} for {missing}"
+                            + ("" if theirs[:3] != none[:3] else ", bodies differ")
+                        )
+    record_property("requests", 2 * asked)
+    assert not differ, "\n".join(differ)
+    assert asked > 200
+
+
+# --- No answer hands anybody a way into another's account ----------------------------------
+
+RESET_LINK = re.compile(r"/accounts/reset/([\w-]+)/([\w-]+)/")
+
+
+def test_no_answer_gives_the_organiser_a_way_into_a_players_account(
+    client, scenario, record_property
+):
+    """The organiser asks every URL, with GET, POST and an htmx POST: no answer holds a
+    working password reset link for a player (nor anybody else), and no request changes a
+    player's password."""
+    organiser = scenario["users"]["organiser"]
+    players = [scenario["users"][role] for role in ("owner", "opponent", "stranger")]
+    client.force_login(organiser)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    User = get_user_model()
+    hashes = dict(User.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "password"))
+    found, asked = [], 0
+    for route in iter_routes():
+        path = path_for(route, scenario)
+        for method, headers in (("get", {}), ("post", {}), ("post", HTMX)):
+            client.cookies[settings.SESSION_COOKIE_NAME] = session
+            asked += 1
+            try:
+                with transaction.atomic():
+                    response = getattr(client, method)(path, headers=headers)
+                    body = b"".join(response) if response.streaming else response.content
+                    for user in players:
+                        token_ok = any(
+                            default_token_generator.check_token(user, token)
+                            for _, token in RESET_LINK.findall(body.decode(errors="replace"))
+                        )
+                        if token_ok:
+                            found.append(f"{method.upper()} {path}: a reset link for {user}")
+                    now = dict(User.objects.filter(pk__in=hashes).values_list("pk", "password"))
+                    if now != hashes:
+                        found.append(f"{method.upper()} {path} changed a player's password")
+                    raise _Undo
+            except _Undo:
+                pass
+    record_property("requests", asked)
+    assert not found, "\n".join(found)
+    assert asked == 3 * len(list(iter_routes()))

@@ -16,9 +16,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from campaign.models import Membership
-from campaign.permissions import can_run_campaign, is_member, is_organiser
+from campaign.permissions import can_run_campaign, is_member, is_organiser, members_only
 from core.queries import one
-from warbands.models import Correction, StorageContainer, Warband, Warrior
+from warbands.models import Correction, StorageContainer, VesselItem, Warband, Warrior
 from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
@@ -43,15 +43,34 @@ def organisers_see_treasuries(warband: Warband) -> bool:
     return warband.campaign.organiser_sees_secrets
 
 
+def plays_in(user, campaign) -> bool:
+    """The user has a warband in play (being mustered or active) in the campaign, read once
+    per loaded campaign."""
+    known = getattr(campaign, "_playing", None)
+    if known is None:
+        known = campaign._playing = {}
+    if user.pk not in known:
+        known[user.pk] = (
+            Warband.objects.filter(campaign=campaign, owner_id=user.pk).playing().exists()
+        )
+    return known[user.pk]
+
+
 def can_see_treasury(user, warband: Warband) -> bool:
     """The warband's gold, wyrdstone and stored items are the owner's secret (Mayhem in
     Mordheim: "You need not reveal to your opponent what is inside any of your storage
-    containers"); an organiser sees them only when the campaign says so. The owner still
-    reads his own once the campaign is closed or archived (issue 30, point 7), without
-    changing it (``can_edit_warband``)."""
+    containers"); an organiser sees them only when the campaign says so, and only while he
+    has no warband in play in it himself: an organiser who plays is every player's opponent,
+    and the option is for a referee. The owner still reads his own once the campaign is
+    closed or archived, without changing it (``can_edit_warband``)."""
     if _owns_playing(user, warband):
         return True
-    return organisers_see_treasuries(warband) and is_organiser(user, warband.campaign)
+    campaign = warband.campaign
+    return (
+        organisers_see_treasuries(warband)
+        and is_organiser(user, campaign)
+        and not plays_in(user, campaign)
+    )
 
 
 # --- Corrections by hand ------------------------------------------------------------------
@@ -87,13 +106,22 @@ def has_other_organiser(user, campaign) -> bool:
 
 
 def approves_corrections(user, warband: Warband) -> bool:
-    """An organiser approves corrections of the warband (and his own apply at once): any
-    organiser of an open campaign for another player's warband; for his own warband only
-    when no other organiser could (it is then announced to every player). A player's
-    corrections that give something wait for an organiser."""
-    if not can_run_campaign(user, warband.campaign):
+    """An organiser approves corrections of the warband (and his own apply at once): an
+    organiser of an open campaign with no warband in play in it, for another player's
+    warband. An organiser who plays is every player's opponent: his corrections, of his own
+    warband or anybody's, wait for another organiser, or apply only when no other organiser
+    could approve them (each is then announced to every player). A player's corrections that
+    give something wait for an organiser."""
+    campaign = warband.campaign
+    if not can_run_campaign(user, campaign):
         return False
-    return warband.owner_id != user.pk or not has_other_organiser(user, warband.campaign)
+    return not has_stake(user, warband) or not has_other_organiser(user, campaign)
+
+
+def has_stake(user, warband: Warband) -> bool:
+    """The user owns the warband or has a warband in play in its campaign: his correction of
+    it is not a referee's, and applies only when announced (``approves_corrections``)."""
+    return warband.owner_id == user.pk or plays_in(user, warband.campaign)
 
 
 def can_decide_correction(user, correction: Correction) -> bool:
@@ -256,11 +284,12 @@ def ledger_name(container: StorageContainer, warband_id: int) -> str:
 
 
 def get_warband_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warband:
-    warband = None
-    if request.user.is_authenticated:  # else no membership, and so a 404 below
-        warband = one(
-            Warband.objects.select_related("campaign", "owner", "warband_type").filter(pk=pk)
+    warband = one(
+        members_only(
+            Warband.objects.select_related("campaign", "owner", "warband_type").filter(pk=pk),
+            request.user,
         )
+    )
     if warband is None or not is_member(request.user, warband.campaign):
         raise Http404("No such warband.")
     if write and not can_edit_warband(request.user, warband):
@@ -296,7 +325,8 @@ def get_correction_for_user(
     correction.warband = warband
     if decide and not approves_corrections(request.user, warband):
         raise PermissionDenied(
-            "Only an organiser decides requests, and another one those of his own warband."
+            "Only an organiser decides requests, and another one those of his own warband or "
+            "those he asked while playing himself."
         )
     if not decide and correction.actor_id != request.user.pk:
         raise PermissionDenied("Only whoever asked withdraws a request.")
@@ -313,11 +343,23 @@ def get_treasury_for_user(request: HttpRequest, pk: int, *, write: bool = False)
 
 def get_warrior_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> Warrior:
     warrior = one(
-        Warrior.objects.select_related(
-            "warband", "warband__campaign", "warband__owner", "warband__warband_type"
-        ).filter(pk=pk)
+        members_only(
+            Warrior.objects.select_related(
+                "warband", "warband__campaign", "warband__owner", "warband__warband_type"
+            ).filter(pk=pk),
+            request.user,
+        )
     )
     if warrior is None:
         raise Http404("No such warrior.")
     get_warband_for_user(request, warrior.warband_id, write=write)
     return warrior
+
+
+def get_vessel_for_user(request: HttpRequest, pk: int) -> VesselItem:
+    """A vessel item of a warband of the user's campaigns (404 for anyone else, as for one
+    that does not exist); whether he may move it is ``get_treasury_for_user``'s."""
+    vessel = one(members_only(VesselItem.objects.filter(pk=pk), request.user))
+    if vessel is None:
+        raise Http404("No such item.")
+    return vessel

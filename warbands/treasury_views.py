@@ -16,7 +16,7 @@ from django.core.cache import caches
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Subquery
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from core.options import Choices
@@ -443,7 +443,7 @@ def treasury_store(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def vessel_place(request: HttpRequest, pk: int) -> HttpResponse:
-    vessel = get_object_or_404(VesselItem, pk=pk)
+    vessel = permissions.get_vessel_for_user(request, pk)
     warband = permissions.get_treasury_for_user(request, vessel.warband_id, write=True)
     return _changed(
         request,

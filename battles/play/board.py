@@ -98,12 +98,15 @@ def _view(game: Game, fighter: Fighter, mine: bool, own_turn: bool) -> FighterVi
 def board(game: Game, user) -> Board:
     """The page's view of the game for ``user`` (``game`` with its battle and campaign)."""
     campaign = game.battle.campaign
-    runs = permissions.can_run_campaign(user, campaign)
     sides = list(
         GameSide.objects.filter(game=game).select_related(
             "participant__warband__warband_type", "participant__warband__owner"
         )
     )
+    # An organiser moves for every side, unless one of them is his (``acts_for_players``,
+    # read here from the sides loaded).
+    plays = any(s.participant.warband.owner_id == user.pk for s in sides)
+    runs = permissions.can_run_campaign(user, campaign) and not plays
     fighters = list(
         Fighter.objects.filter(game=game).select_related(
             "warrior__warrior_type", "taken_out_by__warband"

@@ -8,7 +8,7 @@ from django.db.models import F
 
 from battles.dice import dice_for
 from battles.models import Battle, DiceRoll, Fighter, Game, GameEvent, GameSide
-from campaign import permissions
+from battles.permissions import acts_for_players
 from warbands.rules import RuleViolation
 
 
@@ -31,7 +31,9 @@ def locked(battle_id: int) -> Game:
 
 
 def may_run(user, game: Game) -> bool:
-    return permissions.can_run_campaign(user, game.battle.campaign)
+    """An organiser moves any side's warriors and turns, unless he plays in the game
+    (``battles.permissions.acts_for_players``)."""
+    return acts_for_players(user, game.battle)
 
 
 def check_side(user, game: Game, side: GameSide) -> None:

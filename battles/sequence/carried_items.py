@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from battles import permissions as battle_permissions
 from battles import rules
 from battles.dice import check_may_roll, check_used, exactly, last_roll_id, note_decided, staged
 from battles.models import Battle, CarriedItemAtEnd, Discovery, Participant
@@ -191,7 +192,9 @@ def declare_carried_items(
     if not battle.campaign.is_open:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
     owner = warband.owner_id == actor.pk
-    if not owner and not permissions.is_organiser(actor, battle.campaign):
+    if not owner and not battle_permissions.acts_for_players(actor, battle):
+        if permissions.is_organiser(actor, battle.campaign):
+            raise PermissionDenied(battle_permissions.FOUGHT)
         raise PermissionDenied("Each warband declares its own carried items.")
     participant = battle.participants.select_for_update(no_key=True).filter(warband=warband).first()
     if participant is None:
@@ -445,7 +448,7 @@ def resolve_item(
     if not battle.choosing_order:
         raise RuleViolation("Roll for the choosing order first.")
     turn = chooser(battle)
-    if turn.owner_id != actor.pk and not permissions.is_organiser(actor, battle.campaign):
+    if turn.owner_id != actor.pk and not battle_permissions.acts_for_players(actor, battle):
         raise PermissionDenied(f"It is {turn.name}'s turn to choose.")
     participants = {p.warband_id for p in battle.participants.all()}
     if majority_id is not None and majority_id not in participants:

@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import dateformat, timezone
 
+from battles import permissions as battle_permissions
 from battles.models import PostBattleSequence, StepAction, StepRecord
 from battles.sequence.engine import STEP_NAMES, TREASURY_STEPS
 from battles.sequence.undoing import REOPEN_REFUSED, ReversalRefused, ledger_entries, undo_step
@@ -88,7 +89,9 @@ def reopen_step(
         )
         .get(pk=sequence.pk)
     )
-    if not permissions.can_run_campaign(actor, sequence.participant.battle.campaign):
+    if not battle_permissions.acts_for_players(actor, sequence.participant.battle):
+        if permissions.can_run_campaign(actor, sequence.participant.battle.campaign):
+            raise PermissionDenied(battle_permissions.FOUGHT)
         raise PermissionDenied("Only an organiser reopens a step.")
     if not reason.strip():
         raise RuleViolation("Say why the step is reopened: it is shown in the battle's history.")

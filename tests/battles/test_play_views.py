@@ -10,7 +10,8 @@ from django.urls import reverse
 from battles.models import Battle, Fighter, Game
 from battles.play import start
 from battles.rules import play
-from tests.factories import hide_secrets
+from tests.factories import UserFactory, hide_secrets
+from tests.helpers import without_tokens
 from tests.secrets import contains_value
 
 pytestmark = pytest.mark.django_db
@@ -173,3 +174,18 @@ def test_nothing_of_a_treasury_reaches_the_opponent(client, duel):
         text = client.get(path).content.decode()
         for secret in secrets:
             assert not contains_value(text, secret)
+
+
+def test_the_poll_answers_a_stranger_as_for_a_game_that_does_not_exist(client, duel):
+    """At the version the game is at, too: a 204 would tell him that the game exists."""
+    battle = begin(duel)
+    version = Game.objects.get(battle=battle).version
+    client.force_login(UserFactory(username="nosy"))
+
+    answers = [
+        client.get(reverse("play_board", args=[pk]) + f"?v={version}", headers=HTMX)
+        for pk in (battle.pk, 2_000_000_000)
+    ]
+
+    assert [a.status_code for a in answers] == [404, 404]
+    assert without_tokens(answers[0].content) == without_tokens(answers[1].content)

@@ -136,20 +136,6 @@ def test_closing_and_opening_joining(client, league):
 # --- Organiser tools -----------------------------------------------------------------------
 
 
-def test_an_organiser_adds_a_co_organiser(client, league):
-    helper = UserFactory(username="marshal")
-    client.force_login(league["organiser"])
-
-    client.post(reverse("co_organiser_add", args=[league["campaign"].pk]), {"username": "marshal"})
-
-    assert Membership.objects.get(user=helper, campaign=league["campaign"]).is_organiser
-    response = client.post(
-        reverse("co_organiser_add", args=[league["campaign"].pk]), {"username": "nobody"}
-    )
-    assert response.status_code == 422
-    assert "There is no user called" in response.content.decode()
-
-
 def test_removing_a_player_archives_their_warbands_and_keeps_their_battles(client, league):
     campaign = league["campaign"]
     battle = record(

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.urls import reverse
 
+from campaign import co_organisers
 from tests.factories import UserFactory
 from tests.helpers import reported
 
@@ -18,13 +19,14 @@ pytestmark = pytest.mark.django_db
 # What each guide must cover, by the ids other pages (and people) link to.
 PLAYER_IDS = {
     "join-code", "mustering", "reporting", "your-side", "battle-helper", "post-battle",
-    "treasury", "mayhem-in-mordheim", "rout-order", "underdog-bonus", "out-of-action",
+    "treasury", "organiser", "account", "mayhem-in-mordheim", "rout-order", "underdog-bonus",
+    "out-of-action",
     *(f"step-{n}" for n in range(11)),
 }  # fmt: skip
 ORGANISER_IDS = {
     "start-campaign", "inviting", "campaign-options", "option-carried-items",
     "option-quartermaster", "option-organiser-sees-secrets", "option-random-fortune",
-    "random-fortune", "recording", "corrections", "closing",
+    "random-fortune", "recording", "corrections", "members", "powers", "closing",
 }  # fmt: skip
 
 
@@ -97,6 +99,8 @@ def pages_with_help(duel) -> dict[str, tuple[object, str, str]]:
     """Each page where a question arises: (who opens it, its URL, the id it must link to)."""
     campaign, reavers = duel["campaign"], duel["reavers"]
     battle = reported(duel)
+    invited = UserFactory(username="marshal")
+    co_organisers.invite_co_organiser(campaign, actor=duel["organiser"], username="marshal")
     return {
         "join": (reavers.owner, reverse("join"), "join-code"),
         "join_link": (
@@ -107,6 +111,10 @@ def pages_with_help(duel) -> dict[str, tuple[object, str, str]]:
             duel["organiser"], reverse("campaign_settings", args=[campaign.pk]),
             "campaign-options",
         ),
+        "campaign_settings_powers": (
+            duel["organiser"], reverse("campaign_settings", args=[campaign.pk]), "powers",
+        ),
+        "dashboard_invitation": (invited, reverse("dashboard"), "powers"),
         "battle_report": (reavers.owner, reverse("battle_report", args=[campaign.pk]),
                           "rout-order"),
         "battle_report_hint": (reavers.owner, reverse("battle_report", args=[campaign.pk]),

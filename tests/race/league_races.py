@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from campaign import co_organisers
 from campaign.models import CampaignEvent
 from tests.helpers import mustered_duel
 from tests.race.harness import Shot, race
@@ -20,7 +21,10 @@ NOT_RACED = {
     "guide_organiser": "a page",
     "fortune_table": "the campaign's fortune table: rules text, no treasure",
     "campaign_settings": "settings; the secrets switch is told in the feed (test_campaigns)",
-    "co_organiser_add": "a membership; no treasure",
+    "co_organiser_add": "an invitation to co-organise; no treasure",
+    "invitation_withdraw": "an invitation to co-organise; no treasure",
+    "invitation_decline": "an invitation to co-organise; no treasure",
+    "organiser_step_down": "who organises; no treasure (test_co_organisers: never the last)",
     "member_remove": "archives a player's warbands with their treasure untouched",
     "campaign_create": "a new campaign holds no treasure",
     "join_code_regenerate": "a join code; no treasure",
@@ -28,7 +32,6 @@ NOT_RACED = {
     "campaign_status": "open, closed or archived; no treasure",
     "join": "a membership; a warband is raced at warband_create",
     "join_link": "a membership; a warband is raced at warband_create",
-    "member_reset_link": "a password reset token (Django's, computed, not stored); no treasure",
 }
 
 
@@ -40,6 +43,23 @@ def archive():
     return Shot(
         duel["organiser"],
         reverse("warband_archive", args=[duel["campaign"].pk, reavers.pk]),
+        {},
+        applied=told.count,
+        htmx=False,
+    )
+
+
+@race("invitation_accept", "the invitee's tabs accept once: one membership, one feed line")
+def accept_invitation():
+    duel = mustered_duel()
+    invitee = duel["reavers"].owner
+    invitation = co_organisers.invite_co_organiser(
+        duel["campaign"], actor=duel["organiser"], username=invitee.username
+    )
+    told = CampaignEvent.objects.filter(message__startswith=f"{invitee.username} accepted")
+    return Shot(
+        invitee,
+        reverse("invitation_accept", args=[invitation.pk]),
         {},
         applied=told.count,
         htmx=False,

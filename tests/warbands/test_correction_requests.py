@@ -282,6 +282,39 @@ def test_an_organisers_correction_of_a_players_warband_applies_at_once(duel):
     assert experience_of(duel["reavers"]) == 12
 
 
+def test_an_organiser_who_plays_corrects_an_opponent_only_through_another_organiser(
+    client, organisers_band, duel
+):
+    """An organiser with a warband in play is every player's opponent: giving to any warband
+    waits for an organiser with no stake, and he does not find it among what he decides."""
+    _, other = organisers_band
+    organiser, reavers = duel["organiser"], duel["reavers"]
+
+    asked = ask_experience(reavers, actor=organiser)
+
+    assert asked.status == Status.PENDING
+    assert post_decision(client, asked, organiser).status_code == 403
+    assert corrections.waiting_for(organiser) == []
+    assert [w.warband_id for w in corrections.waiting_for(other)] == [reavers.pk]
+    assert post_decision(client, asked, other).status_code == 200
+    assert experience_of(reavers) == 12
+
+
+def test_the_only_organiser_who_plays_corrects_an_opponent_announced(organisers_band, duel):
+    _, other = organisers_band
+    Membership.objects.filter(user=other).update(is_organiser=False)
+    organiser, reavers = duel["organiser"], duel["reavers"]
+
+    applied = ask_experience(reavers, actor=organiser)
+
+    assert (applied.status, applied.announced) == (Status.APPLIED, True)
+    line = CampaignEvent.objects.filter(warband=reavers).latest("pk").message
+    assert line == (
+        f"{organiser.username} corrected {reavers.name}, while playing himself, by hand with no "
+        "other organiser to approve it (Brandt: experience 8 → 12)."
+    )
+
+
 def test_lowering_experience_is_a_request_too(duel):
     """Lowering it would hand back the advances of the boxes passed since."""
     asked = ask_experience(duel["reavers"], experience=2)

@@ -158,7 +158,10 @@ def test_the_treasury_page_says_plainly_whether_the_organisers_see_inside(client
     campaign.organiser_sees_secrets = True
     campaign.save()
     page = client.get(url).content.decode()
-    assert "This campaign's organisers can see inside your containers." in page
+    assert (
+        "This campaign's organisers can see inside your containers (but none who has a "
+        "warband in play here)." in page
+    )
 
 
 def test_after_a_capture_the_captor_sees_inside_and_nobody_else_does(client, league):

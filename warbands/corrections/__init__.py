@@ -20,11 +20,12 @@ Corrections cannot create value. Each kind is one of two:
   stored or sold, no advance is handed back), so an approval would protect nobody.
 
 Who approves: an organiser of the open campaign (``permissions.approves_corrections``). An
-organiser's own correction of another player's warband applies at once (he is who would
-approve it); of his own warband it waits for another organiser, and when there is none it
-applies and is announced. Every correction that applies tells the campaign feed what it
-changed (roster facts, public to the campaign's members), never its reason (for the owner and
-the organisers) and never anything of a treasury.
+organiser with no warband in play corrects another player's warband at once (he is who would
+approve it); an organiser who plays, like one correcting his own warband, waits for another
+organiser, and when there is none his correction applies and is announced. Every correction
+that applies tells the campaign feed what it changed (roster facts, public to the campaign's
+members), never its reason (for the owner and the organisers) and never anything of a
+treasury.
 
 A correction that gives something says plainly when it breaks the warband's list
 (``breaches``); the organiser sees that before approving, and the feed says it once applied.

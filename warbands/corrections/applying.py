@@ -152,8 +152,9 @@ def tell_feed(correction: Correction, warband: Warband, *, actor) -> None:
     never a treasury)."""
     change = correction.change
     if correction.announced:
+        whose = "his own warband" if warband.owner_id == actor.pk else "while playing himself"
         line = (
-            f"{actor.username} corrected {warband.name}, his own warband, by hand with no other "
+            f"{actor.username} corrected {warband.name}, {whose}, by hand with no other "
             f"organiser to approve it ({change})."
         )
     elif correction.actor_id != actor.pk:

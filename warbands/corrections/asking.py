@@ -95,7 +95,7 @@ def submit(
             correction.status = Correction.Status.PENDING
             correction.save()
             return correction
-        correction.announced = warband.owner_id == actor.pk
+        correction.announced = permissions.has_stake(actor, warband)
         correction.decided_by, correction.decided_at = actor, timezone.now()
     correction.status = Correction.Status.APPLIED
     correction.save()

@@ -60,7 +60,8 @@ def approve(correction: Correction, *, actor) -> Correction:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
     if not permissions.approves_corrections(actor, warband):
         raise PermissionDenied(
-            "Only an organiser approves corrections, and another one those of his own warband."
+            "Only an organiser approves corrections, and another one those of his own warband "
+            "or while he plays himself."
         )
     warrior = applying.locked_warrior(warband, correction.warrior_id)
     correction = _locked(correction, warband)
@@ -87,7 +88,8 @@ def refuse(correction: Correction, *, actor, reason: str) -> Correction:
         raise PermissionDenied("The campaign is closed: nothing in it can change.")
     if not permissions.approves_corrections(actor, warband):
         raise PermissionDenied(
-            "Only an organiser refuses corrections, and another one those of his own warband."
+            "Only an organiser refuses corrections, and another one those of his own warband "
+            "or while he plays himself."
         )
     reason = " ".join(reason.split())
     if not reason:

@@ -62,8 +62,8 @@ class Waiting:
 def waiting_for(user, campaign_ids=None) -> list[Waiting]:
     """The warbands of the open campaigns ``user`` organises (of ``campaign_ids`` only, when
     given) with requests he may approve or refuse: not his own warband's while another
-    organiser could (``permissions.approves_corrections``). Two queries, whatever the
-    campaigns hold."""
+    organiser could, nor any while he plays in the campaign himself
+    (``permissions.approves_corrections``). Three queries, whatever the campaigns hold."""
     organised = Membership.objects.active().filter(
         user=user, is_organiser=True, campaign__status=Campaign.Status.OPEN
     )
@@ -82,8 +82,14 @@ def waiting_for(user, campaign_ids=None) -> list[Waiting]:
         .annotate(asked=Count("pk"))
         .order_by("warband__name", "warband")
     )
+    playing = set(
+        Warband.objects.playing()
+        .filter(owner=user, campaign__in=organised.values("campaign"))
+        .values_list("campaign", flat=True)
+    )
     return [
         Waiting(row["warband__campaign"], row["warband"], row["warband__name"], row["asked"])
         for row in rows
-        if row["warband__owner"] != user.pk or row["warband__campaign"] not in others
+        if row["warband__campaign"] not in others
+        or (row["warband__owner"] != user.pk and row["warband__campaign"] not in playing)
     ]
