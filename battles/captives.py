@@ -166,6 +166,32 @@ def resolve(captive: Captive, status: str, warrior_status: str) -> None:
     warrior.save(update_fields=["status", "is_leader"])
 
 
+def release_held_by(warband_ids, *, why: str) -> list[Captive]:
+    """Let go every captive held by the warbands ``warband_ids`` as they leave play (archived,
+    or their player removed): each comes home to his warband with his equipment, and the feed
+    says so. The rules are silent; a hero held by a warband nobody plays any more could never
+    be ransomed, exchanged or sold, and his player would expect him back. Locks the captives'
+    rows first, as every change of a captive does; the caller locks the warbands after."""
+    ids = list(warband_ids)
+    held = (
+        Captive.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("warrior__warband", "captor", "battle__campaign")
+        .filter(captor__in=ids, status=HELD)
+        .order_by("pk")
+    )
+    released = list(held)
+    for captive in released:
+        resolve(captive, Captive.Status.RELEASED, Warrior.Status.ACTIVE)
+        announce(
+            captive,
+            CampaignEvent.Kind.CAPTURED,
+            f"{captive.warrior.name} of {captive.warrior.warband.name} comes home: "
+            f"{captive.captor.name} {why} and let him go.",
+            warband=captive.warrior.warband,
+        )
+    return released
+
+
 # --- The captor's offers ---------------------------------------------------------------------
 
 

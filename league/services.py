@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from battles.captives import release_held_by
 from campaign.co_organisers import withdraw_invitations_to
 from campaign.models import Campaign, CampaignEvent, Membership
 from campaign.services import record_event, require_organiser
@@ -39,12 +40,14 @@ def remove_member(membership: Membership, *, actor) -> None:
             f"{name} organises the campaign: an organiser is not removed by another. He may "
             "step down himself, and then be removed as a player."
         )
+    playing = Warband.objects.filter(campaign=campaign, owner=membership.user).playing()
+    release_held_by(playing.values_list("pk", flat=True), why="left the campaign")
     membership.is_active = False
     membership.save(update_fields=["is_active"])
     withdraw_invitations_to(campaign, name, actor=actor)
-    Warband.objects.filter(campaign=campaign, owner=membership.user).playing().update(
-        status=Warband.Status.ARCHIVED
-    )
+    # A warband still mustering gives up its purse with it (the database allows a purse only
+    # while mustering).
+    playing.update(status=Warband.Status.ARCHIVED, gold_crowns=0)
     record_event(
         campaign, CampaignEvent.Kind.CAMPAIGN, f"{actor.username} removed {name} from the campaign."
     )
@@ -52,9 +55,11 @@ def remove_member(membership: Membership, *, actor) -> None:
 
 @transaction.atomic
 def archive_warband(warband: Warband, *, actor) -> None:
-    """Remove a warband from play; its battles stay in the history. The warband is read again
-    under its row lock, so two organisers' tabs archive it (and tell the feed) once."""
+    """Remove a warband from play; its battles stay in the history and the captives it held
+    go home (``release_held_by``). The warband is read again under its row lock, so two
+    organisers' tabs archive it (and tell the feed) once."""
     require_organiser(actor, warband.campaign)
+    release_held_by([warband.pk], why="left the campaign")
     warband = (
         Warband.objects.select_for_update(of=("self",), no_key=True)
         .select_related("campaign")

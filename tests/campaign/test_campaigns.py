@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from battles import services as battle_services
-from battles.models import Battle
+from battles.models import Battle, Captive
 from campaign.models import Campaign, CampaignEvent, Membership
 from tests.factories import (
     SECRET_ITEM,
@@ -18,7 +18,7 @@ from tests.factories import (
 from tests.helpers import every_side_entered
 from tests.secrets import assert_unchanged_by_secrets
 from warbands import treasury
-from warbands.models import Warband
+from warbands.models import Warband, Warrior
 
 pytestmark = pytest.mark.django_db
 
@@ -171,6 +171,57 @@ def test_an_organiser_removes_a_warband(client, league):
 
     league["scourge"].refresh_from_db()
     assert league["scourge"].status == "archived"
+
+
+def _held(warrior, captor, battle) -> Captive:
+    Warrior.objects.filter(pk=warrior.pk).update(status=Warrior.Status.CAPTURED)
+    return Captive.objects.create(warrior=warrior, captor=captor, battle=battle)
+
+
+def test_a_warband_taken_out_of_play_lets_its_captives_go_home(client, league):
+    """Nobody plays the captor any more: his captives could never be ransomed, exchanged or
+    sold. The Reavers' hero held by the Scourge comes home; the Scourge's held by the Reavers
+    stays where he is."""
+    campaign, reavers, scourge = league["campaign"], league["reavers"], league["scourge"]
+    battle = record(
+        campaign, league["organiser"], [(reavers, "won", False), (scourge, "lost", True)]
+    )
+    theirs = _held(reavers.warriors.filter(is_hero=True).last(), scourge, battle)
+    ours = _held(scourge.warriors.filter(is_hero=True).last(), reavers, battle)
+    client.force_login(league["organiser"])
+
+    client.post(reverse("warband_archive", args=[campaign.pk, scourge.pk]))
+
+    theirs.refresh_from_db()
+    ours.refresh_from_db()
+    assert (theirs.status, theirs.warrior.status) == ("released", "active")
+    assert (ours.status, ours.warrior.status) == ("held", "captured")
+    line = CampaignEvent.objects.filter(kind="captured").latest("pk").message
+    assert line == (
+        f"{theirs.warrior.name} of Reavers comes home: Scourge left the campaign and let him go."
+    )
+
+
+def test_removing_a_player_lets_his_captives_go_and_takes_a_mustering_purse(client, league):
+    campaign, reavers, scourge = league["campaign"], league["reavers"], league["scourge"]
+    battle = record(
+        campaign, league["organiser"], [(reavers, "won", False), (scourge, "lost", True)]
+    )
+    theirs = _held(scourge.warriors.filter(is_hero=True).last(), reavers, battle)
+    campaign.max_warbands_per_player = 2
+    campaign.save()
+    mustering = WarbandFactory(campaign=campaign, owner=league["player"], name="Second Band")
+    assert mustering.gold_crowns > 0
+    membership = Membership.objects.get(user=league["player"], campaign=campaign)
+    client.force_login(league["organiser"])
+
+    response = client.post(reverse("member_remove", args=[campaign.pk, membership.pk]))
+
+    assert response.status_code == 302
+    mustering.refresh_from_db()
+    theirs.refresh_from_db()
+    assert (mustering.status, mustering.gold_crowns) == ("archived", 0)
+    assert (theirs.status, theirs.warrior.status) == ("released", "active")
 
 
 def test_an_organiser_records_and_corrects_a_battle(client, league):
