@@ -47,8 +47,15 @@ def end_game(battle_id: int, *, actor, winner_id: int | None) -> Battle:
 
 
 def finish(game: Game, *, winners: list[int], actor) -> None:
-    """Write the report (results, rout order, each warrior's part) and end the game."""
-    battle = game.battle
+    """Write the report (results, rout order, each warrior's part) and end the game. The
+    battle's row is locked before its participants', as every service that writes a side
+    takes them (``battles.sides.enter_side``), so the two never wait on each other."""
+    battle = (
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=game.battle_id)
+    )
+    game.battle = battle  # the callers read the report from the game
     played = scenarios.scenario(battle.scenario_key)
     fighters = list(
         Fighter.objects.filter(game=game).select_related("warrior", "side__participant")
@@ -63,7 +70,9 @@ def finish(game: Game, *, winners: list[int], actor) -> None:
     by_side: dict[int, list[Fighter]] = {}
     for fighter in fighters:
         by_side.setdefault(fighter.side.participant_id, []).append(fighter)
-    for participant in Participant.objects.filter(battle=battle).select_for_update(of=("self",)):
+    for participant in Participant.objects.filter(battle=battle).select_for_update(
+        of=("self",), no_key=True
+    ):
         mine = by_side.get(participant.pk, [])
         if participant.routed:
             participant.result = Participant.Result.LOST
