@@ -57,7 +57,8 @@ class Campaign(models.Model):
     )
     organiser_sees_secrets = models.BooleanField(
         default=False,
-        help_text="Organisers may see the contents of every warband's storage containers.",
+        help_text="Organisers with no warband in play may see the contents of every "
+        "warband's storage containers (one who plays sees only his own).",
     )
     max_warbands_per_player = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1)]
