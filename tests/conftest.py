@@ -13,7 +13,14 @@ from tests.factories import (
     UserFactory,
     mustered_warband,
 )
-from tests.helpers import FAST_PASSWORD_HASHERS
+from tests.helpers import FAST_PASSWORD_HASHERS, checksum, checksum_sql
+from tests.postgresql.base import KEPT_TABLES
+from tests.sharing import (
+    MODULES_WITH_TRANSACTIONAL_TESTS,
+    is_transactional,
+    per_test,
+    shared_per_module,
+)
 from warbands.models import WarbandType
 from warbands.reference import load_reference_data
 
@@ -36,12 +43,7 @@ def _no_transactional_test_inside_shared_data(request):
     """A transactional test (``transaction=True``, ``transactional_db``, ``live_server``) in a
     class or module whose data ``tests.helpers.built_once`` holds in an open transaction would
     empty the tables inside that transaction: it fails at once instead."""
-    marker = request.node.get_closest_marker("django_db")
-    transactional = marker is not None and (
-        marker.kwargs.get("transaction") or marker.args[:1] == (True,)
-    )
-    transactional = transactional or {"transactional_db", "live_server"} & set(request.fixturenames)
-    if transactional and connection.in_atomic_block:
+    if is_transactional(request.node) and connection.in_atomic_block:
         pytest.fail("a transactional test among tests that share data built once (built_once)")
 
 
@@ -111,11 +113,11 @@ def reference_models() -> list[type]:
 
 @pytest.fixture
 def reference_data(transactional_db):
-    """The warband lists, for tests on a transactional database: pytest-django empties every
-    table after such a test, data migrations included, so they are put back here: the rows the
-    process first saw (from the migrations or ``load_reference_data``) are kept and inserted
-    again, in one transaction (the foreign keys are checked at its end, so the order of the
-    tables does not matter)."""
+    """The warband lists, for tests on a transactional database. The suite's flush leaves
+    their tables alone (``tests.postgresql.KEPT_TABLES``), so they are loaded once: from the
+    migrations, or, where a flush of another kind emptied them, from the rows this process
+    first saw (inserted in one transaction; the foreign keys are checked at its end, so the
+    order of the tables does not matter). The test must leave them as it found them."""
     loaded = WarbandType.objects.exists()  # the migrations' rows, before the first flush
     if not loaded and not REFERENCE_ROWS:
         load_reference_data(apps)
@@ -125,10 +127,16 @@ def reference_data(transactional_db):
                 model._base_manager.bulk_create(rows)
     if not REFERENCE_ROWS:
         REFERENCE_ROWS.extend((m, list(m._base_manager.all())) for m in reference_models())
+    KEPT_TABLES.update(model._meta.db_table for model, _ in REFERENCE_ROWS)
+    sql = checksum_sql(sorted(KEPT_TABLES))
+    before = checksum(sql)
+    yield
+    if checksum(sql) != before:
+        KEPT_TABLES.clear()  # this once the flush empties them, and the next test loads them
+        pytest.fail("the test changed the warband lists, which the flush would have kept")
 
 
-@pytest.fixture
-def duel(db):
+def build_duel() -> dict:
     """A campaign with an organiser and two mustered warbands, Reavers and Scourge."""
     campaign = CampaignFactory(name="Siege")
     organiser = MembershipFactory(campaign=campaign, is_organiser=True).user
@@ -141,3 +149,22 @@ def duel(db):
         "scourge": scourge,
         "bystander": MembershipFactory(campaign=campaign).user,
     }
+
+
+def pytest_collection_modifyitems(items):
+    MODULES_WITH_TRANSACTIONAL_TESTS.update(
+        item.module.__name__ for item in items if hasattr(item, "module") and is_transactional(item)
+    )
+
+
+@pytest.fixture(scope="module")
+def _duel_built(request, django_db_setup, django_db_blocker):
+    """The duel, mustered once for the tests of a module."""
+    yield from shared_per_module(request, django_db_blocker, build_duel)
+
+
+@pytest.fixture
+def duel(_duel_built, db):
+    """A campaign with an organiser and two mustered warbands, Reavers and Scourge: built once
+    per module, rolled back to as built after every test (``tests.helpers.per_test``)."""
+    return per_test(_duel_built, build_duel)

@@ -6,19 +6,16 @@
 - the whole database in one hash, to see that a refused request wrote nothing
   (``fingerprint``);
 - a browser logged in through the log-in form (``log_in``);
-- data built once for the tests of a class or a module (``built_once``).
+- (data built once for the tests of a module: ``tests.sharing``).
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator
-from typing import TypeVar
 
 import pytest
-from django.db import connection, transaction
-from django.test import override_settings
+from django.db import connection
 from playwright.sync_api import expect
 
 from battles import sequence as sequences
@@ -255,23 +252,32 @@ def run_together(*actions):
 _FINGERPRINT_SQL: str | None = None
 
 
+def checksum_sql(tables: list[str]) -> str:
+    """One query answering a checksum of every row of ``tables``. Each table counts as its
+    number of rows and the sum of its rows' 64-bit hashes, which does not depend on their
+    order: no sort, so the crawls can afford it before and after every request."""
+    rows = "count(*) || ':' || coalesce(sum(hashtextextended(t::text, 0)::numeric), 0)"
+    parts = [f"SELECT '{t}' AS n, {rows} AS h FROM \"{t}\" t" for t in tables]
+    return f"SELECT md5(string_agg(n || h, '' ORDER BY n)) FROM ({' UNION ALL '.join(parts)}) x"
+
+
+def checksum(sql: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return cursor.fetchone()[0]
+
+
 def fingerprint() -> str:
-    """Every row of every table the app writes, in one query: sessions, log-in attempts and
-    the one-time form tokens (bookkeeping of requests, not of the league) aside."""
+    """Every row of every table the app writes (``checksum_sql``): sessions, log-in attempts
+    and the one-time form tokens (bookkeeping of requests, not of the league) aside."""
     global _FINGERPRINT_SQL
     if _FINGERPRINT_SQL is None:
         skip = ("django_session", "axes_", "django_admin_log", "core_formtoken")
         tables = [
             t for t in sorted(connection.introspection.table_names()) if not t.startswith(skip)
         ]
-        rows = "coalesce(string_agg(t::text, '|' ORDER BY t::text), '')"
-        parts = [f"SELECT '{t}' AS n, md5({rows}) AS h FROM \"{t}\" t" for t in tables]
-        _FINGERPRINT_SQL = (
-            f"SELECT md5(string_agg(n || h, '' ORDER BY n)) FROM ({' UNION ALL '.join(parts)}) x"
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(_FINGERPRINT_SQL)
-        return cursor.fetchone()[0]
+        _FINGERPRINT_SQL = checksum_sql(tables)
+    return checksum(_FINGERPRINT_SQL)
 
 
 #: What differs between two drawings of the same page: the CSRF token (masked afresh for
@@ -300,39 +306,6 @@ def log_in(context, live_server, user):
     page.locator("main").get_by_role("button", name="Log in").click()
     expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
     return page
-
-
-# --- Data built once for several tests -----------------------------------------------------------
-
-T = TypeVar("T")
-
-
-def built_once(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
-    """For a class- or module-scoped fixture (``yield from built_once(...)``): what ``build``
-    makes, in a transaction that stays open for the tests of the class or module and is rolled
-    back after the last of them.
-
-    pytest-django runs each test on the ``db`` fixture in a savepoint inside that transaction
-    and rolls the savepoint back after the test, so every test starts from the data exactly as
-    built, whatever the test before it wrote (Django's ``setUpTestData`` does the same). Model
-    instances live on between tests, though: hand out primary keys, or objects the test may
-    not change in memory, and let the tests read the rows again. Not for transactional tests
-    (``transaction=True``, ``live_server``): they would empty the tables inside the open
-    transaction, and other threads could not see the rows anyway.
-
-    ``build`` runs with the suite's fast password hasher (``tests/conftest.py`` sets it per
-    test, after this fixture is built)."""
-    atomic = transaction.atomic()
-    with django_db_blocker.unblock():
-        atomic.__enter__()
-    try:
-        with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS):
-            built = build()
-        yield built
-    finally:
-        with django_db_blocker.unblock():
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
 
 
 # --- The treasury ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from battles.models import DiceRoll, PostBattleSequence, SequenceTask
 from bench import night, plan
 from bench.generate import generate
 from bench.load import capture, fill
-from tests.helpers import built_once
+from tests.sharing import built_once
 from warbands.models import LedgerEntry, StorageContainer
 
 pytestmark = pytest.mark.django_db

@@ -25,7 +25,7 @@ from battles import captive_fates, captives
 from battles.dice import dice_for
 from battles.models import Battle, Captive
 from battles.play import end
-from tests.helpers import built_once
+from tests.sharing import built_once
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer, Warband, Warrior
 

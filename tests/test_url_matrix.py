@@ -32,7 +32,8 @@ from battles.rules import ReportedResult
 from campaign import co_organisers
 from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
-from tests.helpers import built_once, every_side_entered, fingerprint, without_tokens
+from tests.helpers import every_side_entered, fingerprint, without_tokens
+from tests.sharing import built_once
 from tests.urlwalk import iter_routes
 from warbands import corrections
 from warbands.models import VesselItem, Warrior

@@ -14,6 +14,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from django.db import models
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 ITEM_FIELDS = ("name", "category", "price", "price_dice", "rarity", "notes", "sells_for")
@@ -34,15 +36,53 @@ def warband_files(data_dir: Path = DATA_DIR) -> list[Path]:
 
 class _Manager:
     """``update_or_create`` that passes on only the fields the (historical) model has, so this
-    loader, called from an old migration, keeps working after later fields are added."""
+    loader, called from an old migration, keeps working after later fields are added.
+
+    The model's rows are read once per load and matched in memory: a row that is already as
+    the files say costs no query, a changed one one UPDATE of the fields that differ, a new
+    one one INSERT. Several migrations load the same files again, and a database migrated
+    from empty would otherwise pay a locking read and a write for every row each time."""
 
     def __init__(self, model) -> None:
         self.model = model
         self.fields = {field.name for field in model._meta.get_fields()}
+        self._indexes: dict[tuple[str, ...], dict[tuple, Any]] = {}
+
+    def _attname(self, name: str) -> str:
+        return self.model._meta.get_field(name).attname
+
+    @staticmethod
+    def _plain(value: Any) -> Any:
+        """A lookup or field value as the row stores it (a related row by its primary key)."""
+        return value.pk if isinstance(value, models.Model) else value
+
+    def _key(self, names: tuple[str, ...], row) -> tuple:
+        return tuple(getattr(row, self._attname(name)) for name in names)
+
+    def _index(self, names: tuple[str, ...]) -> dict[tuple, Any]:
+        if names not in self._indexes:
+            self._indexes[names] = {self._key(names, r): r for r in self.model.objects.all()}
+        return self._indexes[names]
 
     def update_or_create(self, *, defaults: dict[str, Any], **lookup: Any):
         known = {name: value for name, value in defaults.items() if name in self.fields}
-        return self.model.objects.update_or_create(defaults=known, **lookup)
+        names = tuple(sorted(lookup))
+        row = self._index(names).get(tuple(self._plain(lookup[name]) for name in names))
+        if row is None:
+            row = self.model.objects.create(**lookup, **known)
+            for other, index in self._indexes.items():
+                index[self._key(other, row)] = row
+            return row, True
+        changed = [
+            name
+            for name, value in known.items()
+            if getattr(row, self._attname(name)) != self._plain(value)
+        ]
+        for name in changed:
+            setattr(row, name, known[name])
+        if changed:
+            row.save(update_fields=changed)
+        return row, False
 
     def all(self):
         return self.model.objects.all()
@@ -293,8 +333,8 @@ def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
     a ``WarriorType`` of no warband list holding his profile, race, skill lists (his own
     special skills are lists of ``skills.json``), spell list and rating value. Matched by
     key, so loading twice changes nothing."""
-    WarriorType = apps.get_model("warbands", "WarriorType")
-    HiredSwordType = apps.get_model("warbands", "HiredSwordType")
+    model = _models(apps)
+    WarriorType, HiredSwordType = model("WarriorType"), model("HiredSwordType")
     races = {row.key: row for row in apps.get_model("warbands", "RacialMaximum").objects.all()}
     lists = {row.key: row for row in apps.get_model("warbands", "SkillList").objects.all()}
     spells = {row.key: row for row in apps.get_model("warbands", "SpellList").objects.all()}

@@ -1,10 +1,10 @@
 import pytest
 
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
+from tests.sharing import per_test, shared_per_module
 
 
-@pytest.fixture
-def league():
+def build_league() -> dict:
     """An open campaign: organiser, co-organiser, two players with warbands; and a player of
     another campaign."""
     campaign = CampaignFactory(name="Siege of Sigmarhafen")
@@ -22,3 +22,14 @@ def league():
         "scourge": scourge,
         "outsider": outsider,
     }
+
+
+@pytest.fixture(scope="module")
+def _league_built(request, django_db_setup, django_db_blocker):
+    yield from shared_per_module(request, django_db_blocker, build_league)
+
+
+@pytest.fixture
+def league(_league_built, db):
+    """The league of ``build_league``: built once per module, as built for every test."""
+    return per_test(_league_built, build_league)

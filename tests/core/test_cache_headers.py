@@ -25,7 +25,7 @@ from django.urls import path, reverse
 from django.views.decorators.cache import cache_control
 
 from tests.factories import mustered_warband
-from tests.helpers import built_once
+from tests.sharing import built_once
 from tests.test_url_matrix import build_scenario, path_for
 from tests.urlwalk import iter_routes
 from warbands import treasury

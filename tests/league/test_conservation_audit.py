@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection
 from django.test import override_settings
 
-from tests.helpers import built_once
+from tests.sharing import built_once
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer, Warband
 

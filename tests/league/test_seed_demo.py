@@ -9,7 +9,7 @@ from battles.models import Battle, Participant
 from campaign.models import Campaign, CampaignEvent, Membership
 from core.auth import DEMO_PASSWORD
 from league.standings import league_table
-from tests.helpers import built_once
+from tests.sharing import built_once
 from warbands import services
 from warbands.models import LedgerEntry, RatingSnapshot, StorageContainer, Warband, Warrior
 

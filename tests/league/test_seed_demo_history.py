@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from battles.models import Battle, DiceRoll
 from campaign.models import Campaign, CampaignEvent
-from tests.helpers import built_once
+from tests.sharing import built_once
 from warbands.models import Warrior, WarriorSkill
 from warbands.rules import CHARACTERISTICS
 

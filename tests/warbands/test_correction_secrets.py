@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.helpers import built_once
+from tests.sharing import built_once
 from tests.test_secrets_crawl import crawl, leaks, seed_with_secrets
 from warbands import corrections, treasury
 from warbands.models import Item, StorageContainer, Warband

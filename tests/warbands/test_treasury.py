@@ -64,7 +64,7 @@ def test_the_muster_cannot_finish_while_the_purse_does_not_fit():
         services.finish_muster(draft, actor=draft.owner)
     draft.refresh_from_db()
     assert draft.status == "draft"
-    assert not LedgerEntry.objects.exists()
+    assert not LedgerEntry.objects.filter(warband=draft).exists()
 
 
 def test_common_containers_are_bought_from_the_purse_while_mustering():
@@ -81,7 +81,8 @@ def test_common_containers_are_bought_from_the_purse_while_mustering():
         "pouch",
         "treasure_chest",
     ]
-    assert not LedgerEntry.objects.exists()  # the purse is not yet the treasury
+    # the purse is not yet the treasury
+    assert not LedgerEntry.objects.filter(warband=draft).exists()
 
 
 def test_rare_containers_need_a_rarity_roll():

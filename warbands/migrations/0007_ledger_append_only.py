@@ -1,6 +1,7 @@
 """The ledger is append-only in the database too: a trigger refuses UPDATE and DELETE on it.
 
-TRUNCATE (what the test suite uses to empty tables) is not affected.
+TRUNCATE is not affected, nor is the test suite's flush, which empties the tables with the
+triggers switched off (tests/postgresql).
 """
 
 from django.db import migrations
