@@ -41,7 +41,7 @@ def fast_password_hasher(settings):
 @pytest.fixture(autouse=True)
 def _no_transactional_test_inside_shared_data(request):
     """A transactional test (``transaction=True``, ``transactional_db``, ``live_server``) in a
-    class or module whose data ``tests.helpers.built_once`` holds in an open transaction would
+    class or module whose data ``tests.sharing.built_once`` holds in an open transaction would
     empty the tables inside that transaction: it fails at once instead."""
     if is_transactional(request.node) and connection.in_atomic_block:
         pytest.fail("a transactional test among tests that share data built once (built_once)")
@@ -166,5 +166,5 @@ def _duel_built(request, django_db_setup, django_db_blocker):
 @pytest.fixture
 def duel(_duel_built, db):
     """A campaign with an organiser and two mustered warbands, Reavers and Scourge: built once
-    per module, rolled back to as built after every test (``tests.helpers.per_test``)."""
+    per module, rolled back to as built after every test (``tests.sharing.per_test``)."""
     return per_test(_duel_built, build_duel)

@@ -27,7 +27,7 @@ def small_league() -> dict:
 
 @pytest.fixture(scope="module")
 def built_league(django_db_setup, django_db_blocker):
-    """The league is built once for the module (``tests.helpers.built_once``); each test
+    """The league is built once for the module (``tests.sharing.built_once``); each test
     starts from it as built, what the test before it wrote rolled back."""
     yield from built_once(django_db_blocker, small_league)
 

@@ -200,7 +200,7 @@ def seed_with_secrets() -> dict[int, list[str]]:
 
 @pytest.fixture(scope="module")
 def seeded(django_db_setup, django_db_blocker):
-    """The league is seeded once for the module (``tests.helpers.built_once``): each test
+    """The league is seeded once for the module (``tests.sharing.built_once``): each test
     starts from it as seeded, what the test before it wrote (a capture) rolled back."""
     yield from built_once(django_db_blocker, seed_with_secrets)
 

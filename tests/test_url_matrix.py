@@ -250,7 +250,7 @@ def build_scenario() -> dict:
 
 @pytest.fixture(scope="module")
 def built_scenario(django_db_setup, django_db_blocker):
-    """The scenario is built once for the module (``tests.helpers.built_once``); each test
+    """The scenario is built once for the module (``tests.sharing.built_once``); each test
     starts from it as built."""
     yield from built_once(django_db_blocker, build_scenario)
 

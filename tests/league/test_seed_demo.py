@@ -69,7 +69,7 @@ def seed_the_demo() -> None:
 @pytest.fixture(scope="class")
 def seeded_demo(django_db_setup, django_db_blocker):
     """The demo is seeded once for the tests of ``TestTheSeededDemo``
-    (``tests.helpers.built_once``): each starts from it as seeded. The tests above seed
+    (``tests.sharing.built_once``): each starts from it as seeded. The tests above seed
     it themselves, from an empty database."""
     yield from built_once(django_db_blocker, seed_the_demo)
 
