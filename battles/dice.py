@@ -129,7 +129,7 @@ def staged(dice, need: Need, further: Sequence[Sequence[int]], who: str):
 
 def check_used(dice, who: str) -> None:
     """Typed dice a roll finished without: refused, so that no die typed is ignored (as
-    ``battles.sequence.task_dice.check_all_rolled`` for the sequence's tasks)."""
+    ``battles.aftermath.task_dice.check_all_rolled`` for the sequence's tasks)."""
     if not isinstance(dice, EnteredDice):
         return
     left = dice.left_over if isinstance(dice, StagedDice) else len(dice.remaining)

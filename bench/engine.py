@@ -25,7 +25,7 @@ import time
 
 from django.db import connection, transaction
 
-from battles import sequence
+from battles import aftermath as sequence
 from battles.models import PostBattleSequence
 from battles.rules import experience, exploration, injuries
 from battles.rules.tasks import NeedsAnswer
@@ -147,7 +147,7 @@ SERVICES = ("prepare", "run_task", "act", "complete_step")
 
 @contextlib.contextmanager
 def _timed_services(spent: list[float], queries: list[int]):
-    """Time the calls to the sequence's services (``battles.sequence``) and count their
+    """Time the calls to the sequence's services (``battles.aftermath``) and count their
     queries; what ``seed_demo`` does between them (the player's choices, its own reads) is
     not server time."""
 
@@ -195,7 +195,7 @@ def services_sequence(league, runs: int = 5) -> dict:
         try:
             with transaction.atomic():
                 battle = play_battle(campaign, organiser, first, second, until={first.pk: 1})
-                # loaded as the sequence page loads it (battles.sequence_views._sequence_for)
+                # loaded as the sequence page loads it (battles.aftermath.views._sequence_for)
                 sequence = PostBattleSequence.objects.select_related(
                     "participant__battle__campaign",
                     "participant__warband__warband_type",

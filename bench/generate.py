@@ -31,9 +31,8 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from battles import sequence as sequences
-from battles import services as battle_services
-from battles import sides
+from battles import aftermath as sequences
+from battles.aftermath import task_dice
 from battles.models import (
     Battle,
     DiceRoll,
@@ -43,8 +42,9 @@ from battles.models import (
     StepRecord,
     WarriorOutcome,
 )
+from battles.report import services as battle_services
+from battles.report import sides
 from battles.rules import ReportedResult
-from battles.sequence import task_dice
 from campaign.models import Membership
 from league.management.commands.seed_demo import Command as Demo
 from tests.factories import CampaignFactory, UserFactory, WarbandFactory, finish, hire

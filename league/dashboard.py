@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q
 from django.urls import reverse
 
+from battles.aftermath import waiting_for
 from battles.models import Battle, Participant
-from battles.sequence import waiting_for
 from campaign.models import Campaign, Membership
 from warbands import corrections
 from warbands.models import Warband
@@ -29,7 +29,7 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
     for warband in warbands:
         by_campaign.setdefault(warband.campaign_id, []).append(warband)
     # The user's games being played (the battle helper), his sides of battles not confirmed
-    # yet: his warriors to enter (battles.sides), or, once every side is in, the report to
+    # yet: his warriors to enter (battles.report.sides), or, once every side is in, the report to
     # confirm or dispute.
     waiting = (
         Participant.objects.filter(

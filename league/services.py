@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from battles.captives import release_held_by
+from battles.captives.holding import release_held_by
 from campaign.co_organisers import withdraw_invitations_to
 from campaign.models import Campaign, CampaignEvent, Membership
 from campaign.services import record_event, require_organiser

@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from battles.forms import FortuneTableForm
 from battles.models import Battle
+from battles.report.forms import FortuneTableForm
 from campaign import co_organisers
 from campaign import services as campaign_services
 from campaign.forms import CampaignForm, CoOrganiserForm, JoinForm

@@ -5,8 +5,8 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
-from battles import services as battle_services
-from battles import sides
+from battles.report import services as battle_services
+from battles.report import sides
 from battles.rules import ReportedResult
 from campaign.models import Campaign, Membership
 from core.dice import ScriptedDice

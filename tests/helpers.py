@@ -18,11 +18,12 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
-from battles import sequence as sequences
-from battles import services, sides, step_forms
+from battles import aftermath as sequences
+from battles.aftermath import carried_items
+from battles.aftermath import forms as step_forms
 from battles.models import Captive, PostBattleSequence
+from battles.report import services, sides
 from battles.rules import ReportedResult
-from battles.sequence import carried_items
 from core.dice import ScriptedDice
 from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, mustered_warband
 from warbands import treasury

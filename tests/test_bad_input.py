@@ -16,9 +16,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battles import sequence as sequences
-from battles import services
+from battles import aftermath as sequences
 from battles.models import SequenceTask
+from battles.report import services
 from battles.rules import ReportedResult
 from core.dice import ScriptedDice
 from tests.factories import WarbandFactory, hire

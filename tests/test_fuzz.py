@@ -33,10 +33,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import Resolver404, resolve, reverse
 
-from battles import captives, fortune
+from battles.aftermath import carried_items
+from battles.captives import holding as captives
+from battles.helper import moves
 from battles.models import Captive, Fighter
-from battles.play import moves
-from battles.sequence import carried_items
+from battles.report import fortune
 from core.dice import ScriptedDice
 from tests.battles.test_recovery_dice import confirmed, declared
 from tests.factories import UserFactory, WarbandFactory, hire

@@ -33,8 +33,8 @@ WRITE_QUERIES = {
     "injury roll": 20,
     "finish a step": 15,
     # The undo runs in a savepoint (2 queries) so that a refusal is explained against the
-    # sequence as it was (battles.sequence.reopening.explain); the step 8 page it draws asks
-    # once whether a hero may still haggle (battles.sequence.haggle.haggler).
+    # sequence as it was (battles.aftermath.reopening.explain); the step 8 page it draws asks
+    # once whether a hero may still haggle (battles.aftermath.haggle.haggler).
     "undo a step": 27,
 }
 # Django notes the transaction's BEGIN and COMMIT among the queries; psycopg sends them with

@@ -21,10 +21,11 @@ from django.core.management import call_command
 from django.db import transaction
 from django.test import override_settings
 
-from battles import captive_fates, captives
+from battles.captives import fates as captive_fates
+from battles.captives import holding as captives
 from battles.dice import dice_for
+from battles.helper import end
 from battles.models import Battle, Captive
-from battles.play import end
 from tests.sharing import built_once
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer, Warband, Warrior

@@ -25,9 +25,9 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve, reverse
 
-from battles import services as battle_services
+from battles.helper.start import start_game
 from battles.models import Captive, Fighter, Game, PostBattleSequence, SequenceTask
-from battles.play.start import start_game
+from battles.report import services as battle_services
 from battles.rules import ReportedResult
 from campaign import co_organisers
 from campaign.models import Membership

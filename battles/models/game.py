@@ -2,7 +2,7 @@
 on the table and what happened, in the order it happened.
 
 ``Game.version`` goes up with every change, under the game's row lock: the page polls with the
-version it shows and gets an empty answer while nothing changed (``battles.play_views``).
+version it shows and gets an empty answer while nothing changed (``battles.helper.views``).
 """
 
 from __future__ import annotations

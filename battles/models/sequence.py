@@ -1,7 +1,7 @@
 """The post-battle sequence as it is stored: each warband's walk through steps 0 to 10 of one
 battle (``PostBattleSequence``), each step as it was done (``StepRecord``) with its actions
 and their journals (``StepAction``), and the rolls a step holds (``SequenceTask``). The
-sequence itself is played by ``battles.sequence``.
+sequence itself is played by ``battles.aftermath``.
 """
 
 from __future__ import annotations

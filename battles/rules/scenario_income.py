@@ -6,7 +6,7 @@ Readings where the texts are silent:
 
 - The shards a side entered with its report are taken as entered, at most the scenario's
   ``most_shards`` (none from a listed scenario without wyrdstone of its own; ten for one the
-  app does not list, as ``battles.sides`` checks on entry).
+  app does not list, as ``battles.report.sides`` checks on entry).
 - The chest goes to the warband that won (the scenario: the victorious warband gains it).
   Its dice are rolled in the table's order: 3D6 for the gold, then a D6 for each find, and a
   find of D3 pieces rolls its D3 right after the D6 that found it.

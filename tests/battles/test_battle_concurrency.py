@@ -2,10 +2,10 @@
 
 import pytest
 
-from battles import services
+from battles.aftermath import carried_items
 from battles.models import Battle, CarriedItemAtEnd
+from battles.report import services
 from battles.rules import ReportedResult
-from battles.sequence import carried_items
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband

@@ -9,10 +9,10 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from battles import fortune
-from battles import sequence as sequences
+from battles import aftermath as sequences
+from battles.aftermath.forms import clean_action
 from battles.models import Battle, Captive, DiceRoll, Participant
-from battles.step_forms import clean_action
+from battles.report import fortune
 from campaign.models import RandomFortuneEntry
 from core.dice import ScriptedDice
 from tests.helpers import (

@@ -4,12 +4,11 @@ nothing; good input reaches the services as cleaned values."""
 import pytest
 from django.urls import reverse
 
-from battles import sides
 from battles.dice import parse_faces
-from battles.forms import CarriedItemsForm
 from battles.models import CarriedItemAtEnd
+from battles.report import sides
+from battles.report.forms import CarriedItemsForm, WarriorSideForm
 from battles.rules import scenarios
-from battles.side_forms import WarriorSideForm
 from core.dice import DiceError
 from tests.helpers import battle_of, play_to, reported, sequence_of
 

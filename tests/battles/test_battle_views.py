@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from battles import services
+from battles.aftermath import carried_items
 from battles.models import Battle, CarriedItemAtEnd
-from battles.sequence import carried_items
+from battles.report import services
 from tests.factories import SECRET_ITEM, UserFactory, change_secrets, hide_secrets, mustered_warband
 from tests.helpers import every_side_entered, reported
 from tests.secrets import assert_unchanged_by_secrets

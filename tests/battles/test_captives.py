@@ -5,8 +5,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from battles import captive_fates, captives
-from battles import sequence as sequences
+from battles import aftermath as sequences
+from battles.captives import fates as captive_fates
+from battles.captives import holding as captives
 from battles.dice import recorder
 from battles.models import Battle, Captive, DiceRoll
 from campaign.models import CampaignEvent

@@ -5,7 +5,7 @@ items; and the Dwarf Smithy's gromril weapons are the catalogue's items, so they
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.rules import exploration as exploration_rules
 from core.dice import ScriptedDice
 from tests.factories import WarbandFactory, finish, hire

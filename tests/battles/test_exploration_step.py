@@ -4,11 +4,11 @@ dice."""
 
 import pytest
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
+from battles.aftermath.engine import step_context
+from battles.aftermath.exploration import apply_find, location_context
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.rules import exploration as rules
-from battles.sequence.engine import step_context
-from battles.sequence.exploration import apply_find, location_context
 from core.dice import ScriptedDice, ServerDice
 from tests.helpers import (
     act,

@@ -5,8 +5,8 @@ log. The Reavers as in ``test_trading_steps``: Captain Adler, Brandt, three Stad
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
-from battles import step_forms
+from battles import aftermath as sequences
+from battles.aftermath import forms as step_forms
 from battles.dice import dice_for
 from battles.models import DiceRoll
 from core.dice import DiceError

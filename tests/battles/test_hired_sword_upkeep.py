@@ -9,9 +9,9 @@ The Reavers (Reikland) muster with Captain Adler, Brandt the champion and three 
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
+from battles.aftermath.dramatis_personae import swords_due
 from battles.models import SequenceTask, WarriorOutcome
-from battles.sequence.dramatis_personae import swords_due
 from tests.helpers import (
     act,
     at_step,

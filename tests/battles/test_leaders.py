@@ -5,7 +5,7 @@ a Sisters of Sigmar or Possessed successor who learned magic casts from then on.
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import SequenceTask
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import act, fought, play_to, roll, sequence_of

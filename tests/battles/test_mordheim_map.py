@@ -5,8 +5,8 @@ the next scenario."""
 
 import pytest
 
-from battles import sequence as sequences
-from battles import step_forms
+from battles import aftermath as sequences
+from battles.aftermath import forms as step_forms
 from battles.dice import dice_for
 from battles.models import DiceRoll
 from battles.rules.mordheim_map import map_roll

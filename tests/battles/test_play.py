@@ -1,12 +1,12 @@
-"""The battle helper's services (battles.play): a game set up, the turn sequence with its
+"""The battle helper's services (battles.helper): a game set up, the turn sequence with its
 recovery phase, tests with typed dice, the Rout test and the report written at the end."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from battles import services, sides
+from battles.helper import checks, end, moves, rout, start
 from battles.models import Battle, DiceRoll, Fighter, Participant, WarriorOutcome
-from battles.play import checks, end, moves, rout, start
+from battles.report import services, sides
 from battles.rules import play
 from tests.helpers import warriors
 from warbands.rules import RuleViolation

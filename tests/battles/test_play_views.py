@@ -1,4 +1,4 @@
-"""The battle helper's pages (battles.play_views): the poll answers 204 while nothing
+"""The battle helper's pages (battles.helper.views): the poll answers 204 while nothing
 changed, moves through the page apply once and explain refusals, a page's queries do not grow
 with the warbands, and nothing of a treasury reaches the opponent."""
 
@@ -7,8 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from battles.helper import start
 from battles.models import Battle, Fighter, Game
-from battles.play import start
 from battles.rules import play
 from tests.factories import UserFactory, hide_secrets
 from tests.helpers import without_tokens

@@ -26,7 +26,7 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from tests.factories import WarbandFactory, hire
 from tests.helpers import act, at, chest, gold, play_to, roll, state, warriors
 from tests.trading_texts import found_in_exploration, magical_artefacts, terms_of

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import (
     act,

@@ -4,8 +4,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from battles import fortune, rules, services
-from battles.forms import FortuneTableForm
+from battles import rules
+from battles.report import fortune, services
+from battles.report.forms import FortuneTableForm
 from battles.rules import ReportedResult
 from campaign.models import RandomFortuneEntry
 from core.dice import ScriptedDice

@@ -4,7 +4,7 @@ died since does not (a battle without outcomes for the side: every hero free to 
 
 import pytest
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import WarriorOutcome
 from tests.helpers import fought, play_to, sequence_of, warriors
 from warbands.models import Warrior, WarriorType

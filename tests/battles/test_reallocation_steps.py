@@ -4,7 +4,7 @@ the rating, and the whole sequence to its end."""
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from tests.helpers import (
     act,
     at_step,

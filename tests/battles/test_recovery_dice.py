@@ -8,10 +8,11 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from battles import rules, services
+from battles import rules
+from battles.aftermath import carried_items
 from battles.models import Battle
+from battles.report import services
 from battles.rules import ReportedResult
-from battles.sequence import carried_items
 from core.dice import MoreDice, Need, ScriptedDice, TypedDice
 from tests.battles.test_battle_dice import form_of, post, refused
 from tests.factories import mustered_warband

@@ -1,4 +1,4 @@
-"""Reopening a step that later changes depend on (``battles.sequence.reopening``): the later
+"""Reopening a step that later changes depend on (``battles.aftermath.reopening``): the later
 steps it undoes are listed first, latest first, and undone with it once confirmed; changes
 made since outside the sequence that stand in the way are named, latest first, with what to
 do, to those who may see the treasury, and to nobody else."""
@@ -6,7 +6,7 @@ do, to those who may see the treasury, and to nobody else."""
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import StepRecord
 from tests.helpers import (
     act,

@@ -5,8 +5,8 @@ greet a player who picked both results and forgot the boxes."""
 import pytest
 from django.urls import reverse
 
-from battles.forms import participant_rows, reported_results
 from battles.models import Battle
+from battles.report.forms import participant_rows, reported_results
 
 pytestmark = pytest.mark.django_db
 

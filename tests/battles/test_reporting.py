@@ -3,8 +3,8 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from battles import services, sides
 from battles.models import Battle, CarriedItemAtEnd, Participant, WarriorOutcome
+from battles.report import services, sides
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
 from tests.factories import WarbandFactory

@@ -4,7 +4,7 @@ own, and Hidden Treasure's chest for the winner (battles.rules.scenario_income).
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import Battle
 from tests.helpers import (
     battle_of,

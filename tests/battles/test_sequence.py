@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import Captive, SequenceTask
 from core.dice import ScriptedDice
 from tests.helpers import fought, roll, roster_state, sequence_of

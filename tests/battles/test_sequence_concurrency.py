@@ -2,10 +2,10 @@
 
 import pytest
 
-from battles import sequence as sequences
-from battles import step_forms
+from battles import aftermath as sequences
+from battles.aftermath import forms as step_forms
+from battles.aftermath.journal import Journal
 from battles.models import PostBattleSequence, StepRecord
-from battles.sequence.journal import Journal
 from core.dice import ScriptedDice
 from tests.helpers import at, run_together
 from warbands import treasury

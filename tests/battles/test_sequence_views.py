@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import DiceRoll, PostBattleSequence
 from tests.factories import SECRET_ITEM, change_secrets, hide_secrets, hire
 from tests.helpers import (

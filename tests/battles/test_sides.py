@@ -1,12 +1,12 @@
-"""Each side reports its own warriors (battles.sides): who enters, who is offered, what a
+"""Each side reports its own warriors (battles.report.sides): who enters, who is offered, what a
 side holds, and that nobody confirms a battle over a side not entered."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from battles import services, sides
 from battles.models import Battle, Participant, WarriorOutcome
+from battles.report import services, sides
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
 from tests.helpers import warriors

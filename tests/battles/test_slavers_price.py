@@ -10,10 +10,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from battles import captives
+from battles.captives import holding as captives
+from battles.helper import end, start
 from battles.models import Battle, Captive
 from battles.permissions import SECRET_PURPOSE, SECRET_SHOWN, visible_dice
-from battles.play import end, start
 from tests.factories import MembershipFactory
 from tests.race.captive_races import empty_chest
 from warbands.models import Warrior

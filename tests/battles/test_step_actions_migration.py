@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import StepRecord
 from tests.helpers import at
 

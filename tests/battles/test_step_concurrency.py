@@ -5,8 +5,8 @@ once, and ``check_ledgers`` passes afterwards."""
 import pytest
 from django.core.management import call_command
 
-from battles import sequence as sequences
-from battles import step_forms
+from battles import aftermath as sequences
+from battles.aftermath import forms as step_forms
 from battles.models import PostBattleSequence
 from core.dice import ScriptedDice
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband

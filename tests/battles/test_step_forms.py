@@ -6,9 +6,9 @@ import pytest
 from django.http import QueryDict
 from django.urls import reverse
 
-from battles import step_forms
+from battles.aftermath import TREASURY_STEPS
+from battles.aftermath import forms as step_forms
 from battles.models import StepRecord
-from battles.sequence import TREASURY_STEPS
 from tests.helpers import battle_of, play_to, sequence_of
 from warbands.models import HiredSword
 from warbands.rules import RuleViolation

@@ -10,8 +10,8 @@ Stadtwache (spears); 277 gc sit in the chest (100) and four large sacks (50, 50,
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
-from battles.sequence.rare_items import rarity_modifiers
+from battles import aftermath as sequences
+from battles.aftermath.rare_items import rarity_modifiers
 from tests.helpers import act, at_step, chest, play_to, roll, warriors
 from warbands import services as warband_services
 from warbands import treasury

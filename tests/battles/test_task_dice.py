@@ -1,5 +1,5 @@
 """Each task of the post-battle sequence says how many dice it takes, and takes exactly that
-many (``battles.sequence.task_dice``, issue 27, point 6): the table against the rules it
+many (``battles.aftermath.task_dice``, issue 27, point 6): the table against the rules it
 declares (the first roll each rule makes), and for every kind of task its form accepting the
 declared count and refusing one fewer and one more, naming the count, with nothing changed."""
 
@@ -9,7 +9,9 @@ from types import SimpleNamespace
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
+from battles.aftermath import task_dice
+from battles.aftermath.task_dice import ASKS_FIRST, NO_DICE, Need, TaskFacts, first_roll
 from battles.models import DiceRoll, SequenceTask
 from battles.rules import experience as xp_rules
 from battles.rules import exploration as exploration_rules
@@ -17,8 +19,6 @@ from battles.rules import injuries as injury_rules
 from battles.rules.exploration_finds import Hero, LocationContext
 from battles.rules.exploration_locations import LOCATION_RULES, LOCATIONS, resolve_location
 from battles.rules.tasks import NeedsAnswer
-from battles.sequence import task_dice
-from battles.sequence.task_dice import ASKS_FIRST, NO_DICE, Need, TaskFacts, first_roll
 from core.dice import (
     DiceError,
     EnteredDice,

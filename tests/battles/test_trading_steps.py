@@ -8,7 +8,7 @@ Stadtwache (spears); 277 gc sit in the chest (100) and four large sacks (50, 50,
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import DiceRoll
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import (

@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import DiceRoll, SequenceTask
 from tests.factories import hire
 from tests.helpers import battle_of, fingerprint, fought, play_to, sequence_of

@@ -10,8 +10,8 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from battles import captive_fates
-from battles import sequence as sequences
+from battles import aftermath as sequences
+from battles.captives import fates as captive_fates
 from battles.models import Captive, PostBattleSequence
 from core.dice import ScriptedDice
 from tests.race.captive_races import empty_chest

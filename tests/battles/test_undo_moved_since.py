@@ -1,5 +1,5 @@
 """Undo and reopening put back only what is still as the step left it
-(``battles.sequence.undoing``): a helmet the step bought and the owner stored since, a recruit
+(``battles.aftermath.undoing``): a helmet the step bought and the owner stored since, a recruit
 given a sword since, a backpack filled since, a sword equipped and stored again, a warrior
 whose experience moved on, a sack sold on the treasury page. Each refuses the whole undo,
 saying what moved and what would work instead, and changes nothing; a refusal about a
@@ -7,8 +7,8 @@ container reaches an organiser who may not see the treasury without its story.""
 
 import pytest
 
-from battles import sequence as sequences
-from battles.sequence.undoing import REOPEN_REFUSED
+from battles import aftermath as sequences
+from battles.aftermath.undoing import REOPEN_REFUSED
 from tests.helpers import act, at, fingerprint, warriors
 from warbands import treasury
 from warbands.models import Item, StorageContainer, Warrior, WarriorType

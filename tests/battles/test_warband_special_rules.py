@@ -4,7 +4,7 @@ special rule (its ``effect``, as the list files encode it) of the warrior it pla
 
 import pytest
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from tests.battles.test_sequence import advance_to
 from tests.helpers import fought, roll, sequence_of
 from warbands.models import Item, Warrior, WarriorItem, WarriorType

@@ -5,13 +5,13 @@ the next game and earns nothing in it."""
 
 import pytest
 
-from battles import sequence as sequences
-from battles import services, sides
-from battles.captive_fates import decide_fate
-from battles.captives import pay_ransom, set_ransom
+from battles import aftermath as sequences
+from battles.aftermath import carried_items
+from battles.captives.fates import decide_fate
+from battles.captives.holding import pay_ransom, set_ransom
 from battles.models import Captive
+from battles.report import services, sides
 from battles.rules import ReportedResult
-from battles.sequence import carried_items
 from core.dice import ScriptedDice
 from tests.helpers import container, sack_with_room, sequence_of, warriors
 from warbands import treasury

@@ -4,7 +4,7 @@ experienced group held captive takes no veterans."""
 
 import pytest
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from tests.helpers import act, at_step, chest, gold, warriors
 from warbands import treasury
 from warbands.models import Warrior, WarriorType

@@ -5,9 +5,9 @@ asked for in a field of its own."""
 import pytest
 from playwright.sync_api import expect
 
-from battles import services
+from battles.aftermath import carried_items
+from battles.report import services
 from battles.rules import ReportedResult
-from battles.sequence import carried_items
 from core.dice import ScriptedDice
 from tests.factories import CampaignFactory, mustered_warband
 from tests.helpers import every_side_entered, log_in

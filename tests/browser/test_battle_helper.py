@@ -10,8 +10,8 @@ action are a quarter (2 * 4 >= 5) and one is not."""
 import pytest
 from playwright.sync_api import expect
 
+from battles.helper import moves, rout, start
 from battles.models import Battle, Fighter, Participant, PostBattleSequence, WarriorOutcome
-from battles.play import moves, rout, start
 from battles.rules import play
 from tests.factories import CampaignFactory, mustered_warband
 from tests.helpers import log_in, warriors

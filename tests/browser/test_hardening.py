@@ -10,7 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import PostBattleSequence, StepRecord
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from tests.helpers import battle_of, log_in, play_to

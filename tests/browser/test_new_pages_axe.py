@@ -4,8 +4,8 @@ Content Security Policy: the join link and password reset for a visitor, the bat
 
 import pytest
 
+from battles.helper import start
 from battles.models import Fighter
-from battles.play import start
 from campaign.models import Campaign
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband

@@ -6,8 +6,8 @@ player's name in the header."""
 import pytest
 from playwright.sync_api import expect
 
-from battles import services
 from battles.models import PostBattleSequence
+from battles.report import services
 from battles.rules import ReportedResult
 from tests.factories import CampaignFactory, mustered_warband
 from tests.helpers import confirm_with_every_side, log_in

@@ -5,7 +5,7 @@ reason and a way to reload, instead of a page that silently stops changing."""
 import pytest
 from playwright.sync_api import expect
 
-from battles.play import moves, start
+from battles.helper import moves, start
 from campaign.models import Membership
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from tests.helpers import log_in

@@ -6,9 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from battles import services, sides
+from battles.aftermath import carried_items
+from battles.report import services, sides
 from battles.rules import ReportedResult
-from battles.sequence import carried_items
 from tests.factories import SECRET_ITEM, CampaignFactory, hide_secrets, mustered_warband
 from tests.helpers import every_side_entered, log_in
 from warbands import treasury

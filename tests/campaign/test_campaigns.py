@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from battles import services as battle_services
 from battles.models import Battle, Captive
+from battles.report import services as battle_services
 from campaign.models import Campaign, CampaignEvent, Membership
 from tests.factories import (
     SECRET_ITEM,

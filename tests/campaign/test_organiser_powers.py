@@ -11,14 +11,14 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.urls import reverse
 
-from battles import fortune, sides
-from battles import sequence as sequences
-from battles import services as battle_services
+from battles import aftermath as sequences
+from battles.aftermath import carried_items
+from battles.helper import moves
+from battles.helper.start import start_game
 from battles.models import Battle, DiceRoll, Fighter
-from battles.play import moves
-from battles.play.start import start_game
+from battles.report import fortune, sides
+from battles.report import services as battle_services
 from battles.rules import ReportedResult
-from battles.sequence import carried_items
 from campaign.models import CampaignEvent, Membership
 from tests.factories import SECRET_ITEM, hide_secrets
 from tests.helpers import battle_of, every_side_entered, play_to, reported, sequence_of

@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.test import RequestFactory
 from django.urls import reverse
 
-from battles.play.start import start_game
+from battles.helper.start import start_game
 from campaign.models import RandomFortuneEntry
 from core import once
 from core.middleware import LONGEST_ADDRESS, LONGEST_VALUE

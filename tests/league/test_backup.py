@@ -12,7 +12,9 @@ from django.core.management import CommandError, call_command
 from django.db.models import Sum
 from django.urls import reverse
 
-from battles import captives
+from battles.captives import holding as captives
+from battles.helper import end, moves
+from battles.helper.start import start_game
 from battles.models import (
     Battle,
     Captive,
@@ -23,8 +25,6 @@ from battles.models import (
     StepAction,
     StepRecord,
 )
-from battles.play import end, moves
-from battles.play.start import start_game
 from campaign.models import Campaign, CampaignEvent, Membership
 from core.errors import RuleViolation
 from league.backup import (

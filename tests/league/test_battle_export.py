@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles import services as battle_services
 from battles.models import Participant
+from battles.report import services as battle_services
 from battles.rules import ReportedResult
 from campaign.models import Campaign
 from league import exports

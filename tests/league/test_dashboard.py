@@ -3,7 +3,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles import services, sides
+from battles.report import services, sides
 from battles.rules import ReportedResult
 from tests.factories import CampaignFactory, MembershipFactory, WarbandFactory
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles import fortune, services
+from battles.aftermath import carried_items
 from battles.models import Battle, DiceRoll, Discovery, PostBattleSequence
+from battles.report import fortune, services
 from battles.rules import ReportedResult
-from battles.sequence import carried_items
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
 from tests.helpers import every_side_entered, mustered_duel

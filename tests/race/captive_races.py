@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles import captives
+from battles.captives import holding as captives
 from battles.models import Battle, Captive, DiceRoll
 from campaign.models import CampaignEvent
 from tests.helpers import mustered_duel

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles import captives
+from battles.captives import holding as captives
 from battles.models import Game, Participant
 from tests.helpers import mustered_duel, warriors
 from tests.race.captive_races import empty_chest, held

@@ -1,12 +1,12 @@
-"""The races of the battle helper (``battles.play``): a Rout test rolled once, a phase moved
+"""The races of the battle helper (``battles.helper``): a Rout test rolled once, a phase moved
 on once, whoever presses (``tests.race.harness``)."""
 
 from __future__ import annotations
 
 from django.urls import reverse
 
+from battles.helper import moves, start
 from battles.models import Fighter, Game, GameEvent, GameSide
-from battles.play import moves, start
 from battles.rules import play
 from tests.helpers import mustered_duel
 from tests.race.harness import Shot, race

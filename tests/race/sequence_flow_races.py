@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from battles.models import DiceRoll
 from tests.helpers import act, at, battle_of, mustered_duel, play_to, sequence_of, warriors
 from tests.race.harness import Shot, race
@@ -173,7 +173,7 @@ def reopen():
 
 @race("sequence_reopen:confirmed", "reopening step 8 under a begun step 9, confirmed: once")
 def reopen_confirmed():
-    """The organiser confirmed which later step it undoes (``battles.sequence.reopening``):
+    """The organiser confirmed which later step it undoes (``battles.aftermath.reopening``):
     step 9's move and step 8's purchase are reversed once, latest first."""
     duel = mustered_duel()
     sequence, reavers = at(duel, 8)

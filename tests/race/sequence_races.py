@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
+from battles.aftermath.forms import ACTIONS
 from battles.models import PostBattleSequence
-from battles.step_forms import ACTIONS
 from core.dice import ScriptedDice
 from tests.helpers import act, at, mustered_duel, play_to, sequence_of, warriors
 from tests.race.harness import Shot, race

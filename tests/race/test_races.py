@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from battles.step_forms import ACTIONS
+from battles.aftermath.forms import ACTIONS
 from tests.factories import mustered_warband
 from tests.race import (
     battle_races,

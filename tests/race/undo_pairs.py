@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles import captives
-from battles import sequence as sequences
+from battles import aftermath as sequences
+from battles.captives import holding as captives
 from battles.models import Captive, PostBattleSequence
 from tests.helpers import act, at, fought, mustered_duel, play_to, roll, sequence_of, warriors
 from tests.race.captive_races import empty_chest, held

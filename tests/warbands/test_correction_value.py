@@ -16,7 +16,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from tests.helpers import act, at_step, chest, gold, pile, warriors
 from warbands import corrections, treasury
 from warbands.models import Correction, Item, LedgerEntry, StoredItem, WarriorItem

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from battles import sequence as sequences
+from battles import aftermath as sequences
 from tests.factories import WarbandFactory, hire
 from tests.helpers import fought, play_to, roll, sequence_of
 from warbands.models import Injury, Skill, Spell, Warrior, WarriorSkill

@@ -13,14 +13,15 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from battles import sequence as sequences
-from battles import services as battle_services
-from battles import sides, step_forms
+from battles import aftermath as sequences
+from battles.aftermath import carried_items
+from battles.aftermath import forms as step_forms
 from battles.dice import dice_for, recorder
+from battles.helper import moves, start
 from battles.models import Battle, DiceRoll, Fighter, PostBattleSequence
-from battles.play import moves, start
+from battles.report import services as battle_services
+from battles.report import sides
 from battles.rules import ReportedResult, play, scenarios
-from battles.sequence import carried_items
 from campaign.models import Campaign, CampaignEvent, Membership
 from core.auth import DEMO_PASSWORD
 from core.dice import Roll, ScriptedDice
@@ -327,7 +328,7 @@ class Command(BaseCommand):
     @staticmethod
     def act(sequence, owner, action: str, **data) -> str:
         """An action of the current step, its input read through the step's form as the
-        page's post would be (``battles.step_forms``)."""
+        page's post would be (``battles.aftermath.forms``)."""
         step = sequence.current_step
         values = step_forms.clean_action(step, action, data)
         return sequences.act(sequence, actor=owner, step=step, action=action, values=values)

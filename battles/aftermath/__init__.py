@@ -1,0 +1,57 @@
+"""The post-battle sequence: each warband's walk through steps 0 to 10, in the rulebook's order.
+
+The package, in the order one reads it:
+
+- ``engine``: who may play a sequence, the locked row every change starts from, the check that
+  the posted step is the current one, the ``Step`` base class and its ``Context``;
+- ``journal``: every change a step makes, so that undo restores it exactly;
+- ``undoing``: a step's journal walked backwards, once what it puts back is locked and found
+  as the step left it;
+- ``treasury_steps``: what the treasury steps (3 to 9) share: paying, receiving, the page's
+  view of the secret treasury;
+- one module per step: ``carried_items`` (0), ``injuries`` (1), ``experience`` (2),
+  ``exploration`` (3), ``wyrdstone`` (4), ``veterans`` (5), ``rare_items`` (6),
+  ``dramatis_personae`` (7), ``recruits`` (8), ``reallocation`` (9), ``rating`` (10);
+- ``registry``: the steps by number;
+- ``start``: the sequences a confirmed battle starts (called by ``battles.report.services``);
+- ``services``: what the pages call (prepare, run a task, act, complete, undo);
+- ``reopening``: an organiser reopens an earlier step, once told which later steps that
+  undoes first, and why it cannot when later treasury changes depend on it.
+
+This module only re-exports the public API for the callers outside the package
+(``from battles import sequence``); the modules inside import each other directly.
+"""
+
+from battles.aftermath.engine import TREASURY_STEPS, may_act
+from battles.aftermath.registry import handler
+from battles.aftermath.reopening import ConfirmReopening, LaterStep, ReopenRefused, reopen_step
+from battles.aftermath.services import (
+    act,
+    complete_step,
+    live_records,
+    prepare,
+    run_task,
+    started,
+    undo_last_step,
+    waiting_for,
+)
+from battles.aftermath.start import sequences_for
+
+__all__ = [
+    "TREASURY_STEPS",
+    "ConfirmReopening",
+    "LaterStep",
+    "ReopenRefused",
+    "act",
+    "complete_step",
+    "handler",
+    "live_records",
+    "may_act",
+    "prepare",
+    "reopen_step",
+    "run_task",
+    "sequences_for",
+    "started",
+    "undo_last_step",
+    "waiting_for",
+]

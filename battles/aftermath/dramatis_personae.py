@@ -1,0 +1,168 @@
+"""Step 7 of the post-battle sequence, hired swords and dramatis personae: hire them and pay
+the upkeep of those already with the warband, or let them go (core rules, Hired Swords).
+
+A hired sword of the catalogue joins the roster as a ``Warrior`` (``warbands.hired_swords``);
+a dramatis persona, or anything the catalogue lacks, is still typed by hand (a name, the fee
+paid, the upkeep: ``HiredSword``). Readings where the rules are silent:
+
+- Upkeep is due after each battle he was with the warband for (the rules: every battle he
+  fights, the first included); one hired in this battle's own sequence pays from the next.
+- Unpaid, he leaves (dismissed) and his experience goes with him.
+"""
+
+from __future__ import annotations
+
+from battles.aftermath.treasury_steps import TreasuryStep, pay, treasury_page
+from battles.models import PostBattleSequence
+from warbands import hired_swords
+from warbands.models import HiredSword, Warrior
+from warbands.rules import RuleViolation
+
+
+def upkeep_due(sequence: PostBattleSequence) -> list[HiredSword]:
+    """The warband's hired swords typed by hand whose upkeep falls due in this sequence: every
+    one hired before this battle (those hired in its own sequence pay from the next battle on)."""
+    battle = sequence.participant.battle
+    return list(
+        HiredSword.objects.filter(
+            warband=sequence.participant.warband, status=HiredSword.Status.ACTIVE
+        )
+        .exclude(hired_after=battle)
+        .exclude(created_at__gt=battle.created_at)
+        .order_by("pk")
+    )
+
+
+def swords_due(sequence: PostBattleSequence) -> list[Warrior]:
+    """The catalogue's hired swords on the roster who were with the warband for this battle
+    and are still with it (the dead and the captured ask no upkeep)."""
+    battle = sequence.participant.battle
+    return list(
+        Warrior.objects.filter(
+            warband=sequence.participant.warband,
+            hired_sword__isnull=False,
+            status=Warrior.Status.ACTIVE,
+            created_at__lt=battle.created_at,
+        )
+        .select_related("hired_sword", "hired_sword__warrior_type__race", "warband")
+        .order_by("pk")
+    )
+
+
+def _settled(sequence: PostBattleSequence) -> dict[str, str]:
+    return dict(sequence.state.get("upkeep", {}))
+
+
+class DramatisPersonae(TreasuryStep):
+    """Step 7: hire hired swords (from the catalogue) and dramatis personae (typed by hand);
+    pay the upkeep of those already with the warband, or let them go."""
+
+    number = 7
+    actions = ("hire_sword", "upkeep")
+
+    def page_context(self, sequence, user):
+        context = treasury_page(sequence, user)
+        decided = _settled(sequence)
+        context["upkeep"] = [(h, decided.get(str(h.pk))) for h in upkeep_due(sequence)]
+        context["sword_upkeep"] = [
+            (w, hired_swords.upkeep_of(w), decided.get(f"w{w.pk}")) for w in swords_due(sequence)
+        ]
+        context["hired_swords"] = list(
+            HiredSword.objects.filter(
+                warband=sequence.participant.warband, status=HiredSword.Status.ACTIVE
+            )
+        )
+        context["sword_catalogue"] = hired_swords.hireable_swords(sequence.participant.warband)
+        context["sword_kinds"] = HiredSword.Kind.choices
+        return context
+
+    def blockers(self, sequence, tasks=None):
+        decided = _settled(sequence)
+        typed = [h.name for h in upkeep_due(sequence) if str(h.pk) not in decided]
+        listed = [w.name for w in swords_due(sequence) if f"w{w.pk}" not in decided]
+        return [f"Pay {name}'s upkeep or let him go." for name in typed + listed]
+
+    def do_hire_sword(self, ctx, values, dice):
+        if values.get("sword"):
+            return self.hire_from_catalogue(ctx, values, dice)
+        name = values["name"].strip()
+        if not name:
+            raise RuleViolation("Give the hired sword's name.")
+        kind = values["kind"] or HiredSword.Kind.HIRED_SWORD
+        if kind not in HiredSword.Kind.values:
+            raise RuleViolation("Choose a hired sword or a dramatis persona.")
+        fee = values["hire_fee"]
+        upkeep = values["upkeep"]
+        pay(ctx, fee, f"hiring {name}", prefer=values["pay_from"])
+        ctx.journal.create(
+            HiredSword,
+            warband=ctx.warband,
+            name=name,
+            kind=kind,
+            hire_fee=fee,
+            upkeep=upkeep,
+            hired_after=ctx.battle,
+        )
+        return f"Hired {name} for {fee} gc (upkeep {upkeep} gc)."
+
+    def hire_from_catalogue(self, ctx, values, dice=None):
+        """Hired Swords: hired after a battle, his fee paid from the treasury (the engine
+        holds the sequence row, ``pay`` locks the containers it draws on)."""
+        sword = hired_swords.catalogue().filter(key=values["sword"]).first()
+        if sword is None:
+            raise RuleViolation("Choose a hired sword of the catalogue.")
+        reason = hired_swords.sword_refusal(
+            ctx.warband, sword, hired_swords.held_sword_keys(ctx.warband)
+        )
+        if reason:
+            raise RuleViolation(reason)
+        name = values["name"].strip() or sword.name
+        pay(ctx, sword.hire_fee, f"hiring {name}", prefer=values["pay_from"])
+        hired_swords.new_hired_sword(
+            ctx.warband, sword, name=name, at_creation=False, create=ctx.journal.create, dice=dice
+        )
+        return f"Hired {name} ({sword.name}) for {sword.hire_fee} gc."
+
+    def do_upkeep(self, ctx, values, dice):
+        if values.get("warrior"):
+            return self.sword_upkeep(ctx, values)
+        sword = next((h for h in upkeep_due(ctx.sequence) if h.pk == values["hired_sword"]), None)
+        if sword is None:
+            raise RuleViolation("Choose a hired sword whose upkeep is due.")
+        decided = _settled(ctx.sequence)
+        if str(sword.pk) in decided:
+            raise RuleViolation(f"{sword.name}'s upkeep is settled already: nothing changed.")
+        if values["decision"] == "pay":
+            pay(ctx, sword.upkeep, f"{sword.name}'s upkeep", prefer=values["pay_from"])
+            decided[str(sword.pk)] = "paid"
+            text = f"Paid {sword.upkeep} gc upkeep to {sword.name}."
+        elif values["decision"] == "leave":
+            ctx.journal.update(sword, status=HiredSword.Status.LEFT)
+            decided[str(sword.pk)] = "left"
+            text = f"{sword.name} leaves the warband."
+        else:
+            raise RuleViolation("Pay the upkeep or let him go.")
+        ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "upkeep": decided})
+        return text
+
+    def sword_upkeep(self, ctx, values):
+        """Hired Swords: after each battle his upkeep is paid or he leaves the warband."""
+        warrior = next((w for w in swords_due(ctx.sequence) if w.pk == values["warrior"]), None)
+        if warrior is None:
+            raise RuleViolation("Choose a hired sword whose upkeep is due.")
+        decided = _settled(ctx.sequence)
+        if f"w{warrior.pk}" in decided:
+            raise RuleViolation(f"{warrior.name}'s upkeep is settled already: nothing changed.")
+        if values["decision"] == "pay":
+            upkeep = hired_swords.upkeep_of(warrior)
+            pay(ctx, upkeep, f"{warrior.name}'s upkeep", prefer=values["pay_from"])
+            decided[f"w{warrior.pk}"] = "paid"
+            text = f"Paid {upkeep} gc upkeep to {warrior.name}."
+        elif values["decision"] == "leave":
+            ctx.journal.update(warrior, status=Warrior.Status.DISMISSED)
+            decided[f"w{warrior.pk}"] = "left"
+            text = f"{warrior.name} leaves the warband."
+        else:
+            raise RuleViolation("Pay the upkeep or let him go.")
+        ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "upkeep": decided})
+        return text

@@ -1,0 +1,325 @@
+"""The forms every post of the post-battle sequence is read through.
+
+A step's action, its completion and a roll are posted by the step's template; the view cleans
+the post with the form this module registers for it (``clean_action``, ``clean_completion``,
+``clean_roll``) and hands the services only the cleaned values: whole numbers within their
+bounds, keys of the warband's things (``pile`` where the unstored pile may be meant), short
+texts. What a key points at (a container of this warband, a warrior on its roster) is the
+step's to check, under its lock: a form cannot know what another tab changed meanwhile.
+Input that does not read is refused with the step's own words (``RuleViolation``), and
+nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from django import forms
+
+from battles.aftermath import TREASURY_STEPS
+from battles.dice import parse_faces
+from battles.forms import DiceField
+from core.dice import split_digits
+from warbands.rules import RuleViolation
+
+LARGEST_KEY = 2**63 - 1  # a bigint primary key
+WHOLE = re.compile(r"-?[0-9]{1,12}")  # longer is out of every bound anyway
+KEY = re.compile(r"[0-9]{1,19}")
+
+
+def as_key(raw: str) -> int | None:
+    """``raw`` as a primary key (ASCII digits, within a bigint), else None."""
+    return int(raw) if KEY.fullmatch(raw) and int(raw) <= LARGEST_KEY else None
+
+
+class Whole(forms.IntegerField):
+    """A whole number from ``minimum`` to ``maximum``; blank means 0."""
+
+    def __init__(self, label: str, *, minimum: int = 0, maximum: int = 10_000) -> None:
+        bounds = f"{label}: give a number from {minimum} to {maximum}."
+        super().__init__(
+            label=label,
+            required=False,
+            min_value=minimum,
+            max_value=maximum,
+            error_messages={
+                "invalid": f"{label}: give a whole number.",
+                "min_value": bounds,
+                "max_value": bounds,
+            },
+        )
+
+    def to_python(self, value):
+        raw = str(value if value is not None else "").strip()
+        if not raw:
+            return 0
+        if not WHOLE.fullmatch(raw):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return int(raw)
+
+
+class Key(forms.Field):
+    """The key of one of the warband's things; with ``pile``, also ``"pile"`` for the unstored
+    pile. Blank or not a key: None (the step then asks to choose)."""
+
+    def __init__(self, *, pile: bool = False, **kwargs) -> None:
+        self.pile = pile
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value):
+        raw = str(value or "").strip()
+        if self.pile and raw == "pile":
+            return "pile"
+        return as_key(raw)
+
+
+class Keys(forms.Field):
+    """Several keys (a form's checkboxes); what is not a key is left out."""
+
+    widget = forms.SelectMultiple
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value):
+        values = value if isinstance(value, list | tuple) else [value] if value else []
+        return [key for key in map(as_key, map(str, values)) if key is not None]
+
+
+class Tagged(forms.CharField):
+    """A choice written ``tag:rest`` ("stored:12", "container:cart"): the pair of its parts,
+    the rest a key (an int, else None) when ``key``."""
+
+    def __init__(self, *, key: bool = False, **kwargs) -> None:
+        self.key = key
+        super().__init__(required=False, max_length=100, **kwargs)
+
+    def to_python(self, value):
+        tag, _, rest = super().to_python(value).partition(":")
+        if self.key:
+            rest = as_key(rest)
+        return tag, rest
+
+
+class Text(forms.CharField):
+    """A short text (a name, a choice among the step's own); longer input is cut at
+    ``max_length``."""
+
+    def __init__(self, *, max_length: int = 100, **kwargs) -> None:
+        self.cut = max_length
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value):
+        return super().to_python(value)[: self.cut]
+
+
+# --- The forms of the actions -------------------------------------------------------------
+
+
+class NoInput(forms.Form):
+    pass
+
+
+class StoreForm(forms.Form):
+    """Unstored treasure into a container (every treasury step)."""
+
+    target = Key(pile=True)
+    gold = Whole("Gold crowns")
+    wyrdstone = Whole("Wyrdstone shards")
+    items = Keys()
+
+
+class SellWyrdstoneForm(forms.Form):
+    shards = Whole("Shards to sell", minimum=1, maximum=1000)
+    into = Key(pile=True)
+
+
+class AddModelsForm(forms.Form):
+    """More models for a henchman group (veterans in step 5, new recruits in step 8)."""
+
+    group = Key()
+    models = Whole("How many", minimum=1, maximum=20)
+    pay_from = Key()
+
+
+class BuyRareForm(forms.Form):
+    """A rare item: its price dice, when its price has dice not rolled yet (the step checks
+    their count: ``battles.aftermath.rare_items.price_roll``)."""
+
+    task = Key()
+    goods = Tagged()
+    to = Tagged(key=True)
+    pay_from = Key()
+    haggle = forms.BooleanField(required=False)  # Haggle: 2D6 off (``battles.aftermath.haggle``)
+    dice = DiceField(label="Price dice")
+
+
+class HireSwordForm(forms.Form):
+    sword = Text(max_length=60)  # a hired sword of the catalogue, by key; blank: typed by hand
+    name = Text()
+    kind = Text()
+    hire_fee = Whole("Hire fee", maximum=1000)
+    upkeep = Whole("Upkeep", maximum=1000)
+    pay_from = Key()
+
+
+class UpkeepForm(forms.Form):
+    hired_sword = Key()
+    warrior = Key()  # a hired sword of the catalogue on the roster
+    decision = Text()
+    pay_from = Key()
+
+
+class HireForm(forms.Form):
+    warrior_type = Key()
+    group_size = Whole("Group size", maximum=20)  # henchmen only: the step asks for 1 or more
+    name = Text()
+    pay_from = Key()
+
+
+class BuyForm(forms.Form):
+    warrior = Key()
+    item = Text()
+    pay_from = Key()
+    haggle = forms.BooleanField(required=False)
+
+
+class BuyStashForm(forms.Form):
+    item = Text()
+    into = Key()
+    pay_from = Key()
+    haggle = forms.BooleanField(required=False)
+
+
+class SellItemForm(forms.Form):
+    what = Tagged(key=True)
+    into = Key(pile=True)
+
+
+class MoveForm(forms.Form):
+    source = Key(pile=True)
+    target = Key(pile=True)
+    gold = Whole("Gold crowns")
+    wyrdstone = Whole("Wyrdstone shards")
+
+
+class MoveItemForm(forms.Form):
+    stored_item = Key()
+    target = Key(pile=True)
+
+
+class EquipForm(forms.Form):
+    stored_item = Key()
+    warrior = Key()
+
+
+class UnequipForm(forms.Form):
+    owned = Key()
+    target = Key(pile=True)
+
+
+class BuyContainerForm(forms.Form):
+    kind = Text()
+    holder = Key()
+    pay_from = Key()
+
+
+class SellContainerForm(forms.Form):
+    container = Key()
+    proceeds_to = Key(pile=True)
+
+
+class PlaceForm(forms.Form):
+    container = Key()
+    parent = Key()
+
+
+ACTIONS: dict[tuple[int, str], type[forms.Form]] = {
+    (2, "award"): NoInput,
+    (4, "sell"): SellWyrdstoneForm,
+    (5, "add_veterans"): AddModelsForm,
+    (6, "buy_rare"): BuyRareForm,
+    (7, "hire_sword"): HireSwordForm,
+    (7, "upkeep"): UpkeepForm,
+    (8, "hire"): HireForm,
+    (8, "add_models"): AddModelsForm,
+    (8, "buy"): BuyForm,
+    (8, "buy_stash"): BuyStashForm,
+    (8, "sell"): SellItemForm,
+    (9, "move"): MoveForm,
+    (9, "move_item"): MoveItemForm,
+    (9, "equip"): EquipForm,
+    (9, "unequip"): UnequipForm,
+    (9, "buy_container"): BuyContainerForm,
+    (9, "sell_container"): SellContainerForm,
+    (9, "place"): PlaceForm,
+    # Storing what lies unstored, in every treasury step but the last: step 10 only counts
+    # what is left unstored, which is lost as it ends.
+    **{(step, "store"): StoreForm for step in TREASURY_STEPS if step != TREASURY_STEPS[-1]},
+}
+
+
+class CompletionForm(forms.Form):
+    """Ending a step; step 3 asks to confirm that its notes were carried out on the table."""
+
+    notes_confirmed = forms.BooleanField(required=False)
+
+
+class PostedStepForm(forms.Form):
+    """What every post of the sequence carries: the step it was drawn for, physical dice
+    (empty: the server rolls) and, for a roll that asked, the answer."""
+
+    step = forms.IntegerField(
+        min_value=0,
+        max_value=10,
+        error_messages=dict.fromkeys(
+            ("required", "invalid", "min_value", "max_value"),
+            "The form is out of date: reload the page.",
+        ),
+    )
+    action = Text(max_length=40)
+    dice = DiceField()
+    answer = Text(max_length=200)
+    reason = Text(max_length=300)
+    # The current step the page showed (reopening: nothing happens when it has moved on).
+    current = forms.IntegerField(required=False, min_value=0, max_value=11)
+    # Reopening: the organiser saw which later steps it undoes, and confirmed.
+    confirmed = forms.BooleanField(required=False)
+
+
+def _cleaned(form: forms.Form) -> dict:
+    if form.is_valid():
+        return form.cleaned_data
+    name, errors = next(iter(form.errors.items()))
+    message = errors[0]
+    label = form.fields[name].label if name in form.fields else ""
+    raise RuleViolation(
+        message if not label or message.startswith(label) else f"{label}: {message}"
+    )
+
+
+def clean_posted(data: Mapping) -> dict:
+    """The step, action, dice, answer and reason of a post (``PostedStepForm``)."""
+    return _cleaned(PostedStepForm(data))
+
+
+def clean_action(step: int, action: str, data: Mapping) -> dict:
+    """The cleaned values of ``action`` in ``step``, or ``RuleViolation``. Only an action whose
+    form has a dice field takes typed dice; any other rolls what it needs by the server (a
+    hired wizard's spells), and dice typed for it are refused rather than ignored."""
+    form = ACTIONS.get((step, action))
+    if form is None:
+        raise RuleViolation("Nothing to do here.")
+    if "dice" not in form.base_fields:
+        typed = split_digits(parse_faces(str(data.get("dice") or "")[:120]), 6)
+        if typed:
+            raise RuleViolation(
+                f"This takes no typed dice (the server rolls anything it needs); you typed "
+                f"{len(typed)}."
+            )
+    return _cleaned(form(data))
+
+
+def clean_completion(data: Mapping) -> dict:
+    return _cleaned(CompletionForm(data))

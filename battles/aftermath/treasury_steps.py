@@ -1,0 +1,327 @@
+"""What the treasury steps of the post-battle sequence (3 to 9) share: reading the posted
+forms, paying and receiving money, the page's view of the treasury, storing what lies
+unstored, and who explored.
+
+Every find, purchase, sale and move goes through ``warbands.treasury`` with the step's context,
+so each ledger entry names the battle and the step; roster changes go through the step's
+journal, so that undo restores both. Readings where the rules are silent:
+
+- Found or received treasure may wait in the pile of unstored treasure; the player stores it
+  in the containers of his choice (within their capacity) in any step up to 9. What is still
+  unstored when the sequence ends is lost (step 10).
+- A price is paid from the container the player names first, then from the unstored pile,
+  then from the other containers in turn; money received goes into the container he names
+  (or the unstored pile).
+- The treasury steps are the owner's alone (``battles.aftermath.engine.may_act``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.db.models import Q
+
+from battles.aftermath.engine import Context, Step
+from battles.models import PostBattleSequence, WarriorOutcome
+from core.options import Choices
+from warbands import permissions, treasury
+from warbands import rules as roster_rules
+from warbands import services as warband_services
+from warbands.models import (
+    LedgerEntry,
+    StorageContainer,
+    StoredItem,
+    Warrior,
+    amount_parts,
+)
+from warbands.rules import RuleViolation, trading
+
+Reason = LedgerEntry.Reason
+
+
+# --- Reading the post ----------------------------------------------------------------------
+
+
+def own_container(ctx: Context, pk: int | None, *, what: str = "container") -> StorageContainer:
+    """One of the warband's held containers (the unstored pile included)."""
+    found = (
+        StorageContainer.objects.held().filter(warband=ctx.warband, pk=pk).first() if pk else None
+    )
+    if found is None:
+        raise RuleViolation(f"Choose one of your containers for the {what}.")
+    found.warband = ctx.warband  # loaded with the sequence: the treasury need not read it again
+    return found
+
+
+def destination(ctx: Context, values: Mapping, key: str = "into") -> StorageContainer:
+    """Where money or an item goes: a container, or (``pile``) the unstored pile."""
+    return destinations(ctx, values, key)[0]
+
+
+def destinations(ctx: Context, values: Mapping, *keys: str) -> list[StorageContainer]:
+    """``destination`` for each key; the containers chosen, the pile included, are read in one
+    query. The treasury's change locks and reads them again."""
+    pks = [values[key] for key in keys if values[key] not in ("pile", None)]
+    pile = any(values[key] == "pile" for key in keys)
+    wanted = Q(pk__in=pks) | Q(kind=StorageContainer.LOOSE) if pile else Q(pk__in=pks)
+    read = list(StorageContainer.objects.held().filter(wanted, warband=ctx.warband))
+    found = {c.pk: c for c in read}
+    pile = next((c for c in read if c.kind == StorageContainer.LOOSE), None)
+    chosen = []
+    for key in keys:
+        if values[key] == "pile":
+            container = pile or treasury.loose_pile(ctx.warband)  # made on first use
+        else:
+            container = found.get(values[key])
+        if container is None:
+            raise RuleViolation("Choose one of your containers for the container.")
+        container.warband = ctx.warband  # loaded with the sequence
+        chosen.append(container)
+    return chosen
+
+
+def own_warrior(ctx: Context, pk: int | None) -> Warrior:
+    """One of the warband's active warriors (with his type and race), else refused."""
+    found = (
+        Warrior.objects.filter(warband=ctx.warband, pk=pk, status=Warrior.Status.ACTIVE)
+        .select_related("warrior_type", "warrior_type__race")
+        .first()
+        if pk
+        else None
+    )
+    if found is None:
+        raise RuleViolation("Choose one of your warriors.")
+    return found
+
+
+# --- Money ---------------------------------------------------------------------------------
+
+
+def locked_containers(ctx: Context, prefer: int | None = None) -> list[StorageContainer]:
+    """The warband's held containers under their row locks, the preferred one first, then the
+    real containers before the unstored pile. The warband's row is locked first: a step that
+    pays may then change the roster (a recruit hired), and every service takes the warband's
+    lock before any container's (``warbands.treasury``)."""
+    treasury.lock_warbands(ctx.warband.pk)
+    containers = list(
+        StorageContainer.objects.held()
+        .filter(warband=ctx.warband)
+        .select_for_update(no_key=True)
+        .order_by("pk")
+    )
+    return sorted(
+        containers,
+        key=lambda c: (c.pk != prefer, c.kind != StorageContainer.LOOSE, c.pk),
+    )
+
+
+def gold_held(warband) -> int:
+    """The gold crowns in all the warband's held containers, the unstored pile included."""
+    return treasury.totals(warband)["gold"]
+
+
+def pay(ctx: Context, amount: int, note: str, *, prefer: int | None = None) -> str:
+    """Pay ``amount`` gc from the treasury (the preferred container first). Says where the
+    money came from, for the step's receipt (``note_receipt``): "10 gc from the Treasure
+    Chest", "10 gc: 6 from the Large Sack 1, 4 from the unstored treasure", "nothing"."""
+    if amount <= 0:
+        return "nothing"
+    containers = locked_containers(ctx, prefer)
+    held = sum(c.gold_crowns for c in containers)
+    if held < amount:
+        raise RuleViolation(f"{note} costs {amount} gc but the treasury holds only {held} gc.")
+    remaining, taken = amount, []
+    for container in containers:
+        take = min(container.gold_crowns, remaining)
+        if take:
+            treasury.add_treasure(
+                container,
+                gold=-take,
+                reason=Reason.PURCHASE,
+                context=ctx.treasury_context(note),
+            )
+            remaining -= take
+            taken.append((take, container.the))
+        if not remaining:
+            break
+    if len(taken) == 1:
+        return f"{amount} gc from {taken[0][1]}"
+    return f"{amount} gc: " + ", ".join(f"{take} from {the}" for take, the in taken)
+
+
+def note_receipt(ctx: Context, line: str) -> None:
+    """Keep a receipt line of the current step in the sequence's state (issue 30, point 6:
+    "Bought Sword for Otto Brandt: 10 gc from the Treasure Chest"), journaled so that undo
+    takes it back with the purchase. It names containers: only a page that may show the
+    treasury shows it (``receipts``; the sequence page hides the treasury steps from others)."""
+    state = ctx.sequence.state or {}
+    kept = dict(state.get("receipts", {}))
+    step = str(ctx.sequence.current_step)
+    kept[step] = [*kept.get(step, []), line]
+    ctx.journal.update(ctx.sequence, state={**state, "receipts": kept})
+
+
+def receipts(sequence: PostBattleSequence, step: int | None = None) -> list[str]:
+    """The receipt lines of ``step`` (the current one by default), oldest first."""
+    step = sequence.current_step if step is None else step
+    return list((sequence.state or {}).get("receipts", {}).get(str(step), []))
+
+
+def receive(
+    ctx: Context,
+    container: StorageContainer,
+    *,
+    reason: str,
+    note: str,
+    gold=0,
+    shards=0,
+    correction_id: int | None = None,
+):
+    """Put ``gold`` and ``shards`` into ``container``, in the ledger under the step
+    (``correction_id``: the proceeds of an item that correction added)."""
+    treasury.add_treasure(
+        container,
+        gold=gold,
+        wyrdstone=shards,
+        reason=reason,
+        context=ctx.treasury_context(note),
+        correction_id=correction_id,
+    )
+
+
+# --- Listing a step's rolls (steps 1, 3, 5 and 6 list theirs when the page is drawn) -------
+
+
+# --- Shared pieces of the treasury steps ---------------------------------------------------
+
+
+class TreasuryStep(Step):
+    """A step that touches the secret treasury. Any of them can put unstored treasure into a
+    container (``store``)."""
+
+    actions: tuple[str, ...] = ()
+
+    def blockers(self, sequence, tasks=None):
+        return []
+
+    def act(self, ctx, action, values, dice):
+        if action == "store":
+            return store_from_pile(ctx, values)
+        if action not in self.actions:
+            raise RuleViolation("Nothing to do here.")
+        return getattr(self, f"do_{action}")(ctx, values, dice)
+
+    def page_context(self, sequence, user):
+        return treasury_page(sequence, user)
+
+
+def treasury_page(sequence: PostBattleSequence, user, *, warriors=None) -> dict:
+    """The containers (through ``permissions.visible_containers``: the sequence page is the
+    owner's), the warriors, and where money can go. Every list of containers in the steps
+    names a pouch's hero with its contents ("Pouch 1 of Karl (5 gc)": the ``contents`` label of
+    ``core.options``), so that two pouches are told apart by who carries them.
+    ``warriors``: the step's own read of the warband's warriors, when it needs more of them
+    than the treasury's forms (``WarriorQuerySet.for_forms``)."""
+    warband = sequence.participant.warband
+    containers = treasury.held_containers(warband)
+    views = permissions.visible_containers(user, containers)
+    if warriors is None:
+        warriors = list(
+            Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE).for_forms()
+        )
+    real = [c for c in containers if c.kind != StorageContainer.LOOSE]
+    shown_pile = permissions.shown_pile(views)
+    pile_parts = []
+    if shown_pile:
+        contents = shown_pile.contents
+        pile_parts = amount_parts(
+            contents.gold, contents.wyrdstone, [stored.name for stored in contents.items]
+        )
+    return {
+        "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
+        "pile": shown_pile,
+        "pile_parts": pile_parts,
+        "real_containers": Choices(real),  # their options are built once (core.options)
+        "paying": Choices(c for c in real if c.gold_crowns),  # "Pay from" (steps 5 to 9)
+        "warriors": warriors,
+        "gold_held": sum(c.gold_crowns for c in containers),
+        "loaded": containers,  # the models, stored items prefetched (step 9 lists them)
+    }
+
+
+def store_from_pile(ctx: Context, values: Mapping) -> str:
+    """Put unstored treasure (gold, shards, items) into one of the warband's containers (the
+    treasury's moves lock and check both)."""
+    pile, target = destinations(ctx, {"pile": "pile", "target": values["target"]}, "pile", "target")
+    if target.kind == StorageContainer.LOOSE:
+        raise RuleViolation("Choose a container to store it in.")
+    gold = values["gold"]
+    shards = values["wyrdstone"]
+    item_pks = values["items"]
+    if not (gold or shards or item_pks):
+        raise RuleViolation("Say what to store: gold crowns, shards or items.")
+    if gold or shards:
+        treasury.move_treasure(
+            pile,
+            target,
+            actor=ctx.actor,
+            gold=gold,
+            wyrdstone=shards,
+            context=ctx.treasury_context(),
+        )
+    names = []
+    for stored in StoredItem.objects.filter(container=pile, pk__in=item_pks):
+        treasury.move_stored_item(stored, target, actor=ctx.actor, context=ctx.treasury_context())
+        names.append(stored.name)
+    return f"Stored {', '.join(amount_parts(gold, shards, names))} in {target.the}."
+
+
+def _outcomes(sequence: PostBattleSequence) -> dict[int, WarriorOutcome]:
+    return {
+        o.warrior_id: o for o in WarriorOutcome.objects.filter(participant=sequence.participant)
+    }
+
+
+def standing_heroes(sequence: PostBattleSequence) -> list[Warrior]:
+    """Heroes still with the warband who fought and were not put out of action (when the
+    report has no outcomes, every active hero). Hired swords are not heroes of the warband:
+    they roll no exploration die and search for no rare item."""
+    heroes = list(
+        Warrior.objects.filter(
+            warband=sequence.participant.warband,
+            is_hero=True,
+            status=Warrior.Status.ACTIVE,
+            hired_sword__isnull=True,
+        )
+        .select_related("warrior_type", "warrior_type__race")
+        .order_by("-is_leader", "pk")
+    )
+    outcomes = _outcomes(sequence)
+    if not outcomes:
+        return heroes
+    return [h for h in heroes if h.pk in outcomes and not outcomes[h.pk].out_of_action]
+
+
+def equipment_per_model(group: Warrior) -> int:
+    """What one more model of the group pays for its equipment (the first dagger is free)."""
+    total = 0
+    for owned in group.items.select_related("item"):
+        if owned.item.key == "dagger" and owned.price_paid == 0:
+            continue
+        total += owned.item.price
+    return total
+
+
+def check_group_grows(ctx: Context, group: Warrior, models: int) -> None:
+    """Refuse ``models`` more henchmen in ``group`` beyond the list's limits (the group's
+    size, the type's count, the warband's size), or when the group carries what no trader
+    sells (``trading.check_kit``: new models could not be equipped like it)."""
+    trading.check_kit(group.name, [owned.item.as_ware() for owned in group.carried()])
+    others = ctx.warband.warriors.on_roster().exclude(pk=group.pk).select_related("warrior_type")
+    roster_rules.check_hire(
+        ctx.warband.warband_type.limits,
+        warband_services.roster_entries(list(others)),
+        group.warrior_type.as_rule(),
+        models=group.group_size + models,
+        gold=None,
+    )

@@ -1,0 +1,266 @@
+"""The post-battle sequence page: all steps with done / current / to come, and the current
+step's form as the ``#step-panel`` partial that every post swaps (status 422 with the reason
+when refused)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+
+from battles import aftermath as sequences
+from battles import permissions as battle_permissions
+from battles.aftermath import forms as step_forms
+from battles.aftermath import task_dice, task_options
+from battles.dice import dice_for
+from battles.models import PostBattleSequence, SequenceTask
+from battles.permissions import get_sequence_for_user
+from campaign import fragments
+from core.dice import DiceError
+from warbands.permissions import can_see_treasury
+from warbands.rules import RuleViolation
+
+
+def sequence_context(
+    request: HttpRequest, sequence: PostBattleSequence, *, error: str = "", body: bool = False
+) -> dict:
+    """What the page shows. ``body``: only the current step's part (``#step-body``), after an
+    action that told its record (``sequences.act``): the other steps' records, which only the
+    list of steps shows, are not read."""
+    step = sequence.current_step
+    if not sequence.is_complete:
+        sequences.prepare(sequence)
+    if body:
+        told = getattr(sequence, "told_record", None)
+        live = {step: told} if told else {}
+    else:
+        live = {r.step: r for r in sequences.live_records(sequence)}
+    records = live
+    handler = None if sequence.is_complete else sequences.handler(step)
+    tasks = []
+    if handler is not None and handler.rolls:  # the other steps never have any
+        tasks = list(
+            SequenceTask.objects.filter(sequence=sequence, step=step, void=False).select_related(
+                "warrior"
+            )
+        )
+    can_act = sequences.may_act(request.user, sequence)
+    warband = sequence.participant.warband
+    # The treasury steps are secret: an organiser who may not see the warband's treasury
+    # follows them by name only (no form, no tasks, no summaries).
+    sees_treasury = can_see_treasury(request.user, warband)
+    secret_step = step in sequences.TREASURY_STEPS and not sees_treasury
+    if not sees_treasury:
+        records = {n: r for n, r in records.items() if n not in sequences.TREASURY_STEPS}
+    if secret_step:
+        tasks = []
+    task_dice.label_tasks(sequence, tasks)  # what each task's form types
+    task_options.explain_options(tasks)  # a skill's summary beside each choice
+    context = {
+        "sequence": sequence,
+        "battle": sequence.participant.battle,
+        "warband": warband,
+        "steps": [
+            (
+                number,
+                name,
+                "done" if number < step else "current" if number == step else "to come",
+                records.get(number),
+            )
+            for number, name in PostBattleSequence.STEPS
+        ],
+        "tasks": tasks,
+        "blockers": handler.blockers(sequence, tasks) if handler and not secret_step else [],
+        "can_act": can_act,
+        "can_undo": can_act
+        and warband.owner_id == request.user.pk
+        and step > 1
+        and (sequence.is_complete or not sequences.started(sequence, live.get(step))),
+        # Reopening: an organiser who did not fight in the battle (``acts_for_players``).
+        "is_organiser": battle_permissions.acts_for_players(
+            request.user, sequence.participant.battle
+        ),
+        "error": error,
+        # What step 2 gave stays on screen once it is done (issue 30, point 6).
+        "experience_gained": (sequence.state or {}).get("experience_lines", []) if step > 2 else [],
+        "step_template": "battles/aftermath/steps/_secret.html"
+        if secret_step
+        else f"battles/aftermath/steps/_step_{min(step, 11)}.html",
+    }
+    if handler is not None and not secret_step:
+        context.update(handler.page_context(sequence, request.user))
+        if getattr(handler, "after_tasks", False):
+            context["after_template"] = f"battles/aftermath/steps/_step_{step}_after.html"
+    return context
+
+
+def _panel(
+    request: HttpRequest,
+    sequence: PostBattleSequence,
+    *,
+    error: str = "",
+    told: bool = False,
+    body: bool = False,
+    reopen: dict | None = None,
+) -> HttpResponse:
+    """The step panel after a post. ``told``: the service that succeeded left ``sequence``
+    where the sequence is now (``run_task``, ``act``, ``complete_step``); else it is re-read
+    (a refusal, an undo: another tab may have moved it on). ``body``: an action of the step
+    (``act``, a task's roll) changes nothing in the list of steps, so only the step's part is
+    drawn and swapped (``HX-Retarget``). ``reopen``: a reopening to confirm (``ask``, with
+    what was ``posted``) or refused (``refused``), shown in the panel."""
+    if not request.htmx and not (reopen and "ask" in reopen):
+        if error:
+            messages.error(request, str(reopen["refused"]) if reopen else error)
+        return redirect("sequence_detail", sequence.pk)
+    if not told:
+        sequence.refresh_progress()
+    context = sequence_context(request, sequence, error=error, body=body)
+    context["reopen"] = reopen
+    if not request.htmx:  # the confirmation, on a page of its own
+        panel = render_to_string(
+            "battles/aftermath/sequence.html#step-panel", context, request=request
+        )
+        return render(request, "battles/aftermath/sequence.html", {**context, "panel": panel})
+    response = render(
+        request,
+        "battles/aftermath/sequence.html#step-body"
+        if body
+        else "battles/aftermath/sequence.html#step-panel",
+        context,
+        status=422 if error else 200,
+    )
+    if body:
+        response["HX-Retarget"], response["HX-Reswap"] = "#step-body", "outerHTML"
+    return response
+
+
+@require_GET
+def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The steps and the current step's part, kept under the campaign's version for this user
+    and browser (``campaign.fragments``: its forms get fresh one-time tokens each time)."""
+    sequence = get_sequence_for_user(request, pk)
+    panel = fragments.kept(
+        sequence.participant.battle.campaign,
+        "sequence-panel",
+        sequence.pk,
+        request.user.pk,
+        request=request,
+        draw=lambda: render_to_string(
+            "battles/aftermath/sequence.html#step-panel",
+            sequence_context(request, sequence),
+            request=request,
+        ),
+    )
+    context = {
+        "sequence": sequence,
+        "battle": sequence.participant.battle,
+        "warband": sequence.participant.warband,
+        "panel": panel,
+    }
+    return render(request, "battles/aftermath/sequence.html", context)
+
+
+@require_POST
+def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
+    """Roll for a task, or answer its question (``answer``)."""
+    sequence = get_sequence_for_user(request, pk)
+    task = get_object_or_404(SequenceTask, pk=task_pk, sequence=sequence)
+    try:
+        posted = step_forms.clean_posted(request.POST)
+        answer = posted["answer"]
+        choice = task.question and not task.question.get("dice")  # a further roll: dice only
+        answers = {task.question["key"]: answer} if choice and answer else {}
+        dice = dice_for(
+            sequence.participant.battle,
+            entered=posted["dice"],
+            warband=sequence.participant.warband,
+            user=request.user,
+            secret=sequence.current_step in sequences.TREASURY_STEPS,
+        )
+        sequences.run_task(
+            sequence, task, actor=request.user, step=posted["step"], dice=dice, answers=answers
+        )
+    except (RuleViolation, DiceError) as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    return _panel(request, sequence, told=True, body=True)
+
+
+@require_POST
+def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = get_sequence_for_user(request, pk)
+    try:
+        posted = step_forms.clean_posted(request.POST)
+        values = step_forms.clean_action(posted["step"], posted["action"], request.POST)
+        dice = dice_for(
+            sequence.participant.battle,
+            entered=posted["dice"],
+            warband=sequence.participant.warband,
+            user=request.user,
+            secret=sequence.current_step in sequences.TREASURY_STEPS,
+        )
+        sequences.act(
+            sequence, actor=request.user, step=posted["step"], action=posted["action"],
+            values=values, dice=dice,
+        )  # fmt: skip
+    except (RuleViolation, DiceError) as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    return _panel(request, sequence, told=True, body=True)
+
+
+@require_POST
+def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = get_sequence_for_user(request, pk)
+    try:
+        posted = step_forms.clean_posted(request.POST)
+        sequences.complete_step(
+            sequence,
+            actor=request.user,
+            step=posted["step"],
+            values=step_forms.clean_completion(request.POST),
+        )
+    except RuleViolation as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    return _panel(request, sequence, told=True)
+
+
+@require_POST
+def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = get_sequence_for_user(request, pk)
+    if sequence.participant.warband.owner_id != request.user.pk:
+        raise PermissionDenied("Only the warband's owner undoes a step; organisers reopen one.")
+    try:
+        posted = step_forms.clean_posted(request.POST)
+        sequences.undo_last_step(sequence, actor=request.user, step=posted["step"])
+    except RuleViolation as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    return _panel(request, sequence)
+
+
+@require_POST
+def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    sequence = get_sequence_for_user(request, pk)
+    if not battle_permissions.acts_for_players(request.user, sequence.participant.battle):
+        raise PermissionDenied("Only an organiser who did not fight in the battle reopens a step.")
+    posted = {}
+    try:
+        posted = step_forms.clean_posted(request.POST)
+        sequences.reopen_step(
+            sequence,
+            posted["step"],
+            actor=request.user,
+            reason=posted["reason"],
+            seen=posted["current"],
+            confirmed=posted["confirmed"],
+        )
+    except sequences.ConfirmReopening as ask:  # later steps are undone too: say which first
+        return _panel(request, sequence, reopen={"ask": ask, "posted": posted})
+    except sequences.ReopenRefused as refusal:
+        return _panel(request, sequence, error=refusal.headline, reopen={"refused": refusal})
+    except RuleViolation as refusal:
+        return _panel(request, sequence, error=str(refusal))
+    messages.success(request, "Step reopened.")
+    return _panel(request, sequence)

@@ -1,0 +1,279 @@
+"""States and deeds on the table: a player's own warriors knocked down, stunned, fleeing,
+hidden, standing up or out of action (and by whom); running and charging; loot picked up;
+notes; the turn sequence moving on; undoing one's own latest change.
+
+The turn sequence (core rules, the turn): recovery, movement, shooting, hand-to-hand, then the
+next warband's turn. As a warband's turn begins, what its warriors did last turn is forgotten,
+its stunned warriors become knocked down and those already knocked down may stand up in its
+recovery phase (``battles.helper.turns``)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from battles.helper.common import (
+    changed,
+    current_side,
+    fighter_of,
+    is_turn_of,
+    locked,
+    log,
+    may_run,
+    plays_in,
+)
+from battles.helper.rout import rout_due
+from battles.helper.turns import advance_turn
+from battles.models import Fighter, Game, GameEvent
+from battles.rules import play
+from warbands.rules import RuleViolation
+
+LOOT_MOST = {"gold": 500, "wyrdstone": 20, "item": 1, "container": 1}
+
+
+def refusal(game: Game, fighter: Fighter, new: str) -> str:
+    old, name = fighter.state, fighter.name
+    if old == play.OUT_OF_ACTION:
+        return f"{name} is out of action (undo it if that was a mistake)."
+    if new == old:
+        return f"{name} is already {play.STATES[new].lower()}."
+    if fighter.hits_taken:
+        return f"Say first what the hits of {name}'s fall did."
+    if new == play.STANDING:
+        if old == play.STUNNED:
+            return (
+                f"{name} is stunned: he becomes knocked down in his next recovery phase, and "
+                "stands up in the one after."
+            )
+        if old == play.FLEEING:
+            return f"{name} stops fleeing by passing a Rally test in his recovery phase."
+        if old == play.KNOCKED_DOWN and not (
+            fighter.may_stand and game.phase == "recovery" and is_turn_of(game, fighter.side)
+        ):
+            return (
+                f"{name} stands up in his own recovery phase, when he was knocked down as it began."
+            )
+    if new == play.KNOCKED_DOWN and old == play.STUNNED:
+        return f"{name} becomes knocked down by himself as his next recovery phase begins."
+    if new == play.HIDDEN:
+        why = play.may_hide(
+            old, ran=fighter.ran, charged=fighter.charged, fell=fighter.fell, fled=fighter.fled
+        )
+        if why:
+            return why
+    return ""
+
+
+def _enemy(game: Game, fighter: Fighter, by_id: int | None) -> int:
+    on_table = Fighter.objects.filter(game=game, warrior_id=by_id).exclude(side=fighter.side)
+    if by_id is None or not on_table.exists():
+        raise RuleViolation(f"Say which enemy warrior took {fighter.name} out of action.")
+    return by_id
+
+
+@transaction.atomic
+def set_state(
+    battle_id: int, fighter_id: int, state: str, *, actor, cause: str = "", by_id=None
+) -> Fighter:
+    """A player's warrior changes state as the rules allow; out of action says what did it
+    (an enemy warrior, a fall, fleeing off the table, something else)."""
+    if state not in play.STATES:
+        raise RuleViolation("No such state.")
+    game = locked(battle_id)
+    fighter = fighter_of(game, fighter_id, actor)
+    why = refusal(game, fighter, state)
+    if why:
+        raise RuleViolation(why)
+    before = fighter.snapshot()
+    if state == play.OUT_OF_ACTION:
+        if cause not in Fighter.Cause.values:
+            raise RuleViolation(f"Say what took {fighter.name} out of action.")
+        fighter.cause = cause
+        fighter.taken_out_by_id = _enemy(game, fighter, by_id) if cause == "enemy" else None
+        fighter.taken_out_turn = game.turn
+    if state == play.FLEEING:
+        fighter.fled = True
+    fighter.may_stand = False
+    old, fighter.state = fighter.state, state
+    fighter.save()
+    log(game, _describe(fighter, old), kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter,
+        before=before)  # fmt: skip
+    changed(game)
+    return fighter
+
+
+def _describe(fighter: Fighter, old: str) -> str:
+    name, new = fighter.name, fighter.state
+    if new == play.STANDING:
+        return {
+            play.KNOCKED_DOWN: f"{name} stands up.",
+            play.HIDDEN: f"{name} is no longer hidden.",
+        }.get(old, f"{name} is standing.")
+    if new == play.OUT_OF_ACTION:
+        if fighter.cause == "enemy":
+            by = fighter.taken_out_by
+            return f"{name} is out of action, taken out by {by.name} of {by.warband.name}."
+        return f"{name} is out of action ({fighter.get_cause_display()})."
+    return f"{name}: {play.STATES[new].lower()}."
+
+
+@transaction.atomic
+def record_fall(battle_id: int, fighter_id: int, outcome: str, *, actor) -> Fighter:
+    """What the hits of a fall did: nothing, knocked down, stunned, or out of action (a
+    fall). No armour save applies; the player rolled the wounds at the table."""
+    game = locked(battle_id)
+    fighter = fighter_of(game, fighter_id, actor)
+    if not fighter.hits_taken:
+        raise RuleViolation(f"{fighter.name} has no hits of a fall to record.")
+    before = fighter.snapshot()
+    hits, fighter.hits_taken = fighter.hits_taken, 0
+    if outcome == "unhurt":
+        text = f"{fighter.name} shrugs off the {hits} hit(s) of his fall."
+    elif outcome in (play.KNOCKED_DOWN, play.STUNNED, play.OUT_OF_ACTION):
+        fighter.state = outcome
+        fighter.may_stand = False
+        if outcome == play.OUT_OF_ACTION:
+            fighter.cause, fighter.taken_out_by_id = "fall", None
+            fighter.taken_out_turn = game.turn
+        text = f"{fighter.name}, after his fall: {play.STATES[outcome].lower()}."
+    else:
+        raise RuleViolation("Say what the hits did.")
+    fighter.save()
+    log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
+    changed(game)
+    return fighter
+
+
+@transaction.atomic
+def mark(battle_id: int, fighter_id: int, deed: str, *, doing: bool = True, actor) -> Fighter:
+    """A warrior ran or charged this turn (``doing``), or did not after all: neither may hide
+    this turn, and a hidden warrior who does either is seen. The button says which, so a
+    second tab's press of the same one changes nothing."""
+    if deed not in ("ran", "charged"):
+        raise RuleViolation("No such deed.")
+    game = locked(battle_id)
+    fighter = fighter_of(game, fighter_id, actor)
+    if not is_turn_of(game, fighter.side):
+        raise RuleViolation(f"{fighter.name} runs or charges in his own warband's turn.")
+    if fighter.state not in (play.STANDING, play.HIDDEN):
+        raise RuleViolation(
+            f"{fighter.name} is {play.STATES[fighter.state].lower()}: he neither runs nor charges."
+        )
+    if getattr(fighter, deed) == doing:
+        raise RuleViolation(f"{fighter.name}: noted already.")
+    before = fighter.snapshot()
+    fighter.ran = doing and deed == "ran"
+    fighter.charged = doing and deed == "charged"
+    text = f"{fighter.name} {deed}." if doing else f"{fighter.name} did not {deed[:-1]} after all."
+    if doing and fighter.state == play.HIDDEN:
+        fighter.state = play.STANDING
+        text = f"{fighter.name} {deed} and is no longer hidden."
+    fighter.save()
+    log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
+    changed(game)
+    return fighter
+
+
+@transaction.atomic
+def undo(battle_id: int, event_id: int, *, actor) -> str:
+    """One of the actor's changes of a warrior (the latest, as his page offers it), put back
+    when nothing happened to that warrior since: a mistaken tap costs nothing. Named by its
+    event, so that a second tab's press undoes nothing more."""
+    game = locked(battle_id)
+    event = GameEvent.objects.filter(
+        game=game, pk=event_id, by=actor, kind=GameEvent.Kind.STATE
+    ).first()
+    if event is None:
+        raise RuleViolation("You have no such change of a warrior to undo.")
+    if event.before is None:
+        raise RuleViolation(f"Undone already: {event.text}")
+    fighter = fighter_of(game, event.fighter_id, actor)
+    latest = GameEvent.objects.filter(game=game, fighter=fighter).order_by("-pk").first()
+    if latest.pk != event.pk:
+        raise RuleViolation(f"{fighter.name} changed again since: set his state instead.")
+    fighter.restore(event.before)
+    fighter.save()
+    event.before = None
+    event.save(update_fields=["before"])
+    log(game, f"Undone: {event.text}", kind=GameEvent.Kind.STATE, actor=actor, side=fighter.side)
+    changed(game)
+    return event.text
+
+
+@transaction.atomic
+def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
+    """The player whose turn it is (or an organiser) moves to the next phase; after
+    hand-to-hand, the next warband still on the table takes its turn. ``seen``: the turn,
+    player and phase the page showed (``position``): a second tab's press of the same button
+    changes nothing."""
+    game = locked(battle_id)
+    if seen and seen != position(game):
+        raise RuleViolation("The game has moved on already: here it is as it stands.")
+    side = current_side(game)
+    if side.participant.warband.owner_id != actor.pk and not may_run(actor, game):
+        raise PermissionDenied(
+            f"{side.participant.warband.name}'s player moves his turn on (or an organiser)."
+        )
+    if rout_due(game, side):
+        raise RuleViolation(
+            f"{side.participant.warband.name} takes its Rout test first (or routs)."
+        )
+    if any(f.hits_taken for f in Fighter.objects.filter(game=game)):
+        raise RuleViolation("Say first what the hits of a fall did.")
+    order = play.PHASE_ORDER
+    if game.phase != order[-1]:
+        game.phase = order[order.index(game.phase) + 1]
+        game.save(update_fields=["phase"])
+        changed(game)
+        return game
+    advance_turn(game, actor)
+    return game
+
+
+def position(game: Game) -> str:
+    """Where the game stands: "turn:player:phase"."""
+    return f"{game.turn}:{game.player}:{game.phase}"
+
+
+@transaction.atomic
+def pick_up(
+    battle_id: int, fighter_id: int, *, loot: str, amount: int = 1, what: str = "", actor
+) -> GameEvent:
+    """Loot a warrior picks up on the table (gold crowns, wyrdstone shards, an item, a carried
+    container by its kind): kept in the game's log and, at the end, in the battle's notes;
+    wyrdstone counts as the scenario's shards."""
+    game = locked(battle_id)
+    fighter = fighter_of(game, fighter_id, actor)
+    if fighter.is_out:
+        raise RuleViolation(f"{fighter.name} is out of action: he picks nothing up.")
+    if loot not in LOOT_MOST:
+        raise RuleViolation("Say what he picked up.")
+    if not 1 <= amount <= LOOT_MOST[loot]:
+        raise RuleViolation(f"Between 1 and {LOOT_MOST[loot]}, please.")
+    what = what.strip()[:100]
+    if loot in ("item", "container") and not what:
+        raise RuleViolation("Say what he picked up.")
+    shown = {
+        "gold": f"{amount} gold crown{'s' if amount > 1 else ''}",
+        "wyrdstone": f"{amount} shard{'s' if amount > 1 else ''} of wyrdstone",
+    }.get(loot, what)
+    return _logged(game, log(
+        game, f"{fighter.name} picked up {shown}.", kind=GameEvent.Kind.LOOT, actor=actor,
+        fighter=fighter, loot=loot, amount=amount,
+    ))  # fmt: skip
+
+
+@transaction.atomic
+def note(battle_id: int, text: str, *, actor) -> GameEvent:
+    game = locked(battle_id)
+    if not plays_in(actor, game):
+        raise PermissionDenied("The game's players and organisers write in its log.")
+    text = " ".join(text.split())
+    if not text:
+        raise RuleViolation("Write something first.")
+    return _logged(game, log(game, f"{actor.username}: {text[:250]}", kind="note", actor=actor))
+
+
+def _logged(game: Game, event: GameEvent) -> GameEvent:
+    changed(game)
+    return event

@@ -1,0 +1,329 @@
+"""Forms of a battle's report, its sides, random fortune and step 0's carried items. Each
+lists its fields explicitly.
+
+A side's form (``battles.report.sides``) has a row per warrior free to fight (prefix
+``o<pk>``), the warband's leader in the battle and the scenario's wyrdstone. A row's fields
+depend on the warrior and the scenario: a hero goes out of action or not, a henchman group
+counts its models out of action; a listed scenario's own awards are offered (heroes-only
+awards to heroes), another scenario's experience is typed as a number.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from django import forms
+from django.core.validators import MaxValueValidator
+
+from battles.aftermath.carried_items import Declaration
+from battles.forms import BattleForm, DiceField, FurtherDiceField
+from battles.models import Participant
+from battles.report.sides import Outcome
+from battles.rules import ReportedResult
+from battles.rules.scenarios import Scenario
+
+
+class RecordForm(BattleForm):
+    """An organiser's record: each side then enters its warriors (the organiser may, for an
+    absent player) and the players confirm, or the organiser confirms for them."""
+
+
+class ParticipantRowForm(forms.Form):
+    """One line per warband of the campaign: did it fight, and how did it end?"""
+
+    took_part = forms.BooleanField(required=False)
+    result = forms.ChoiceField(choices=Participant.Result.choices, required=False)
+    routed = forms.BooleanField(required=False)
+    rout_order = forms.IntegerField(min_value=1, max_value=20, required=False)
+
+
+def participant_rows(data, warbands, *, initial=None):
+    """A ``ParticipantRowForm`` per warband, prefixed by its id."""
+    initial = initial or {}
+    return [
+        (
+            warband,
+            ParticipantRowForm(data, prefix=f"w{warband.pk}", initial=initial.get(warband.pk)),
+        )
+        for warband in warbands
+    ]
+
+
+def reported_results(rows) -> tuple[list[ReportedResult], list[str]]:
+    """The results of the rows that took part, or the rows' form errors."""
+    results, errors = [], []
+    for warband, form in rows:
+        if not form.is_valid():
+            errors.append(f"{warband.name}: {next(iter(form.errors.values()))[0]}")
+            continue
+        data = form.cleaned_data
+        if not data["took_part"] and not data["result"]:
+            continue  # a result given means the warband took part, ticked or not
+        if not data["result"]:
+            errors.append(f"{warband.name}: say whether it won, drew or lost.")
+            continue
+        results.append(
+            ReportedResult(
+                warband_id=warband.pk,
+                result=data["result"],
+                routed=data["routed"],
+                rout_order=data["rout_order"] if data["routed"] else None,
+            )
+        )
+    return results, errors
+
+
+class CarriedItemForm(forms.Form):
+    """Where one carried item ended the game (MiM, carried items; prefix ``i<pk>``): with the
+    warband's own warriors, with one of the enemy warbands, or uncontrolled."""
+
+    state = forms.ChoiceField(error_messages={"required": "say where it ended the game."})
+    exposed = forms.BooleanField(required=False)
+
+    def __init__(self, *args, enemies, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["state"].choices = [
+            ("own", "Controlled by our warriors"),
+            *((f"enemy-{enemy.pk}", f"Controlled by {enemy.name}") for enemy in enemies),
+            ("uncontrolled", "Uncontrolled"),
+        ]
+
+    def declaration(self, item_id: int) -> Declaration:
+        state = self.cleaned_data["state"]
+        enemy = state.removeprefix("enemy-") if state.startswith("enemy-") else ""
+        return Declaration(
+            item_id=item_id,
+            state="enemy" if enemy else state,
+            controlled_by_id=int(enemy) if enemy else None,
+            exposed=self.cleaned_data["exposed"],
+        )
+
+
+class CarriedItemsForm(forms.Form):
+    """Who can still secure items at the end of the game (MiM): warriors on the table, a Band
+    of Pitters' modifier, standing Quartermasters (when the campaign uses that skill)."""
+
+    securers = forms.IntegerField(required=False, min_value=0, max_value=50)
+    pitters = forms.IntegerField(required=False, min_value=0, max_value=2)
+    quartermasters = forms.IntegerField(required=False, min_value=0, max_value=10)
+    # An organiser's override: a declaration that lets a player's items leave his warband
+    # applies without waiting for the player (battles.aftermath.carried_items).
+    override = forms.BooleanField(required=False)
+
+    NUMBERS = ("securers", "pitters", "quartermasters")
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        return {**{key: data.get(key) or 0 for key in self.NUMBERS}, "override": data["override"]}
+
+
+def carried_item_declarations(data, items, enemies) -> tuple[list[Declaration], list[str]]:
+    """A declaration per carried item from the posted form, or a message per item that does
+    not read."""
+    declarations, errors = [], []
+    for item in items:
+        form = CarriedItemForm(data, prefix=f"i{item.pk}", enemies=enemies)
+        if form.is_valid():
+            declarations.append(form.declaration(item.pk))
+        else:
+            errors.append(f"{item.label}: {next(iter(form.errors.values()))[0]}")
+    return declarations, errors
+
+
+class ReportForm(BattleForm):
+    fortune_table = forms.ChoiceField(
+        choices=[("d66", "D66"), ("d100", "D100")], label="Random fortune table", required=False
+    )
+
+
+class RespondForm(forms.Form):
+    agree = forms.ChoiceField(choices=[("yes", "Confirm"), ("no", "Dispute")])
+    reason = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class MarkersForm(forms.Form):
+    """Random fortune markers: the D3 (typed as a D6), and the placement roll-off when two
+    warbands' ratings tie (``battles.report.fortune.placement_rolloff``)."""
+
+    dice = DiceField(label="The D3 for the markers")
+    rolloff = DiceField(label="Placement roll-off")
+
+
+class DiscoveryForm(forms.Form):
+    """A discovery test's D6, then the random fortune table's dice when it finds something."""
+
+    warband = forms.IntegerField()
+    dice = DiceField(label="Discovery test")
+    table = DiceField(label="Random fortune table")
+    result = forms.CharField(required=False, max_length=200, label="What was found")
+
+
+class RecoverForm(forms.Form):
+    """An uncontrolled item's recovery: its first roll, then each further roll asked for."""
+
+    item = forms.IntegerField()
+    majority = forms.IntegerField(required=False)
+    dice = DiceField(label="Recovery roll")
+    then = FurtherDiceField()
+
+
+class FortuneTableForm(forms.Form):
+    """The campaign's random fortune table as lines "low-high | result | kind"."""
+
+    table = forms.ChoiceField(choices=[("d66", "D66"), ("d100", "D100")])
+    lines = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 10}),
+        required=False,
+        help_text='One row a line: "11-16 | Silver goblet | carried_item". Kinds: carried_item, '
+        "animal, cart, coach.",
+    )
+
+    KINDS = ("carried_item", "animal", "cart", "coach")
+
+    def clean(self):
+        data = super().clean()
+        table = data.get("table")
+        limit = 66 if table == "d66" else 100
+        rows = []
+        for number, line in enumerate((data.get("lines") or "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = [part.strip() for part in line.split("|")]
+            if len(parts) not in (2, 3):
+                raise forms.ValidationError(f"Line {number}: write low-high | result | kind.")
+            span, result = parts[0], parts[1]
+            kind = parts[2] if len(parts) == 3 and parts[2] else "carried_item"
+            low, _, high = span.partition("-")
+            try:
+                low, high = int(low), int(high or low)
+            except ValueError:
+                raise forms.ValidationError(f"Line {number}: {span!r} is not a range.") from None
+            if not (1 <= low <= high <= limit) or not result:
+                raise forms.ValidationError(f"Line {number}: the range must lie in 1-{limit}.")
+            if kind not in self.KINDS:
+                raise forms.ValidationError(
+                    f"Line {number}: kind must be one of {', '.join(self.KINDS)}."
+                )
+            rows.append((low, high, result[:200], kind))
+        rows.sort()
+        for (_, high, *_), (low, *_) in itertools.pairwise(rows):
+            if low <= high:
+                raise forms.ValidationError("Two rows cover the same roll.")
+        data["rows"] = rows
+        return data
+
+
+class WarriorSideForm(forms.Form):
+    """One warrior's row. The bounds are the table's: a skirmish puts no more than 50 enemies
+    out of action and a scenario gives no more than 20 experience."""
+
+    took_part = forms.BooleanField(required=False)
+    ooa = forms.BooleanField(required=False)
+    models = forms.IntegerField(required=False, min_value=0)
+    by = forms.IntegerField(required=False, min_value=1)
+    enemies = forms.IntegerField(required=False, min_value=0, max_value=50)
+    experience = forms.IntegerField(required=False, min_value=0, max_value=20)
+
+    LABELS = {
+        "models": "models out of action",
+        "by": "taken out by",
+        "enemies": "enemies put out of action",
+        "experience": "scenario experience",
+    }
+
+    def __init__(self, *args, warrior, played: Scenario, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.warrior = warrior
+        self.fields["models"].max_value = warrior.group_size
+        self.fields["models"].validators.append(MaxValueValidator(warrior.group_size))
+        self.played = played
+        self.award_fields = []
+        for award in played.awards:
+            if award.heroes_only and not warrior.is_hero:
+                continue
+            name = f"award_{award.key}"
+            self.fields[name] = (
+                forms.BooleanField(required=False, label=award.label)
+                if award.most == 1
+                else forms.IntegerField(
+                    required=False, min_value=0, max_value=award.most, label=award.label
+                )
+            )
+            self.LABELS = {**self.LABELS, name: award.label}
+            self.award_fields.append((award, name))
+
+    @property
+    def award_cells(self):
+        """A cell per award of the scenario: its field, or None where he cannot earn it."""
+        names = dict(self.award_fields)
+        return [
+            (award, self[names[award]] if award in names else None) for award in self.played.awards
+        ]
+
+    def outcome(self) -> Outcome | None:
+        """The warrior's outcome, or None when he did not take part."""
+        data = self.cleaned_data
+        if not data["took_part"]:
+            return None
+        return Outcome(
+            warrior_id=self.warrior.pk,
+            out_of_action=data["ooa"],
+            models_out_of_action=data["models"] or 0,
+            enemies_out_of_action=data["enemies"] or 0,
+            scenario_experience=data["experience"] or 0,
+            taken_out_by_id=data["by"],
+            awards={award.key: int(data[name] or 0) for award, name in self.award_fields},
+        )
+
+
+class SideForm(forms.Form):
+    leader = forms.IntegerField(required=False, label="Led by")
+    shards = forms.IntegerField(
+        required=False, min_value=0, label="Wyrdstone shards the scenario gives the warband"
+    )
+
+    def __init__(self, *args, played: Scenario, **kwargs):
+        super().__init__(*args, **kwargs)
+        most = played.most_shards
+        self.fields["shards"].max_value = most
+        self.fields["shards"].validators.append(MaxValueValidator(most))
+
+
+def side_rows(data, warriors, played: Scenario, *, existing=None) -> list[WarriorSideForm]:
+    """A row per warrior; before anything is posted, each shows what the side said (or, for
+    a side not entered yet, that everybody took part and stood)."""
+    existing = existing or {}
+    rows = []
+    for warrior in warriors:
+        initial = {"took_part": not existing or warrior.pk in existing}
+        if warrior.pk in existing:
+            o = existing[warrior.pk]
+            initial.update(
+                ooa=o.out_of_action, models=o.models_out_of_action, by=o.taken_out_by_id,
+                enemies=o.enemies_out_of_action, experience=o.scenario_experience,
+                **{f"award_{key}": times for key, times in o.awards.items()},
+            )  # fmt: skip
+        rows.append(
+            WarriorSideForm(
+                data, prefix=f"o{warrior.pk}", warrior=warrior, played=played, initial=initial
+            )
+        )
+    return rows
+
+
+def side_outcomes(rows) -> tuple[list[Outcome], list[str]]:
+    """The outcomes of the warriors who took part, or a message per row that does not read."""
+    outcomes, errors = [], []
+    for row in rows:
+        if not row.is_valid():
+            name, messages = next(iter(row.errors.items()))
+            errors.append(f"{row.warrior.name}, {row.LABELS.get(name, name)}: {messages[0]}")
+            continue
+        outcome = row.outcome()
+        if outcome is not None:
+            outcomes.append(outcome)
+    return outcomes, errors

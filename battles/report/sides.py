@@ -1,0 +1,229 @@
+"""Each side reports its own warriors: who took part, who went out of action (for a henchman
+group, how many of its models), which hero put how many enemies out of action, the scenario's
+own awards, who led the warband, and the wyrdstone the scenario gave it.
+
+A side is entered by the warband's player or, for him, by an organiser (the campaign feed
+says so). Entering a side asks the other players to confirm again, since they have not seen it;
+nobody confirms a battle before every side is entered (``battles.report.services.respond``).
+
+Warriors who must miss the game (``games_to_miss``) or are held captive cannot take part
+(campaigns text, serious injuries: "miss next game", "captured"): the form does not offer
+them and this service refuses them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from battles import permissions as battle_permissions
+from battles.models import Battle, Participant, WarriorOutcome
+from battles.rules import scenarios
+from campaign import permissions
+from campaign.models import CampaignEvent
+from campaign.services import record_event
+from warbands.models import Warband, Warrior
+from warbands.rules import RuleViolation
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one warrior who took part did. ``models_out_of_action``: for a henchman group,
+    how many of its models went out of action (a hero is one model: ``out_of_action``)."""
+
+    warrior_id: int
+    out_of_action: bool = False
+    enemies_out_of_action: int = 0
+    scenario_experience: int = 0
+    taken_out_by_id: int | None = None
+    models_out_of_action: int = 0
+    awards: dict[str, int] = field(default_factory=dict)
+
+
+def fighters(warband: Warband):
+    """The warriors a side may field: with the warband, not captive, missing no game."""
+    return warband.warriors.fighting().filter(games_to_miss=0)
+
+
+def whole_side(warband: Warband, deeds: Sequence[Outcome] = ()) -> list[Outcome]:
+    """Every warrior free to fight took part: ``deeds`` for those who did something, the
+    rest stood to the end (for demo data, the bench and tests)."""
+    done = {o.warrior_id: o for o in deeds}
+    return [done.get(w.pk, Outcome(w.pk)) for w in fighters(warband).order_by("pk")]
+
+
+def absentees(warband: Warband) -> list[tuple[Warrior, str]]:
+    """The warband's members who cannot take part in its next battle, and why."""
+    absent = []
+    for warrior in warband.warriors.on_roster().order_by("-is_leader", "-is_hero", "pk"):
+        if warrior.status == Warrior.Status.CAPTURED:
+            absent.append((warrior, "held captive"))
+        elif warrior.games_to_miss:
+            games = warrior.games_to_miss
+            absent.append((warrior, f"must miss {games} game{'s' if games > 1 else ''}"))
+    return absent
+
+
+def may_enter(user, battle: Battle, participant: Participant) -> bool:
+    """The warband's player, or an organiser for him (``acts_for_players``: never one who
+    fought in the battle), while the battle is not confirmed."""
+    return (
+        battle.campaign.is_open
+        and battle.status not in (Battle.Status.CONFIRMED, Battle.Status.PLAYING)
+        and (
+            participant.warband.owner_id == user.pk
+            or battle_permissions.acts_for_players(user, battle)
+        )
+    )
+
+
+def missing_sides(participants: Sequence[Participant]) -> list[Participant]:
+    return [p for p in participants if p.side_entered_at is None]
+
+
+def _check(warrior: Warrior, outcome: Outcome, played, enemies: dict[int, Warrior]) -> None:
+    name = warrior.name
+    if outcome.enemies_out_of_action > 50 or outcome.scenario_experience > 20:
+        raise RuleViolation(f"Check the numbers for {name}.")
+    if not warrior.is_hero and outcome.models_out_of_action > warrior.group_size:
+        raise RuleViolation(
+            f"{name} are {warrior.group_size}: no more of them can go out of action."
+        )
+    if outcome.taken_out_by_id and outcome.taken_out_by_id not in enemies:
+        raise RuleViolation(f"{name} was taken out by an enemy of this battle.")
+    known = {award.key: award for award in played.awards}
+    for key, times in outcome.awards.items():
+        award = known.get(key)
+        if award is None:
+            raise RuleViolation(f"{played.name} gives no such award as {key!r}.")
+        if times and award.heroes_only and not warrior.is_hero:
+            raise RuleViolation(f"Only a hero earns “{award.label}”.")
+        if not 0 <= times <= award.most:
+            raise RuleViolation(f"{name} earns “{award.label}” {award.most} time(s) at most.")
+
+
+def _check_once_per_battle(battle: Battle, participant: Participant, outcomes, played) -> None:
+    """Awards only one warrior of the whole battle earns (Street Fight's first hero out)."""
+    others = WarriorOutcome.objects.filter(participant__battle=battle).exclude(
+        participant=participant
+    )
+    for award in played.awards:
+        if not award.once_per_battle:
+            continue
+        earners = sum(1 for o in outcomes if o.awards.get(award.key))
+        earners += sum(1 for o in others if o.awards.get(award.key))
+        if earners > 1:
+            raise RuleViolation(f"Only one warrior of the battle earns “{award.label}”.")
+
+
+@transaction.atomic
+def enter_side(
+    battle: Battle,
+    warband: Warband,
+    *,
+    actor,
+    outcomes: Sequence[Outcome],
+    leader_id: int | None = None,
+    scenario_shards: int = 0,
+) -> Participant:
+    """Record what the warband's warriors did (replacing what the side said before); the
+    other players confirm again. ``leader_id``: who led it (by default its leader, when he
+    took part)."""
+    battle = (
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
+    )
+    participant = (
+        Participant.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("warband__owner")
+        .filter(battle=battle, warband=warband)
+        .first()
+    )
+    if participant is None:
+        raise RuleViolation(f"{warband.name} did not fight in this battle.")
+    if battle.status == Battle.Status.CONFIRMED:
+        raise RuleViolation("The battle is confirmed: ask an organiser to correct it.")
+    if not battle.campaign.is_open:
+        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    if not may_enter(actor, battle, participant):
+        if permissions.can_run_campaign(actor, battle.campaign):
+            raise PermissionDenied(battle_permissions.FOUGHT)
+        raise PermissionDenied("Each player enters his own warriors (or an organiser, for him).")
+    played = scenarios.scenario(battle.scenario_key)
+    most_shards = played.most_shards
+    if not 0 <= scenario_shards <= most_shards:
+        raise RuleViolation(
+            f"{played.name} gives a warband {most_shards} shard(s) of wyrdstone at most."
+            if most_shards
+            else f"{played.name} gives no wyrdstone of its own."
+        )
+    own = {w.pk: w for w in fighters(participant.warband)}
+    enemies = {
+        w.pk: w
+        for w in Warrior.objects.filter(
+            warband__participations__battle=battle, status__in=Warrior.ON_ROSTER
+        ).exclude(warband=participant.warband)
+    }
+    seen = set()
+    for outcome in outcomes:
+        warrior = own.get(outcome.warrior_id)
+        if warrior is None:
+            raise RuleViolation(
+                "Only the warband's own warriors free to fight take part (not those who must "
+                "miss the game or are held captive)."
+            )
+        if warrior.pk in seen:
+            raise RuleViolation(f"{warrior.name} is listed twice.")
+        seen.add(warrior.pk)
+        _check(warrior, outcome, played, enemies)
+    _check_once_per_battle(battle, participant, outcomes, played)
+    if leader_id is None:
+        leader_id = next((pk for pk in seen if own[pk].is_leader), None)
+    elif leader_id not in seen or not own[leader_id].is_hero:
+        raise RuleViolation("The warband's leader in the battle is a hero who took part.")
+    WarriorOutcome.objects.filter(participant=participant).delete()
+    WarriorOutcome.objects.bulk_create(
+        WarriorOutcome(
+            participant=participant,
+            warrior_id=o.warrior_id,
+            out_of_action=o.out_of_action
+            if own[o.warrior_id].is_hero
+            else o.models_out_of_action >= own[o.warrior_id].group_size,
+            models_out_of_action=0 if own[o.warrior_id].is_hero else o.models_out_of_action,
+            enemies_out_of_action=o.enemies_out_of_action,
+            scenario_experience=0 if played.key else o.scenario_experience,
+            awards={k: v for k, v in o.awards.items() if v},
+            taken_out_by_id=o.taken_out_by_id,
+        )
+        for o in outcomes
+    )
+    participant.side_entered_at = timezone.now()
+    participant.side_entered_by = actor
+    participant.leader_id = leader_id
+    participant.scenario_shards = scenario_shards
+    participant.save(
+        update_fields=["side_entered_at", "side_entered_by", "leader", "scenario_shards"]
+    )
+    _ask_the_others_again(battle, actor)
+    if participant.warband.owner_id != actor.pk:
+        record_event(
+            battle.campaign, CampaignEvent.Kind.BATTLE,
+            f"{actor.username}, organiser, entered what the warriors of {warband.name} did in "
+            f"{battle} for {participant.warband.owner.username}.",
+            warband=participant.warband, battle=battle,
+        )  # fmt: skip
+    return participant
+
+
+def _ask_the_others_again(battle: Battle, actor) -> None:
+    """Players who confirmed before this side was entered (or changed) confirm again."""
+    Participant.objects.filter(
+        battle=battle, confirmation=Participant.Confirmation.CONFIRMED
+    ).exclude(warband__owner=actor).update(
+        confirmation=Participant.Confirmation.PENDING, confirmed_by=None
+    )

@@ -1,0 +1,98 @@
+"""The page where a side enters what its warriors did (``battles.report.sides``): the warband's
+player, or an organiser for him."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from battles.models import WarriorOutcome
+from battles.permissions import get_battle_for_user
+from battles.report import sides
+from battles.report.forms import SideForm, side_outcomes, side_rows
+from battles.rules import scenarios
+from warbands.models import Warrior
+from warbands.rules import RuleViolation
+
+
+@require_http_methods(["GET", "POST"])
+def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
+    """One warband's warriors in the battle: who took part, out of action (models of a
+    group), enemies put out of action, the scenario's awards, the leader and the scenario's
+    wyrdstone. Warriors who must miss the game or are held captive are listed, not offered."""
+    battle = get_battle_for_user(request, pk)
+    participant = (
+        battle.participants.select_related("warband__owner", "warband__warband_type")
+        .filter(warband_id=warband_pk)
+        .first()
+    )
+    if participant is None:
+        raise Http404("That warband did not fight in this battle.")
+    if not sides.may_enter(request.user, battle, participant):
+        raise PermissionDenied("Each player enters his own warriors (or an organiser, for him).")
+    warband = participant.warband
+    played = scenarios.scenario(battle.scenario_key)
+    warriors = list(
+        sides.fighters(warband)
+        .select_related("warrior_type")
+        .order_by("-is_leader", "-is_hero", "pk")
+    )
+    # What the side said, or what the battle helper wrote at the end of the game (each player
+    # checks and saves it); none yet: everybody took part and stood.
+    existing = {o.warrior_id: o for o in WarriorOutcome.objects.filter(participant=participant)}
+    data = request.POST if request.method == "POST" else None
+    rows = side_rows(data, warriors, played, existing=existing)
+    leader = participant.leader_id or next((w.pk for w in warriors if w.is_leader), None)
+    form = SideForm(
+        data, played=played, initial={"leader": leader, "shards": participant.scenario_shards}
+    )
+    errors: list[str] = []
+    if data is not None:
+        outcomes, errors = side_outcomes(rows)
+        if not form.is_valid():
+            errors += [
+                f"{form.fields[name].label}: {msgs[0]}" for name, msgs in form.errors.items()
+            ]
+        if not errors:
+            try:
+                sides.enter_side(
+                    battle, warband, actor=request.user, outcomes=outcomes,
+                    leader_id=form.cleaned_data["leader"],
+                    scenario_shards=form.cleaned_data["shards"] or 0,
+                )  # fmt: skip
+            except RuleViolation as refusal:
+                errors.append(str(refusal))
+            else:
+                messages.success(
+                    request,
+                    f"What the warriors of {warband.name} did is entered: the other players "
+                    "confirm once every side is in.",
+                )
+                return redirect("battle_detail", battle.pk)
+    enemies = (
+        Warrior.objects.filter(warband__participations__battle=battle, status__in=Warrior.ON_ROSTER)
+        .exclude(warband=warband)
+        .select_related("warband")
+        .order_by("warband__name", "-is_leader", "-is_hero", "pk")
+    )
+    return render(
+        request,
+        "battles/report/side.html",
+        {
+            "battle": battle,
+            "participant": participant,
+            "warband": warband,
+            "played": played,
+            "rows": rows,
+            "form": form,
+            "heroes": [w for w in warriors if w.is_hero],
+            "enemies": list(enemies),
+            "absent": sides.absentees(warband),
+            "errors": errors,
+            "for_player": warband.owner_id != request.user.pk,
+        },
+        status=422 if errors else 200,
+    )
