@@ -34,7 +34,7 @@ from django.db import transaction
 from django.urls import Resolver404, resolve, reverse
 
 from battles.aftermath import carried_items
-from battles.captives import holding as captives
+from battles.captives import exchange, ransom
 from battles.helper import moves
 from battles.models import Captive, Fighter
 from battles.report import fortune
@@ -246,8 +246,8 @@ def seeded_campaign():
     # captives page draws the forms to pay and to accept.
     taken = Captive.objects.get(pk=scenario["kwargs"]["captive_pay"]["captive_pk"])
     held = Captive.objects.get(pk=scenario["kwargs"]["captive_ransom"]["captive_pk"])
-    captives.set_ransom(taken, actor=theirs.owner, ransom=25, into=theirs.containers.first())
-    captives.offer_exchange(taken, actor=theirs.owner, for_captive=held)
+    ransom.set_ransom(taken, actor=theirs.owner, ransom=25, into=theirs.containers.first())
+    exchange.offer_exchange(taken, actor=theirs.owner, for_captive=held)
     # An empty sack to sell, and a coach to load boxes and the vessel into.
     treasury.buy_container(mine, "large_sack", actor=owner)
     StorageContainer.objects.create(warband=mine, kind="opulent_coach")

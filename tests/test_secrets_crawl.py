@@ -22,7 +22,7 @@ from django.db import transaction
 from django.test import override_settings
 
 from battles.captives import fates as captive_fates
-from battles.captives import holding as captives
+from battles.captives import ransom
 from battles.dice import dice_for
 from battles.helper import end
 from battles.models import Battle, Captive
@@ -316,12 +316,12 @@ def captives_of_the_helper_game() -> tuple[Battle, dict[str, str]]:
     dice = dice_for(battle, entered="4", warband=scourge, user=bob)
     captive_fates.decide_fate(sold, actor=bob, fate="sold", into=chest, dice=dice)
     ransomed = _taken(get, "Igor", scourge, battle)
-    captives.set_ransom(ransomed, actor=bob, ransom=73, into=chest)
+    ransom.set_ransom(ransomed, actor=bob, ransom=73, into=chest)
     purse = get.containers.held().filter(gold_crowns__gte=73).exclude(kind="loose").first()
-    captives.pay_ransom(ransomed, actor=dave, pay_from=purse, amount=73)
+    ransom.pay_ransom(ransomed, actor=dave, pay_from=purse, amount=73)
     asked = _taken(scourge, "Snikch", get, battle)
     box = StorageContainer.objects.create(warband=get, kind="treasure_chest")
-    captives.set_ransom(asked, actor=dave, ransom=1379, into=box)
+    ransom.set_ransom(asked, actor=dave, ransom=1379, into=box)
     return battle, {
         "the slavers' price": "Hunch sold for 20 gc",
         "the ransom paid": "73 gc",

@@ -21,10 +21,6 @@ from warbands import treasury
 from warbands.models import Injury, Item, StorageContainer, Warrior
 from warbands.permissions import secret_refusals
 
-# The warbands whose new leader learns the old leader's magic (campaigns text, Death of the
-# leader, and the lists of these warbands).
-MAGIC_SUCCESSION = ("Sisters of Sigmar", "Cult of the Possessed", "Carnival of Chaos")
-
 # A pouch's loss refused, as told to whoever may not see inside it (``secret_refusals``).
 POUCH_REFUSED = "The hero's pouch cannot be taken off the treasury: ask the warband's player."
 
@@ -283,7 +279,9 @@ def _succession(ctx: Context, dice) -> None:
     chosen, note = injury_rules.new_leader(heroes, dice, warband_family=family)
     if chosen is not None:
         successor = Warrior.objects.get(pk=chosen)
-        learns = family in MAGIC_SUCCESSION and successor.warrior_type.spell_list_id is None
+        learns = (
+            family in injury_rules.MAGIC_SUCCESSION and successor.warrior_type.spell_list_id is None
+        )
         ctx.journal.update(successor, is_leader=True, learns_magic_next=learns)
     record_event(
         ctx.battle.campaign, CampaignEvent.Kind.DEATH,

@@ -3,19 +3,17 @@ injury 61, Captured): sell him to the slavers for D6×5 gc, or, in an Undead war
 and gain a new Zombie, or, in a Cult of the Possessed, sacrifice him for 1 experience for the
 leader. The captor keeps his equipment, and he is dead to his own warband.
 
-Locks and checks as every captive's change takes them (``battles.captives.holding``). Readings where
-the rules are silent are listed there.
+Locks and checks as every captive's change takes them (``battles.captives.holding``);
+readings where the rules are silent are listed there.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from battles.aftermath.injuries import MAGIC_SUCCESSION
 from battles.captives.holding import (
     SLAVER_PRICE,
     announce,
-    check_captor,
     fates_for,
     ledger_context,
     lock_captives,
@@ -23,6 +21,7 @@ from battles.captives.holding import (
     own_container,
     resolve,
 )
+from battles.captives.permissions import check_captor
 from battles.dice import dice_for, exactly, last_roll_id, note_secret
 from battles.models import Captive
 from battles.rules import injuries as injury_rules
@@ -243,7 +242,7 @@ def _succession(captive: Captive, actor) -> None:
         successor = Warrior.objects.select_related("warrior_type").get(pk=chosen)
         successor.is_leader = True
         successor.learns_magic_next = (
-            family in MAGIC_SUCCESSION and successor.warrior_type.spell_list_id is None
+            family in injury_rules.MAGIC_SUCCESSION and successor.warrior_type.spell_list_id is None
         )
         successor.save(update_fields=["is_leader", "learns_magic_next"])
     announce(captive, CampaignEvent.Kind.DEATH, f"{owner.name} lost its leader. {note}", owner)

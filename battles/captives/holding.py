@@ -8,10 +8,12 @@ experience). The captive's owner pays the ransom or accepts the exchange. A rans
 exchanged hero comes back with all his equipment; the captor keeps the equipment of one sold,
 killed or sacrificed, and the hero is dead to his warband.
 
-The captor's other choices are ``battles.captives.fates``. Every change locks the captive's row
-first and reads it afresh (``lock_captives``), so a captive already dealt with (a double click,
-a second tab, the other player at the same moment) is refused; then the two warbands and the
-containers, in the treasury's lock order (``warbands.treasury.ledger``).
+This module holds what every change of a captive shares: reading the captives, their locks,
+the release and the feed. The choices themselves are ``ransom``, ``exchange`` and ``fates``;
+who may make them is ``permissions``. Every change locks the captive's row first and reads
+it afresh (``lock_captives``), so a captive already dealt with (a double click, a second tab,
+the other player at the same moment) is refused; then the two warbands and the containers,
+in the treasury's lock order (``warbands.treasury.ledger``).
 Readings where the rules are silent (the players would expect them):
 
 - The captor names, with the ransom, the container it will go into; the ransom is paid from
@@ -28,18 +30,14 @@ Readings where the rules are silent (the players would expect them):
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from battles.models import Captive
 from campaign.models import CampaignEvent
-from campaign.permissions import is_organiser
 from campaign.services import record_event
 from warbands import treasury
 from warbands.models import StorageContainer, Warband, Warrior
-from warbands.permissions import can_edit_warband, secret_refusals
 from warbands.rules import RuleViolation
 
 Reason = treasury.Reason
@@ -52,12 +50,6 @@ SLAVER_PRICE = 5  # gold crowns for each pip of the D6
 
 
 # --- Reading ---------------------------------------------------------------------------------
-
-
-def may_see_captives(user, warband: Warband) -> bool:
-    """The warband's player and the campaign's organisers open its captives page: ransoms
-    are the two players' business."""
-    return warband.owner_id == user.pk or is_organiser(user, warband.campaign)
 
 
 def fates_for(warband: Warband) -> list[tuple[str, str]]:
@@ -126,16 +118,6 @@ def lock_captives(*pks: int) -> dict[int, Captive]:
     return found
 
 
-def check_captor(actor, captive: Captive) -> None:
-    if not can_edit_warband(actor, captive.captor):
-        raise PermissionDenied("Only the captor's player decides what becomes of a captive.")
-
-
-def check_owner(actor, captive: Captive) -> None:
-    if not can_edit_warband(actor, captive.warrior.warband):
-        raise PermissionDenied("Only the captive's own player pays or accepts for him.")
-
-
 def lock_containers(*containers: StorageContainer) -> list[StorageContainer]:
     """Lock the containers in primary-key order and read them afresh, in the order given."""
     rows = StorageContainer.objects.select_for_update(no_key=True).filter(
@@ -192,149 +174,11 @@ def release_held_by(warband_ids, *, why: str) -> list[Captive]:
     return released
 
 
-# --- The captor's offers ---------------------------------------------------------------------
-
-
-@transaction.atomic
-def set_ransom(
-    captive: Captive, *, actor, ransom: int | None, into: StorageContainer | None
-) -> Captive:
-    """The captor asks a ransom (campaigns text: "a price set by the captor"), or changes or
-    withdraws it (``ransom`` None); ``into``: his container that will receive it."""
-    captive = lock_captives(captive.pk)[captive.pk]
-    check_captor(actor, captive)
-    if ransom is not None and ransom < 1:
-        raise RuleViolation("Ask at least 1 gc, or leave the ransom empty to withdraw it.")
-    if ransom is not None:
-        into = own_container(into, captive.captor, "the ransom")
-        if into.kind == StorageContainer.LOOSE:
-            raise RuleViolation("Choose one of your containers for the ransom.")
-    elif captive.ransom is None:
-        raise RuleViolation("No ransom is asked for him: nothing changed.")
-    asked = captive.ransom is not None
-    captive.ransom = ransom
-    captive.ransom_into = into if ransom is not None else None
-    captive.save(update_fields=["ransom", "ransom_into"])
-    name, owner = captive.warrior.name, captive.warrior.warband.name
-    if ransom is None:
-        said = f"withdraw the ransom asked for {name} of {owner}"
-    else:
-        said = f"{'change the' if asked else 'ask a'} ransom for {name} of {owner}"
-    announce(captive, CampaignEvent.Kind.CAPTURED, f"{captive.captor.name} {said}.")
-    return captive
-
-
-@transaction.atomic
-def offer_exchange(captive: Captive, *, actor, for_captive: Captive | None) -> Captive:
-    """The captor offers to give this captive back for ``for_captive``, one of his own
-    warriors whom the captive's warband holds (None withdraws the offer). The other player
-    accepts it (``accept_exchange``)."""
-    pks = [captive.pk] + ([for_captive.pk] if for_captive else [])
-    locked = lock_captives(*pks)
-    captive = locked[captive.pk]
-    check_captor(actor, captive)
-    if for_captive is None:
-        if captive.exchange_for_id is None:
-            raise RuleViolation("No exchange is offered for him: nothing changed.")
-        captive.exchange_for = None
-        captive.save(update_fields=["exchange_for"])
-        return captive
-    theirs = locked[for_captive.pk]
-    if (
-        theirs.captor_id != captive.warrior.warband_id
-        or theirs.warrior.warband_id != captive.captor_id
-    ):
-        raise RuleViolation(
-            f"{theirs.warrior.name} is not one of yours held by {captive.warrior.warband.name}."
-        )
-    captive.exchange_for = theirs
-    captive.save(update_fields=["exchange_for"])
-    announce(
-        captive, CampaignEvent.Kind.CAPTURED,
-        f"{captive.captor.name} offer {captive.warrior.warband.name} an exchange of captives: "
-        f"{captive.warrior.name} for {theirs.warrior.name}.",
-    )  # fmt: skip
-    return captive
-
-
-# --- The owner gets his hero back ------------------------------------------------------------
-
-
-@transaction.atomic
-def accept_exchange(captive: Captive, *, actor, offered: int) -> tuple[Captive, Captive]:
-    """The captive's player accepts the captor's exchange: each warband gives back the other's
-    hero, who returns with all his equipment. ``offered``: the captive of his own he was
-    asked to give up, as his page showed it (an offer changed meanwhile is refused)."""
-    seen = Captive.objects.filter(pk=captive.pk).values_list("exchange_for", flat=True).first()
-    if seen is None or seen != offered:
-        raise RuleViolation("The exchange offered has changed: reload the page.")
-    locked = lock_captives(captive.pk, offered)
-    captive, theirs = locked[captive.pk], locked[offered]
-    check_owner(actor, captive)
-    if captive.exchange_for_id != offered or theirs.captor_id != captive.warrior.warband_id:
-        raise RuleViolation("The exchange offered has changed: reload the page.")
-    treasury.lock_warbands(captive.captor_id, theirs.captor_id)
-    for each in (captive, theirs):
-        resolve(each, Captive.Status.EXCHANGED, Warrior.Status.ACTIVE)
-    announce(
-        captive, CampaignEvent.Kind.CAPTURED,
-        f"{captive.warrior.warband.name} and {captive.captor.name} exchanged captives: "
-        f"{captive.warrior.name} and {theirs.warrior.name} are back with their warbands.",
-        captive.warrior.warband,
-    )  # fmt: skip
-    return captive, theirs
-
-
-@transaction.atomic
-def pay_ransom(captive: Captive, *, actor, pay_from: StorageContainer, amount: int) -> Captive:
-    """The captive's player pays the ransom from one of his containers into the one the captor
-    named; the hero returns with all his equipment. ``amount``: the ransom as his page showed
-    it (one changed meanwhile is refused)."""
-    captive = lock_captives(captive.pk)[captive.pk]
-    check_owner(actor, captive)
-    owner, captor, name = captive.warrior.warband, captive.captor, captive.warrior.name
-    if captive.ransom is None or captive.ransom_into_id is None:
-        raise RuleViolation(f"{captor.name} asks no ransom for {name}.")
-    if captive.ransom != amount:
-        raise RuleViolation(f"The ransom is now {captive.ransom} gc: check it and pay again.")
-    treasury.lock_warbands(owner.pk, captor.pk)
-    pay_from, into = lock_containers(pay_from, captive.ransom_into)
-    pay_from = own_container(pay_from, owner, "the ransom")
-    if into.warband_id != captor.pk or into.status != StorageContainer.Status.HELD:
-        raise RuleViolation(
-            f"{captor.name} can no longer receive the ransom there: ask them to set it again."
-        )
-    if pay_from.gold_crowns < amount:
-        raise RuleViolation(f"The {pay_from} holds only {pay_from.gold_crowns} gc.")
-    note = f"ransom for {name}"
-    paid = ledger_context(actor, captive, note)
-    treasury.add_treasure(pay_from, gold=-amount, reason=Reason.PURCHASE, context=paid)
-    # The captor's container is his secret: what its refusal would say is not told.
-    received = ledger_context(actor, captive, f"{note} of {owner.name}")
-    with treasury_refusals(actor, captor):
-        treasury.add_treasure(into, gold=amount, reason=Reason.INCOME, context=received)
-    resolve(captive, Captive.Status.RANSOMED, Warrior.Status.ACTIVE)
-    announce(
-        captive, CampaignEvent.Kind.CAPTURED,
-        f"{owner.name} ransomed {name} back from {captor.name}.", owner,
-    )  # fmt: skip
-    return captive
-
-
 # --- The ledger's context and the feed -------------------------------------------------------
 
 
 def ledger_context(actor, captive: Captive, note: str) -> treasury.Context:
     return treasury.Context(actor=actor, battle=captive.battle, note=note)
-
-
-def treasury_refusals(actor, warband: Warband):
-    """Around a change of ``warband``'s container made for another player: a refusal names
-    that container or what it holds, so he hears only that it cannot be done."""
-    return secret_refusals(
-        actor, warband,
-        neutral=f"{warband.name} cannot receive the ransom there now: ask them to set it again.",
-    )  # fmt: skip
 
 
 def announce(captive: Captive, kind: str, message: str, warband: Warband | None = None) -> None:

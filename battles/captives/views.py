@@ -17,9 +17,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from battles.captives.forms import AcceptForm, ExchangeForm, FateForm, PayForm, RansomForm
+from battles.captives import exchange, ransom
 from battles.captives import fates as captive_fates
 from battles.captives import holding as captives
+from battles.captives import permissions as captive_permissions
+from battles.captives.forms import AcceptForm, ExchangeForm, FateForm, PayForm, RansomForm
 from battles.dice import dice_for
 from battles.models import Captive
 from core.dice import DiceError
@@ -133,7 +135,7 @@ def _taken(warband: Warband, pk: int) -> Captive:
 @require_GET
 def warband_captives(request: HttpRequest, pk: int) -> HttpResponse:
     warband = get_warband_for_user(request, pk)
-    if not captives.may_see_captives(request.user, warband):
+    if not captive_permissions.may_see_captives(request.user, warband):
         raise PermissionDenied("A warband's captives are its player's business.")
     return render(request, "battles/captives/captives.html", captives_context(request, warband))
 
@@ -144,7 +146,7 @@ def captive_ransom(request: HttpRequest, pk: int, captive_pk: int) -> HttpRespon
     captive = _held(warband, captive_pk)
 
     def change(data: dict) -> str:
-        captives.set_ransom(captive, actor=request.user, ransom=data["ransom"], into=data["into"])
+        ransom.set_ransom(captive, actor=request.user, ransom=data["ransom"], into=data["into"])
         name = captive.warrior.name
         if data["ransom"] is None:
             return f"The ransom for {name} is withdrawn."
@@ -160,7 +162,7 @@ def captive_exchange(request: HttpRequest, pk: int, captive_pk: int) -> HttpResp
 
     def change(data: dict) -> str:
         offered = data["for_captive"]
-        captives.offer_exchange(captive, actor=request.user, for_captive=offered)
+        exchange.offer_exchange(captive, actor=request.user, for_captive=offered)
         if offered is None:
             return f"The exchange offered for {captive.warrior.name} is withdrawn."
         return f"You offer {captive.warrior.name} in exchange for {offered.warrior.name}."
@@ -188,7 +190,7 @@ def captive_pay(request: HttpRequest, pk: int, captive_pk: int) -> HttpResponse:
     captive = _taken(warband, captive_pk)
 
     def change(data: dict) -> str:
-        captives.pay_ransom(
+        ransom.pay_ransom(
             captive, actor=request.user, pay_from=data["pay_from"], amount=data["amount"]
         )
         return f"{captive.warrior.name} is back, ransomed for {data['amount']} gc."
@@ -202,7 +204,7 @@ def captive_accept(request: HttpRequest, pk: int, captive_pk: int) -> HttpRespon
     captive = _taken(warband, captive_pk)
 
     def change(data: dict) -> str:
-        mine, theirs = captives.accept_exchange(
+        mine, theirs = exchange.accept_exchange(
             captive, actor=request.user, offered=data["offered"]
         )
         return f"{mine.warrior.name} is back; {theirs.warrior.name} went home."

@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from battles import aftermath as sequences
+from battles.captives import exchange, ransom
 from battles.captives import fates as captive_fates
 from battles.captives import holding as captives
 from battles.dice import recorder
@@ -181,10 +182,10 @@ def test_a_paid_ransom_moves_the_gold_and_brings_him_home_with_his_items(duel, h
     reavers, scourge = duel["reavers"], duel["scourge"]
     into = empty_chest(scourge)
     carried = items_of(held.warrior)
-    captives.set_ransom(held, actor=scourge.owner, ransom=40, into=into)
+    ransom.set_ransom(held, actor=scourge.owner, ransom=40, into=into)
     pay_from = reavers.containers.get(kind="treasure_chest")
 
-    captives.pay_ransom(held, actor=reavers.owner, pay_from=pay_from, amount=40)
+    ransom.pay_ransom(held, actor=reavers.owner, pay_from=pay_from, amount=40)
 
     into.refresh_from_db()
     pay_from.refresh_from_db()
@@ -206,10 +207,10 @@ def test_a_paid_ransom_moves_the_gold_and_brings_him_home_with_his_items(duel, h
 
 def test_a_ransom_changed_meanwhile_is_not_paid(duel, held):
     reavers, scourge = duel["reavers"], duel["scourge"]
-    captives.set_ransom(held, actor=scourge.owner, ransom=40, into=empty_chest(scourge))
-    captives.set_ransom(held, actor=scourge.owner, ransom=60, into=empty_chest(scourge))
+    ransom.set_ransom(held, actor=scourge.owner, ransom=40, into=empty_chest(scourge))
+    ransom.set_ransom(held, actor=scourge.owner, ransom=60, into=empty_chest(scourge))
     with pytest.raises(RuleViolation, match="now 60 gc"):
-        captives.pay_ransom(
+        ransom.pay_ransom(
             held, actor=reavers.owner, pay_from=reavers.containers.get(kind="treasure_chest"),
             amount=40,
         )  # fmt: skip
@@ -217,11 +218,11 @@ def test_a_ransom_changed_meanwhile_is_not_paid(duel, held):
 
 def test_a_ransom_is_paid_once(duel, held):
     reavers, scourge = duel["reavers"], duel["scourge"]
-    captives.set_ransom(held, actor=scourge.owner, ransom=40, into=empty_chest(scourge))
+    ransom.set_ransom(held, actor=scourge.owner, ransom=40, into=empty_chest(scourge))
     chest = reavers.containers.get(kind="treasure_chest")
-    captives.pay_ransom(held, actor=reavers.owner, pay_from=chest, amount=40)
+    ransom.pay_ransom(held, actor=reavers.owner, pay_from=chest, amount=40)
     with pytest.raises(RuleViolation, match="no longer held captive"):
-        captives.pay_ransom(held, actor=reavers.owner, pay_from=chest, amount=40)
+        ransom.pay_ransom(held, actor=reavers.owner, pay_from=chest, amount=40)
     chest.refresh_from_db()
     assert chest.gold_crowns == 60
 
@@ -229,12 +230,10 @@ def test_a_ransom_is_paid_once(duel, held):
 def test_only_the_captor_asks_and_only_the_owner_pays(duel, held):
     reavers, scourge = duel["reavers"], duel["scourge"]
     with pytest.raises(PermissionDenied):
-        captives.set_ransom(held, actor=reavers.owner, ransom=1, into=empty_chest(scourge))
-    captives.set_ransom(held, actor=scourge.owner, ransom=5, into=empty_chest(scourge))
+        ransom.set_ransom(held, actor=reavers.owner, ransom=1, into=empty_chest(scourge))
+    ransom.set_ransom(held, actor=scourge.owner, ransom=5, into=empty_chest(scourge))
     with pytest.raises(PermissionDenied):
-        captives.pay_ransom(
-            held, actor=scourge.owner, pay_from=scourge.containers.first(), amount=5
-        )
+        ransom.pay_ransom(held, actor=scourge.owner, pay_from=scourge.containers.first(), amount=5)
 
 
 def test_an_exchange_accepted_brings_both_heroes_home(duel, held):
@@ -242,9 +241,9 @@ def test_an_exchange_accepted_brings_both_heroes_home(duel, held):
     theirs = scourge.warriors.get(name="Brandt")
     mine = capture(theirs, reavers, held.battle)
     carried = items_of(held.warrior)
-    captives.offer_exchange(held, actor=scourge.owner, for_captive=mine)
+    exchange.offer_exchange(held, actor=scourge.owner, for_captive=mine)
 
-    captives.accept_exchange(held, actor=reavers.owner, offered=mine.pk)
+    exchange.accept_exchange(held, actor=reavers.owner, offered=mine.pk)
 
     held.refresh_from_db()
     mine.refresh_from_db()
@@ -259,7 +258,7 @@ def test_an_exchange_is_only_for_ones_own_warrior_held_by_the_other(duel, held):
     other = capture(scourge.warriors.get(name="Brandt"), duel["reavers"], held.battle)
     Captive.objects.filter(pk=other.pk).update(captor=scourge)  # not held by the Reavers
     with pytest.raises(RuleViolation, match="not one of yours"):
-        captives.offer_exchange(held, actor=scourge.owner, for_captive=other)
+        exchange.offer_exchange(held, actor=scourge.owner, for_captive=other)
 
 
 # --- Undead and Possessed --------------------------------------------------------------------
@@ -315,7 +314,7 @@ def page(client, user, warband):
 
 def test_the_page_shows_each_side_its_part(client, duel, held):
     reavers, scourge = duel["reavers"], duel["scourge"]
-    captives.set_ransom(held, actor=scourge.owner, ransom=45, into=empty_chest(scourge))
+    ransom.set_ransom(held, actor=scourge.owner, ransom=45, into=empty_chest(scourge))
     captor = page(client, scourge.owner, scourge).content.decode()
     assert "Brandt" in captor and "45 gc" in captor and "Treasure Chest 2" in captor
     owner = page(client, reavers.owner, reavers).content.decode()
@@ -329,7 +328,7 @@ def test_the_page_shows_each_side_its_part(client, duel, held):
 def test_nobody_but_the_captor_learns_his_containers_from_the_page(client, duel, held):
     reavers, scourge = duel["reavers"], duel["scourge"]
     hide_secrets(scourge)
-    captives.set_ransom(
+    ransom.set_ransom(
         held, actor=scourge.owner, ransom=45, into=scourge.containers.get(kind="treasure_chest")
     )
     for user, warband in ((reavers.owner, reavers), (duel["organiser"], scourge),
@@ -362,7 +361,7 @@ def test_selling_through_the_page_swaps_the_board(client, duel, held):
 
 def test_paying_through_the_page_without_htmx_goes_back_to_the_page(client, duel, held):
     reavers, scourge = duel["reavers"], duel["scourge"]
-    captives.set_ransom(held, actor=scourge.owner, ransom=30, into=empty_chest(scourge))
+    ransom.set_ransom(held, actor=scourge.owner, ransom=30, into=empty_chest(scourge))
     client.force_login(reavers.owner)
     chest = reavers.containers.get(kind="treasure_chest")
 
@@ -463,8 +462,8 @@ def test_no_captives_form_answers_bad_input_with_a_server_error(client, duel, he
     a success or a refusal with its message, never a server error; a refusal changes nothing."""
     reavers, scourge = duel["reavers"], duel["scourge"]
     theirs = capture(scourge.warriors.get(name="Captain Adler"), reavers, held.battle)
-    captives.set_ransom(held, actor=scourge.owner, ransom=25, into=empty_chest(scourge))
-    captives.offer_exchange(held, actor=scourge.owner, for_captive=theirs)
+    ransom.set_ransom(held, actor=scourge.owner, ransom=25, into=empty_chest(scourge))
+    exchange.offer_exchange(held, actor=scourge.owner, for_captive=theirs)
     problems, actions = [], set()
     for warband in (scourge, reavers):
         client.force_login(warband.owner)

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from battles.captives import holding as captives
+from battles.captives import ransom
 from battles.helper import end, start
 from battles.models import Battle, Captive
 from battles.permissions import SECRET_PURPOSE, SECRET_SHOWN, visible_dice
@@ -138,7 +138,7 @@ def test_a_sale_after_the_captors_secret_rolls_has_its_own_line(duel):
 def test_a_ransom_is_the_two_players_business(client, duel):
     captive = captured(duel)
     reavers, scourge = duel["reavers"], duel["scourge"]
-    captives.set_ransom(captive, actor=scourge.owner, ransom=137, into=empty_chest(scourge))
+    ransom.set_ransom(captive, actor=scourge.owner, ransom=137, into=empty_chest(scourge))
     other = MembershipFactory(campaign=duel["campaign"]).user
 
     def page(user, warband, status=200) -> str:

@@ -8,7 +8,7 @@ import pytest
 from battles import aftermath as sequences
 from battles.aftermath import carried_items
 from battles.captives.fates import decide_fate
-from battles.captives.holding import pay_ransom, set_ransom
+from battles.captives.ransom import pay_ransom, set_ransom
 from battles.models import Captive
 from battles.report import services, sides
 from battles.rules import ReportedResult

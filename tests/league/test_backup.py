@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.db.models import Sum
 from django.urls import reverse
 
-from battles.captives import holding as captives
+from battles.captives import exchange, ransom
 from battles.helper import end, moves
 from battles.helper.start import start_game
 from battles.models import (
@@ -250,8 +250,8 @@ def league_in_play() -> dict:
         warrior.status = "captured"
         warrior.save(update_fields=["status"])
         held.append(Captive.objects.create(warrior=warrior, captor=captor, battle=battle))
-    captives.set_ransom(held[0], actor=scourge.owner, ransom=25, into=scourge.containers.first())
-    captives.offer_exchange(held[0], actor=scourge.owner, for_captive=held[1])
+    ransom.set_ransom(held[0], actor=scourge.owner, ransom=25, into=scourge.containers.first())
+    exchange.offer_exchange(held[0], actor=scourge.owner, for_captive=held[1])
     captain = reavers.warriors.get(is_leader=True)
     corrections.add_injury(captain, actor=reavers.owner, name="Old scar", reason="forgotten")
 

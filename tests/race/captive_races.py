@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles.captives import holding as captives
+from battles.captives import exchange as exchanges
+from battles.captives import ransom as ransoms
 from battles.models import Battle, Captive, DiceRoll
 from campaign.models import CampaignEvent
 from tests.helpers import mustered_duel
@@ -59,7 +60,7 @@ def pay():
     duel = mustered_duel()
     captive, scourge, reavers = held(duel), duel["scourge"], duel["reavers"]
     into = empty_chest(scourge)
-    captives.set_ransom(captive, actor=scourge.owner, ransom=40, into=into)
+    ransoms.set_ransom(captive, actor=scourge.owner, ransom=40, into=into)
     return Shot(
         reavers.owner,
         reverse("captive_pay", args=[reavers.pk, captive.pk]),
@@ -73,7 +74,7 @@ def accept():
     duel = mustered_duel()
     captive, reavers = held(duel), duel["reavers"]
     theirs = held(duel, "scourge", "reavers", battle=captive.battle)
-    captives.offer_exchange(captive, actor=duel["scourge"].owner, for_captive=theirs)
+    exchanges.offer_exchange(captive, actor=duel["scourge"].owner, for_captive=theirs)
     return Shot(
         reavers.owner,
         reverse("captive_accept", args=[reavers.pk, captive.pk]),

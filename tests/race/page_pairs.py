@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from battles.captives import holding as captives
+from battles.captives import ransom
 from battles.models import Game, Participant
 from tests.helpers import mustered_duel, warriors
 from tests.race.captive_races import empty_chest, held
@@ -149,7 +149,7 @@ def sale_against_ransom():
     duel = mustered_duel()
     captive, scourge, reavers = held(duel), duel["scourge"], duel["reavers"]
     into = empty_chest(scourge)
-    captives.set_ransom(captive, actor=scourge.owner, ransom=40, into=into)
+    ransom.set_ransom(captive, actor=scourge.owner, ransom=40, into=into)
     sell = Shot(
         scourge.owner,
         reverse("captive_fate", args=[scourge.pk, captive.pk]),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from battles import aftermath as sequences
-from battles.captives import holding as captives
+from battles.captives import exchange, ransom
 from battles.models import Captive, PostBattleSequence
 from tests.helpers import act, at, fought, mustered_duel, play_to, roll, sequence_of, warriors
 from tests.race.captive_races import empty_chest, held
@@ -125,7 +125,7 @@ def undo_against_ransom():
     sequence, captive = captured_in_step_1(duel)
     reavers, scourge = duel["reavers"], duel["scourge"]
     into = empty_chest(scourge)
-    captives.set_ransom(captive, actor=scourge.owner, ransom=40, into=into)
+    ransom.set_ransom(captive, actor=scourge.owner, ransom=40, into=into)
     pay = Shot(
         reavers.owner,
         reverse("captive_pay", args=[reavers.pk, captive.pk]),
@@ -141,7 +141,7 @@ def undo_against_exchange():
     sequence, captive = captured_in_step_1(duel)
     reavers, scourge = duel["reavers"], duel["scourge"]
     theirs = held(duel, "scourge", "reavers", battle=captive.battle)
-    captives.offer_exchange(captive, actor=scourge.owner, for_captive=theirs)
+    exchange.offer_exchange(captive, actor=scourge.owner, for_captive=theirs)
     accept = Shot(
         reavers.owner,
         reverse("captive_accept", args=[reavers.pk, captive.pk]),
