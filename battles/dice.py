@@ -12,10 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from django.core.exceptions import PermissionDenied
-
 from battles.models import Battle, DiceRoll
-from campaign import permissions
 from core.dice import DiceError, EnteredDice, Need, Roll, ServerDice, StagedDice, count_dice
 from core.noting import Noting
 
@@ -159,14 +156,3 @@ def note_secret(battle: Battle, since: int, text: str, *, warband, public: str) 
     battle.dice_rolls.filter(pk__gt=since).update(
         result=text[:300], secret=True, warband=warband, public=public[:200]
     )
-
-
-def check_may_roll(battle: Battle, actor) -> None:
-    """The battle's participants and the campaign's organisers roll for what happens on the
-    table (random fortune markers, discoveries, the recovery of carried items), while the
-    campaign is open; anyone else is refused."""
-    if not battle.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
-    participant = battle.participants.filter(warband__owner=actor).first()
-    if participant is None and not permissions.is_organiser(actor, battle.campaign):
-        raise PermissionDenied("Only the battle's participants and organisers do this.")

@@ -1,6 +1,10 @@
-"""Who may open a battle, and what they may see of its dice log: every roll is witnessed, a
-secret step's rolls only by those who may see that warband's treasury
-(``warbands.permissions``)."""
+"""Who may open a battle, who acts in it for whom, and what they may see of its dice log:
+every roll is witnessed, a secret step's rolls only by those who may see that warband's
+treasury (``warbands.permissions``).
+
+What every feature of ``battles`` shares lives here (the campaign open, an organiser acting
+for the players, rolling on the table); each feature's own "may" rules are in its
+``permissions`` module, which raises ``PermissionDenied`` with what the user may do instead."""
 
 from __future__ import annotations
 
@@ -42,6 +46,31 @@ FOUGHT = (
     "You fought in this battle: here you act for your own warbands only. Your opponents do "
     "it themselves, or an organiser who did not fight in it does it for them."
 )
+CLOSED = "The campaign is closed: nothing in it can change."
+
+
+def check_open(campaign) -> None:
+    """Nothing in a closed (or archived) campaign changes."""
+    if not campaign.is_open:
+        raise PermissionDenied(CLOSED)
+
+
+def check_for_players(actor, battle: Battle, refusal: str, *, own: bool = False) -> None:
+    """``actor`` acts for himself (``own``) or as an organiser for the players
+    (``acts_for_players``); an organiser who fought in the battle hears why he may not
+    (``FOUGHT``), anyone else ``refusal``."""
+    if own or acts_for_players(actor, battle):
+        return
+    raise PermissionDenied(FOUGHT if can_run_campaign(actor, battle.campaign) else refusal)
+
+
+def check_may_roll(battle: Battle, actor) -> None:
+    """The battle's participants and the campaign's organisers roll for what happens on the
+    table (random fortune markers, discoveries, the recovery of carried items), while the
+    campaign is open; anyone else is refused."""
+    check_open(battle.campaign)
+    if not fought_in(actor, battle) and not is_organiser(actor, battle.campaign):
+        raise PermissionDenied("Only the battle's participants and organisers do this.")
 
 
 def get_battle_for_user(request: HttpRequest, pk: int) -> Battle:

@@ -1,4 +1,5 @@
-"""The post-battle sequence: each warband's walk through steps 0 to 10, in the rulebook's order.
+"""The aftermath of a battle: each warband's post-battle sequence, steps 0 to 10, in the
+rulebook's order.
 
 The package, in the order one reads it:
 
@@ -16,13 +17,14 @@ The package, in the order one reads it:
 - ``start``: the sequences a confirmed battle starts (called by ``battles.report.services``);
 - ``services``: what the pages call (prepare, run a task, act, complete, undo);
 - ``reopening``: an organiser reopens an earlier step, once told which later steps that
-  undoes first, and why it cannot when later treasury changes depend on it.
+  undoes first, and why it cannot when later treasury changes depend on it;
+- ``forms`` and ``views``: the sequence's page, its steps' forms and the posts they make.
 
 This module only re-exports the public API for the callers outside the package
-(``from battles import sequence``); the modules inside import each other directly.
+(``from battles import aftermath``); the modules inside import each other directly.
 """
 
-from battles.aftermath.engine import TREASURY_STEPS, may_act
+from battles.aftermath.permissions import TREASURY_STEPS, may_act
 from battles.aftermath.registry import handler
 from battles.aftermath.reopening import ConfirmReopening, LaterStep, ReopenRefused, reopen_step
 from battles.aftermath.services import (

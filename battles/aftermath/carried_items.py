@@ -18,17 +18,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from battles import permissions as battle_permissions
 from battles import rules
 from battles.aftermath.engine import Step
-from battles.dice import check_may_roll, check_used, exactly, last_roll_id, note_decided, staged
+from battles.aftermath.permissions import check_chooses, check_declares
+from battles.dice import check_used, exactly, last_roll_id, note_decided, staged
 from battles.models import Battle, CarriedItemAtEnd, Discovery, Participant
-from campaign import permissions
+from battles.permissions import check_may_roll
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.dice import Need
@@ -189,13 +188,8 @@ def declare_carried_items(
         raise RuleViolation("The battle is not confirmed yet.")
     if battle.carried_items_done_at:
         raise RuleViolation("The carried items of this battle are settled.")
-    if not battle.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    check_declares(actor, battle, warband)
     owner = warband.owner_id == actor.pk
-    if not owner and not battle_permissions.acts_for_players(actor, battle):
-        if permissions.is_organiser(actor, battle.campaign):
-            raise PermissionDenied(battle_permissions.FOUGHT)
-        raise PermissionDenied("Each warband declares its own carried items.")
     participant = battle.participants.select_for_update(no_key=True).filter(warband=warband).first()
     if participant is None:
         raise RuleViolation(f"{warband.name} did not fight in this battle.")
@@ -448,8 +442,7 @@ def resolve_item(
     if not battle.choosing_order:
         raise RuleViolation("Roll for the choosing order first.")
     turn = chooser(battle)
-    if turn.owner_id != actor.pk and not battle_permissions.acts_for_players(actor, battle):
-        raise PermissionDenied(f"It is {turn.name}'s turn to choose.")
+    check_chooses(actor, battle, turn)
     participants = {p.warband_id for p in battle.participants.all()}
     if majority_id is not None and majority_id not in participants:
         raise RuleViolation("The majority must be one of the battle's warbands.")

@@ -12,45 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from battles.aftermath.journal import Journal
+from battles.aftermath.permissions import check_acts
 from battles.models import Battle, Participant, PostBattleSequence, SequenceTask, StepRecord
-from battles.permissions import acts_for_players
 from warbands import treasury
 from warbands.rules import RuleViolation
 
 STEP_NAMES = dict(PostBattleSequence.STEPS)
-# Mayhem in Mordheim's secret treasury: these steps show or move it.
-TREASURY_STEPS = range(3, 11)
 
 
 # --- Access --------------------------------------------------------------------------------
-
-
-def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool:
-    """The warband's owner plays its sequence. An organiser may act for him in the steps that
-    reveal nothing secret (carried items, injuries, experience), in a battle he did not fight
-    in (``battles.permissions.acts_for_players``); the treasury steps (3 to 10) are the
-    owner's alone, since only he moves his treasure (``can_edit_warband``). A step undone
-    before (reopened by an organiser, or undone by its player) is played again by the player
-    himself: an organiser who could reopen a step and roll it again for him could roll until
-    a hero died.
-    """
-    warband = sequence.participant.warband
-    battle = sequence.participant.battle
-    if not battle.campaign.is_open:
-        return False
-    if warband.owner_id == user.pk:
-        return True
-    if not acts_for_players(user, battle):
-        return False
-    step = sequence.current_step if step is None else step
-    if step in TREASURY_STEPS:
-        return False
-    again = StepRecord.objects.filter(sequence=sequence, step=step, undone_at__isnull=False)
-    return not again.exists()
 
 
 def lock_sequence(
@@ -86,11 +59,7 @@ def lock_sequence(
 
 def _checked(sequence: PostBattleSequence, actor, step: int | None) -> PostBattleSequence:
     """The actor may play the locked ``sequence`` and the form's ``step`` is its current one."""
-    if not may_act(actor, sequence):
-        raise PermissionDenied(
-            "Only the warband's owner plays this step. An organiser plays steps 0 to 2 for him, "
-            "in a battle the organiser did not fight in, unless the step was undone before."
-        )
+    check_acts(actor, sequence)
     if step is not None and step not in STEP_NAMES:
         raise RuleViolation("The form is out of date: reload the page.")
     if step is not None and sequence.current_step != step:

@@ -19,15 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import dateformat, timezone
 
-from battles import permissions as battle_permissions
-from battles.aftermath.engine import STEP_NAMES, TREASURY_STEPS
+from battles.aftermath.engine import STEP_NAMES
+from battles.aftermath.permissions import TREASURY_STEPS, check_reopens
 from battles.aftermath.undoing import REOPEN_REFUSED, ReversalRefused, ledger_entries, undo_step
 from battles.models import PostBattleSequence, StepAction, StepRecord
-from campaign import permissions
 from warbands.models import LedgerEntry
 from warbands.permissions import can_see_treasury
 from warbands.rules import RuleViolation
@@ -89,10 +87,7 @@ def reopen_step(
         )
         .get(pk=sequence.pk)
     )
-    if not battle_permissions.acts_for_players(actor, sequence.participant.battle):
-        if permissions.can_run_campaign(actor, sequence.participant.battle.campaign):
-            raise PermissionDenied(battle_permissions.FOUGHT)
-        raise PermissionDenied("Only an organiser reopens a step.")
+    check_reopens(actor, sequence)
     if not reason.strip():
         raise RuleViolation("Say why the step is reopened: it is shown in the battle's history.")
     if seen != sequence.current_step:

@@ -12,7 +12,7 @@ journal, so that undo restores both. Readings where the rules are silent:
 - A price is paid from the container the player names first, then from the unstored pile,
   then from the other containers in turn; money received goes into the container he names
   (or the unstored pile).
-- The treasury steps are the owner's alone (``battles.aftermath.engine.may_act``).
+- The treasury steps are the owner's alone (``battles.aftermath.permissions.may_act``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ when refused)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -14,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from battles import aftermath as sequences
 from battles import permissions as battle_permissions
 from battles.aftermath import forms as step_forms
+from battles.aftermath import permissions as aftermath_permissions
 from battles.aftermath import task_dice, task_options
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
@@ -230,8 +230,7 @@ def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
     sequence = get_sequence_for_user(request, pk)
-    if sequence.participant.warband.owner_id != request.user.pk:
-        raise PermissionDenied("Only the warband's owner undoes a step; organisers reopen one.")
+    aftermath_permissions.check_undoes(request.user, sequence)
     try:
         posted = step_forms.clean_posted(request.POST)
         sequences.undo_last_step(sequence, actor=request.user, step=posted["step"])
@@ -243,8 +242,7 @@ def sequence_undo(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sequence_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     sequence = get_sequence_for_user(request, pk)
-    if not battle_permissions.acts_for_players(request.user, sequence.participant.battle):
-        raise PermissionDenied("Only an organiser who did not fight in the battle reopens a step.")
+    aftermath_permissions.check_reopens(request.user, sequence)
     posted = {}
     try:
         posted = step_forms.clean_posted(request.POST)

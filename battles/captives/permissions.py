@@ -18,6 +18,11 @@ def may_see_captives(user, warband: Warband) -> bool:
     return warband.owner_id == user.pk or is_organiser(user, warband.campaign)
 
 
+def check_sees_captives(user, warband: Warband) -> None:
+    if not may_see_captives(user, warband):
+        raise PermissionDenied("A warband's captives are its player's business.")
+
+
 def check_captor(actor, captive: Captive) -> None:
     if not can_edit_warband(actor, captive.captor):
         raise PermissionDenied("Only the captor's player decides what becomes of a captive.")

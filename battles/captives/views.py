@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -135,8 +134,7 @@ def _taken(warband: Warband, pk: int) -> Captive:
 @require_GET
 def warband_captives(request: HttpRequest, pk: int) -> HttpResponse:
     warband = get_warband_for_user(request, pk)
-    if not captive_permissions.may_see_captives(request.user, warband):
-        raise PermissionDenied("A warband's captives are its player's business.")
+    captive_permissions.check_sees_captives(request.user, warband)
     return render(request, "battles/captives/captives.html", captives_context(request, warband))
 
 

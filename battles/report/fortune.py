@@ -13,14 +13,14 @@ Typed dice are exactly what each field takes (``MARKERS``, ``placement_rolloff``
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from battles import permissions as battle_permissions
 from battles import rules
 from battles.aftermath.carried_items import add_discovery_item
-from battles.dice import check_may_roll, exactly, last_roll_id, note_decided, typed
+from battles.dice import exactly, last_roll_id, note_decided, typed
 from battles.models import Battle, Discovery, Participant
+from battles.permissions import check_may_roll
+from battles.report import permissions as report_permissions
 from campaign.models import CampaignEvent, RandomFortuneEntry
 from campaign.services import record_event
 from core.dice import DiceError, Need
@@ -95,12 +95,6 @@ def markers_left(battle: Battle) -> int:
     return max((battle.fortune_markers or 0) - battle.discoveries.count(), 0)
 
 
-def may_test_for(user, battle: Battle, warband: Warband) -> bool:
-    """The warband that reached a marker tests it: its owner, or an organiser for him (not
-    one who fought in the battle: ``battles.permissions.acts_for_players``)."""
-    return warband.owner_id == user.pk or battle_permissions.acts_for_players(user, battle)
-
-
 def fortune_rows(battle: Battle) -> list[rules.FortuneRow]:
     """The campaign's random fortune table the battle's scenario names (none: the players type
     what was found)."""
@@ -134,10 +128,7 @@ def test_discovery(
         raise RuleViolation("Random fortune was not in play in this battle.")
     if not battle.participants.filter(warband=warband).exists():
         raise RuleViolation(f"{warband.name} did not fight in this battle.")
-    if not may_test_for(actor, battle, warband):
-        raise PermissionDenied(
-            f"{warband.name}'s player (or an organiser) tests the markers its warriors reach."
-        )
+    report_permissions.check_tests_for(actor, battle, warband)
     if battle.carried_items_done_at:
         raise RuleViolation("The carried items are settled: no more discoveries.")
     if battle.fortune_markers is None:

@@ -15,16 +15,15 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from battles import permissions as battle_permissions
 from battles.aftermath.start import start_sequences
 from battles.models import Battle, Participant
+from battles.report import permissions as report_permissions
 from battles.report.sides import missing_sides
 from battles.rules import ReportedResult, check_results, scenarios
-from campaign import permissions
 from campaign.models import Campaign, CampaignEvent
 from campaign.services import record_event
 from warbands import services as warband_services
@@ -106,8 +105,7 @@ def record_battle(
     (``battles.report.sides``; the organiser may, for an absent player) and it counts once every
     player has confirmed it (``respond``), or the organiser confirms for them
     (``confirm_for_everybody``): an organiser alone never decides a result unseen."""
-    if not permissions.can_run_campaign(actor, campaign):
-        raise PermissionDenied("Only the campaign's organisers record battles for others.")
+    report_permissions.check_records(actor, campaign)
     return report_battle(
         actor=actor, campaign=campaign, scenario=scenario, results=results, fought_on=fought_on,
         random_fortune=random_fortune, notes=notes, scenario_key=scenario_key,
@@ -163,8 +161,7 @@ def report_battle(
     of the rulebook's, or blank and named in ``scenario``) and each warband's result. The
     reporter's own warbands count as confirmed; each side then enters its warriors
     (``battles.report.sides``) and the others confirm or dispute it (``respond``)."""
-    if not campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    battle_permissions.check_open(campaign)
     if scenario_key:
         played = scenarios.scenario(scenario_key)
         if not played.key:
@@ -175,9 +172,7 @@ def report_battle(
         raise RuleViolation("Name the scenario.")
     check_results(results)
     warbands = lock_warbands(campaign, [r.warband_id for r in results])
-    organiser = permissions.is_organiser(actor, campaign)
-    if not organiser and not _owns_one(actor, results, warbands):
-        raise PermissionDenied("Report battles your own warband fought in.")
+    report_permissions.check_reports(actor, campaign, fought=_owns_one(actor, results, warbands))
     battle = Battle.objects.create(
         campaign=campaign,
         scenario=scenario,
@@ -216,10 +211,7 @@ def _editable(battle: Battle, actor) -> Battle:
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is confirmed: ask an organiser to correct it.")
     _require_played(battle)
-    if not battle.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
-    if not (battle.reported_by_id == actor.pk or permissions.is_organiser(actor, battle.campaign)):
-        raise PermissionDenied("Only whoever reported the battle, or an organiser, changes it.")
+    report_permissions.check_edits(actor, battle)
     return battle
 
 
@@ -266,11 +258,8 @@ def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is already confirmed.")
     _require_played(battle)
-    if not battle.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
     mine = list(battle.participants.select_related("warband").filter(warband__owner=actor))
-    if not mine:
-        raise PermissionDenied("Only the battle's participants confirm or dispute it.")
+    report_permissions.check_responds(battle, mine)
     if not agree and not reason.strip():
         raise RuleViolation("Say what is wrong with the report.")
     if agree:
@@ -323,9 +312,7 @@ def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
 def _require_acting_for_players(actor, battle: Battle, refusal: str) -> None:
     """An organiser overrides the players only in a battle he did not fight in
     (``battles.permissions.acts_for_players``)."""
-    if not battle_permissions.acts_for_players(actor, battle):
-        fought = permissions.can_run_campaign(actor, battle.campaign)
-        raise PermissionDenied(battle_permissions.FOUGHT if fought else refusal)
+    battle_permissions.check_for_players(actor, battle, refusal)
 
 
 def _require_played(battle: Battle) -> None:

@@ -16,14 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from battles import permissions as battle_permissions
 from battles.models import Battle, Participant, WarriorOutcome
+from battles.report import permissions as report_permissions
 from battles.rules import scenarios
-from campaign import permissions
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from warbands.models import Warband, Warrior
@@ -66,19 +64,6 @@ def absentees(warband: Warband) -> list[tuple[Warrior, str]]:
             games = warrior.games_to_miss
             absent.append((warrior, f"must miss {games} game{'s' if games > 1 else ''}"))
     return absent
-
-
-def may_enter(user, battle: Battle, participant: Participant) -> bool:
-    """The warband's player, or an organiser for him (``acts_for_players``: never one who
-    fought in the battle), while the battle is not confirmed."""
-    return (
-        battle.campaign.is_open
-        and battle.status not in (Battle.Status.CONFIRMED, Battle.Status.PLAYING)
-        and (
-            participant.warband.owner_id == user.pk
-            or battle_permissions.acts_for_players(user, battle)
-        )
-    )
 
 
 def missing_sides(participants: Sequence[Participant]) -> list[Participant]:
@@ -148,12 +133,7 @@ def enter_side(
         raise RuleViolation(f"{warband.name} did not fight in this battle.")
     if battle.status == Battle.Status.CONFIRMED:
         raise RuleViolation("The battle is confirmed: ask an organiser to correct it.")
-    if not battle.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
-    if not may_enter(actor, battle, participant):
-        if permissions.can_run_campaign(actor, battle.campaign):
-            raise PermissionDenied(battle_permissions.FOUGHT)
-        raise PermissionDenied("Each player enters his own warriors (or an organiser, for him).")
+    report_permissions.check_enters(actor, battle, participant)
     played = scenarios.scenario(battle.scenario_key)
     most_shards = played.most_shards
     if not 0 <= scenario_shards <= most_shards:

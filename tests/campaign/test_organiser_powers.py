@@ -16,8 +16,9 @@ from battles.aftermath import carried_items
 from battles.helper import moves
 from battles.helper.start import start_game
 from battles.models import Battle, DiceRoll, Fighter
-from battles.report import fortune, sides
+from battles.report import permissions as report_permissions
 from battles.report import services as battle_services
+from battles.report import sides
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent, Membership
 from tests.factories import SECRET_ITEM, hide_secrets
@@ -221,7 +222,8 @@ def _reopen_their_step(duel):
 
 def _test_their_marker(duel):
     battle = reported(duel, confirmed=True)
-    return lambda actor: fortune.may_test_for(actor, battle, duel["scourge"]) or _refuse()
+    scourge = duel["scourge"]
+    return lambda actor: report_permissions.may_test_for(actor, battle, scourge) or _refuse()
 
 
 def _move_their_warrior(duel):

@@ -8,7 +8,6 @@ Thin views: parse the form, call one service, then show the battle page again (f
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -19,11 +18,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from battles import permissions
 from battles.aftermath import carried_items
+from battles.aftermath import permissions as aftermath_permissions
 from battles.dice import dice_for
 from battles.forms import DiceForm
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from battles.permissions import get_battle_for_user
 from battles.report import fortune, services, sides
+from battles.report import permissions as report_permissions
 from battles.report.forms import (
     CarriedItemsForm,
     DiscoveryForm,
@@ -74,23 +75,18 @@ def battle_context(
     )
     turn = carried_items.chooser(battle)
     discoveries = list(battle.discoveries.select_related("warband"))
-    may_edit = (
-        battle.campaign.is_open
-        and battle.status not in (Battle.Status.CONFIRMED, Battle.Status.PLAYING)
-        and (organiser or battle.reported_by_id == request.user.pk)
-    )
     return {
         "battle": battle,
         "participants": participants,
         "outcomes": outcomes,
         # Each side enters its own warriors (battles.report.sides): who may, and who has not yet.
-        "sides": [(p, sides.may_enter(request.user, battle, p)) for p in participants],
+        "sides": [(p, report_permissions.may_enter(request.user, battle, p)) for p in participants],
         "missing_sides": sides.missing_sides(participants),
         "mine": mine,
         "pending_mine": [p for p in mine if p.confirmation != Participant.Confirmation.CONFIRMED],
         "is_organiser": organiser,
         "acts_for_players": for_players,
-        "may_edit": may_edit,
+        "may_edit": report_permissions.may_edit(request.user, battle),
         "may_play": battle.campaign.is_open and (bool(mine) or organiser),
         "items": items,
         "pending_items": [i for i in items if i.outcome == CarriedItemAtEnd.Outcome.PENDING],
@@ -107,7 +103,9 @@ def battle_context(
         # Each marker is tested once, by the warband that reached it (battles.report.fortune).
         "markers_left": max((battle.fortune_markers or 0) - len(discoveries), 0),
         "testers": [
-            p for p in participants if fortune.may_test_for(request.user, battle, p.warband)
+            p
+            for p in participants
+            if report_permissions.may_test_for(request.user, battle, p.warband)
         ],
         "placement": fortune.placement(battle) if battle.fortune_markers else [],
         # What each dice field takes (issue 27, point 6); the table's, read when shown.
@@ -279,10 +277,7 @@ def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
     confirmed = battle.status == Battle.Status.CONFIRMED
     if confirmed:
         get_campaign_for_user(request, battle.campaign_id, organiser=True)
-        if not permissions.acts_for_players(request.user, battle):
-            raise PermissionDenied(permissions.FOUGHT)
-    elif not battle_context(request, battle)["may_edit"]:
-        raise PermissionDenied("Only whoever reported the battle, or an organiser, changes it.")
+    report_permissions.check_corrects(request.user, battle)
     participants = list(battle.participants.select_related("warband"))
     initial = {
         p.warband_id: {
@@ -374,10 +369,7 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
     )
     warband = participant.warband
     owner = warband.owner_id == request.user.pk
-    if not owner and not permissions.acts_for_players(request.user, battle):
-        if can_run_campaign(request.user, battle.campaign):
-            raise PermissionDenied(permissions.FOUGHT)
-        raise PermissionDenied("Each warband declares its own carried items.")
+    aftermath_permissions.check_declares(request.user, battle, warband)
     items = list(battle.carried_items.filter(owner=warband).select_related("container"))
     # The names the owner gave his containers, for whoever may see inside them (decided once:
     # they are all the warband's while it declares); the table's label (kind and number) for

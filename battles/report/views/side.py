@@ -4,13 +4,13 @@ player, or an organiser for him."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from battles.models import WarriorOutcome
 from battles.permissions import get_battle_for_user
+from battles.report import permissions as report_permissions
 from battles.report import sides
 from battles.report.forms import SideForm, side_outcomes, side_rows
 from battles.rules import scenarios
@@ -31,8 +31,7 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
     )
     if participant is None:
         raise Http404("That warband did not fight in this battle.")
-    if not sides.may_enter(request.user, battle, participant):
-        raise PermissionDenied("Each player enters his own warriors (or an organiser, for him).")
+    report_permissions.check_opens_side(request.user, battle, participant)
     warband = participant.warband
     played = scenarios.scenario(battle.scenario_key)
     warriors = list(
