@@ -2,7 +2,7 @@
 server rolled it or a player typed in what the physical dice showed, with what it decided;
 the rolls for what happens on the table are the participants' and the organisers'.
 
-Typed dice mean what they say (issue 27, point 6): each field of dice declares what it takes
+Typed dice mean what they say: each field of dice declares what it takes
 (``core.dice.Need``), and the service that rolls checks, under its lock and before anything
 changes, that exactly so many were typed (``exactly``, ``staged``); an empty field is rolled
 by the server."""

@@ -347,7 +347,7 @@ def sides_of(participants) -> list[rules.Side]:
     ]
 
 
-# --- The dice each roll of step 0 takes (issue 27, point 6) ---------------------------------
+# --- The dice each roll of step 0 takes ----------------------------------------------------
 
 
 def choosing_rolloff(sides: Sequence[rules.Side]) -> Need:

@@ -116,19 +116,28 @@ def step_context(sequence: PostBattleSequence, actor) -> Context:
 
 
 class Step:
-    """One step of the sequence. ``prepare`` runs when the page is shown (no changes to the
-    roster); ``act`` applies an action the player posted; ``complete`` ends the step."""
+    """One step of the sequence. ``prepare`` lists the step's rolls as it becomes the current
+    one (no changes to the roster; drawing its page never writes); ``act`` applies an action
+    the player posted; ``complete`` ends the step."""
 
     number: int
-    # It may hold rolls to make (tasks): listed by its ``prepare`` or added by its actions
-    # and rolls (an advance due). The other steps never have any, so nobody reads them.
+    # It may hold rolls to make (tasks): ``planned`` as it becomes current, or added by its
+    # actions and rolls (an advance due). The other steps never have any, so nobody reads them.
     rolls = False
     # Its rolls may stop to ask the player (``NeedsAnswer``) after changing something: the
     # task runs in a savepoint that the question rolls back. Steps that never ask say so.
     asks = True
 
     def prepare(self, sequence: PostBattleSequence) -> None:
-        return None
+        """List the rolls ``planned`` for the step, once (``list_rolls``)."""
+        if self.rolls and not sequence.tasks.filter(step=self.number, void=False).exists():
+            tasks = self.planned(sequence)
+            if tasks:
+                list_rolls(sequence, self.number, tasks)
+
+    def planned(self, sequence: PostBattleSequence) -> list[SequenceTask]:
+        """The rolls the step makes, read from the battle and the roster, unsaved."""
+        return []
 
     def page_context(self, sequence: PostBattleSequence, user) -> dict:
         """What the step's template shows besides its tasks."""
@@ -153,11 +162,9 @@ class Step:
 
 
 def list_rolls(sequence: PostBattleSequence, step: int, tasks: list[SequenceTask]) -> None:
-    """List ``tasks``, the rolls ``step`` makes when its page is first drawn, unless they are
-    listed already. Read under the sequence's row lock (the step still current, no rolls of it
-    yet), so that pages drawn at once (two tabs, the player's and an organiser's, stale posts
-    answered with the page) list them once. The caller checked without the lock first, which
-    every later page finds listed: only a step's first page takes the lock."""
+    """List ``tasks``, the rolls ``step`` makes as it becomes current, unless they are listed
+    already. Read under the sequence's row lock (the step still current, no rolls of it yet),
+    so that two posts at once list them once."""
     with transaction.atomic(savepoint=False):  # no savepoint inside a request's own
         locked = PostBattleSequence.objects.select_for_update(no_key=True).filter(pk=sequence.pk)
         if list(locked.values_list("current_step", flat=True)) != [step]:

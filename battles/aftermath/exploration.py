@@ -25,7 +25,7 @@ silent:
 from __future__ import annotations
 
 from battles.aftermath import mordheim_map
-from battles.aftermath.engine import Context, Step, list_rolls
+from battles.aftermath.engine import Context, Step
 from battles.aftermath.experience import roll_hero_advance
 from battles.aftermath.injuries import kill_warrior
 from battles.aftermath.treasury_steps import (
@@ -116,9 +116,7 @@ class Exploration(TreasuryStep):
             seekers=tuple(f"Seeker ({ranger.name})" for ranger in rangers),
         )
 
-    def prepare(self, sequence):
-        if sequence.tasks.filter(step=3, void=False).exists():
-            return
+    def planned(self, sequence):
         setup = self.setup(sequence)
         count = rules.exploration_dice(
             heroes_standing=setup.heroes_standing, won=setup.won, extra=setup.extra_dice
@@ -143,7 +141,7 @@ class Exploration(TreasuryStep):
                     label="Hidden Treasure: the chest (3D6 gc, then a D6 for each find)",
                 )
             )  # fmt: skip
-        list_rolls(sequence, 3, tasks)
+        return tasks
 
     def page_context(self, sequence, user):
         context = treasury_page(sequence, user)

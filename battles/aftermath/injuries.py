@@ -9,7 +9,7 @@ too.
 
 from __future__ import annotations
 
-from battles.aftermath.engine import Context, Step, list_rolls
+from battles.aftermath.engine import Context, Step
 from battles.models import Captive, SequenceTask, WarriorOutcome
 from battles.rules import experience as xp_rules
 from battles.rules import injuries as injury_rules
@@ -40,9 +40,7 @@ class Injuries(Step):
     number = 1
     rolls = True
 
-    def prepare(self, sequence):
-        if sequence.tasks.filter(step=1, void=False).exists():
-            return
+    def planned(self, sequence):
         outcomes = WarriorOutcome.objects.filter(participant=sequence.participant).select_related(
             "warrior__warrior_type"
         )
@@ -83,7 +81,7 @@ class Injuries(Step):
                         warrior=warrior, data={"models": models},
                         label=f"{warrior.name} ({models} out of action)",
                     ))  # fmt: skip
-        list_rolls(sequence, 1, tasks)
+        return tasks
 
     def run_task(self, ctx, task, dice):
         warrior = _task_warrior(ctx, task)

@@ -22,7 +22,6 @@ modifiers) per hero who was not taken out of action. Readings where the rules ar
 from __future__ import annotations
 
 from battles.aftermath import haggle, mordheim_map
-from battles.aftermath.engine import list_rolls
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
     gold_held,
@@ -47,9 +46,9 @@ Reason = LedgerEntry.Reason
 
 
 def price_roll(item: Item, prices: dict) -> Need:
-    """The dice a buy of ``item`` types for its price (issue 27, point 6): those of its
-    variable price (``rules.variable_price``, asked with no dice, says how many), none for a
-    fixed price or one rolled already for this rarity roll (``prices``)."""
+    """The dice a buy of ``item`` types for its price: those of its variable price
+    (``rules.variable_price``, asked with no dice, says how many), none for a fixed price or
+    one rolled already for this rarity roll (``prices``)."""
     if item.key in prices:
         return Need(0, note=f"its price was rolled already: {prices[item.key]} gc")
     try:
@@ -80,8 +79,8 @@ def rare_goods(
 
 def rarity_modifiers(warband_type) -> list[str]:
     """The modifiers of the rarity roll that may apply to this warband (FACTS.md section 6):
-    its own list's bonus only, never another list's (issue 30, point 6: "Marienburg +1" was
-    shown to every warband)."""
+    its own list's bonus only, never another list's: a player reads only what may change
+    his own roll."""
     own = warband_type.rare_item_modifier
     named = [f"{warband_type.name} {own:+d}"] if own else []
     return ["Streetwise +2", *named, "kept gems +1"]
@@ -97,13 +96,11 @@ class RareItems(TreasuryStep):
     asks = False
     actions = ("buy_rare",)
 
-    def prepare(self, sequence):
-        if sequence.tasks.filter(step=6, void=False).exists():
-            return
+    def planned(self, sequence):
         bonus = sequence.participant.warband.warband_type.rare_item_modifier
         heroes = standing_heroes(sequence)
         if not heroes:
-            return
+            return []
         streetwise = set(
             WarriorSkill.objects.filter(warrior__in=heroes, skill__key="streetwise").values_list(
                 "warrior_id", flat=True
@@ -117,7 +114,7 @@ class RareItems(TreasuryStep):
                 label=f"{hero.name}'s rarity roll" + (f" (+{modifier})" if modifier else ""),
                 data={"streetwise": hero.pk in streetwise},
             ))  # fmt: skip
-        list_rolls(sequence, 6, tasks)
+        return tasks
 
     @staticmethod
     def modifier(hero: Warrior, warband_bonus: int, *, streetwise: bool | None = None) -> int:

@@ -24,7 +24,7 @@ class UpdateRating(Step):
 
     def page_context(self, sequence, user):
         warband = sequence.participant.warband
-        # The rating before the battle and now, side by side (issue 30, point 6).
+        # The rating before the battle and now, side by side: what the battle changed.
         before = sequence.participant.rating_before
         now = warband_services.ratings_of([warband])[warband.pk]
         change = f"+{now - before}" if now > before else f"−{before - now}" if now < before else ""

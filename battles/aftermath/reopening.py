@@ -24,6 +24,7 @@ from django.utils import dateformat, timezone
 
 from battles.aftermath.engine import STEP_NAMES
 from battles.aftermath.permissions import TREASURY_STEPS, check_reopens
+from battles.aftermath.registry import handler
 from battles.aftermath.undoing import REOPEN_REFUSED, ReversalRefused, ledger_entries, undo_step
 from battles.models import PostBattleSequence, StepAction, StepRecord
 from warbands.models import LedgerEntry
@@ -113,6 +114,7 @@ def reopen_step(
     sequence.current_step = step
     sequence.completed_at = None
     sequence.save(update_fields=["current_step", "completed_at"])
+    handler(step).prepare(sequence)  # its rolls listed afresh, the old ones void
     return sequence
 
 

@@ -92,7 +92,9 @@ def waiting_for(user):
 
 
 def prepare(sequence: PostBattleSequence) -> None:
-    """Get the current step ready to be shown (tasks listed; nothing on the roster changes)."""
+    """List the current step's rolls (nothing on the roster changes), as the step becomes
+    current: completing the step before, undoing the step after, reopening it. Under the
+    sequence's row lock; a page only draws what is listed."""
     if not sequence.is_complete:
         handler(sequence.current_step).prepare(sequence)
 
@@ -198,7 +200,7 @@ def complete_step(sequence, *, actor, step: int, values: dict | None = None) -> 
     if step_handler.rolls:  # the others' prepare lists no rolls: nothing to read or make
         live = sequence.tasks.filter(step=step, void=False)
         tasks = list(live)
-        if not tasks:  # the page was never shown: list the rolls now
+        if not tasks:  # reached before its rolls were listed as it became current
             step_handler.prepare(sequence)
             tasks = list(live.all())
     blockers = step_handler.blockers(sequence, tasks)
@@ -214,6 +216,7 @@ def complete_step(sequence, *, actor, step: int, values: dict | None = None) -> 
         sequence.completed_at = timezone.now()
     sequence.save(update_fields=["current_step", "completed_at"])
     ctx.journal.save(completed_by=actor)
+    prepare(sequence)
     _tell(caller, sequence)
     return sequence
 
@@ -244,9 +247,13 @@ def undo_last_step(sequence, *, actor, step: int | None = None) -> PostBattleSeq
     except ReversalRefused as refused:
         records = StepRecord.objects.filter(sequence=sequence, step=last, undone_at__isnull=True)
         raise explain(refused, sequence, actor=actor, undone=ledger_entries(records)) from refused
-    # The step that was current has not started; its empty record goes too.
+    # The step that was current has not started: its empty record goes too, and its rolls,
+    # listed from the roster as it was, are listed again when it is reached again.
     StepRecord.objects.filter(sequence=sequence, step=last + 1, undone_at__isnull=True).delete()
+    if last + 1 < PostBattleSequence.COMPLETE and handler(last + 1).rolls:
+        sequence.tasks.filter(step=last + 1, void=False).update(void=True)
     sequence.current_step = last
     sequence.completed_at = None
     sequence.save(update_fields=["current_step", "completed_at"])
+    prepare(sequence)
     return sequence

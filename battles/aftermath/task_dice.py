@@ -1,4 +1,4 @@
-"""The dice each task of the post-battle sequence takes (issue 27, point 6): its first roll, by
+"""The dice each task of the post-battle sequence takes: its first roll, by
 kind, as a table (``FIRST_ROLLS``, ``LOCATION_FIRST_ROLLS``); the label its form shows; and the
 dice a post of the task rolls with (``live_dice``), refused when the count typed is not the
 count the roll takes.

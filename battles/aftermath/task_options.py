@@ -1,5 +1,5 @@
 """What a task's question shows beside each option: a skill's summary, so that a hero's
-player chooses his new skill knowing what it does (issue 28, point 4). The rules module's
+player chooses his new skill knowing what it does. The rules module's
 question and answers are unchanged: this only reads them."""
 
 from __future__ import annotations

@@ -150,8 +150,8 @@ def pay(ctx: Context, amount: int, note: str, *, prefer: int | None = None) -> s
 
 
 def note_receipt(ctx: Context, line: str) -> None:
-    """Keep a receipt line of the current step in the sequence's state (issue 30, point 6:
-    "Bought Sword for Otto Brandt: 10 gc from the Treasure Chest"), journaled so that undo
+    """Keep a receipt line of the current step in the sequence's state ("Bought Sword for
+    Otto Brandt: 10 gc from the Treasure Chest"), journaled so that undo
     takes it back with the purchase. It names containers: only a page that may show the
     treasury shows it (``receipts``; the sequence page hides the treasury steps from others)."""
     state = ctx.sequence.state or {}
@@ -187,9 +187,6 @@ def receive(
         context=ctx.treasury_context(note),
         correction_id=correction_id,
     )
-
-
-# --- Listing a step's rolls (steps 1, 3, 5 and 6 list theirs when the page is drawn) -------
 
 
 # --- Shared pieces of the treasury steps ---------------------------------------------------

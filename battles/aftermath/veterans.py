@@ -9,7 +9,6 @@ the new men may bring. Readings where the rules are silent:
 
 from __future__ import annotations
 
-from battles.aftermath.engine import list_rolls
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
     check_group_grows,
@@ -41,14 +40,11 @@ class Veterans(TreasuryStep):
     asks = False
     actions = ("add_veterans",)
 
-    def prepare(self, sequence):
-        if sequence.tasks.filter(step=5, void=False).exists():
-            return
+    def planned(self, sequence):
         if not _experienced_groups(sequence.participant.warband):
-            return
+            return []
         label = "Veterans: 2D6 for the experience available"
-        list_rolls(sequence, 5, [SequenceTask(sequence=sequence, step=5, order=0,
-                                              kind="veterans", label=label)])  # fmt: skip
+        return [SequenceTask(sequence=sequence, step=5, order=0, kind="veterans", label=label)]
 
     def page_context(self, sequence, user):
         context = treasury_page(sequence, user)

@@ -31,8 +31,6 @@ def sequence_context(
     action that told its record (``sequences.act``): the other steps' records, which only the
     list of steps shows, are not read."""
     step = sequence.current_step
-    if not sequence.is_complete:
-        sequences.prepare(sequence)
     if body:
         told = getattr(sequence, "told_record", None)
         live = {step: told} if told else {}
@@ -84,7 +82,7 @@ def sequence_context(
             request.user, sequence.participant.battle
         ),
         "error": error,
-        # What step 2 gave stays on screen once it is done (issue 30, point 6).
+        # What step 2 gave stays on screen once it is done: the player plays on with it.
         "experience_gained": (sequence.state or {}).get("experience_lines", []) if step > 2 else [],
         "step_template": "battles/aftermath/steps/_secret.html"
         if secret_step

@@ -39,7 +39,7 @@ def live_steps(sequence) -> list[int]:
 
 def test_reopening_lists_the_later_steps_it_undoes_latest_first_and_changes_nothing(client, duel):
     sequence, _ = at_step(duel, 5)
-    sequences.prepare(sequence)  # step 5's rolls, listed when its page is first drawn
+    sequences.prepare(sequence)  # step 5's rolls, listed as it became current
     client.force_login(duel["organiser"])
     before = fingerprint()
 
@@ -90,7 +90,7 @@ def test_a_confirmation_drawn_before_the_sequence_moved_on_changes_nothing(clien
     client.force_login(duel["organiser"])
     assert reopen(client, sequence, step=2, current=4, reason="Misread").status_code == 200
     sequences.complete_step(sequence, actor=owner, step=4)  # meanwhile the player plays on
-    sequences.prepare(sequence)  # step 5's rolls, listed when its page is first drawn
+    sequences.prepare(sequence)  # step 5's rolls, listed as it became current
     before = fingerprint()
 
     response = reopen(client, sequence, step=2, current=4, reason="Misread", confirmed=1)

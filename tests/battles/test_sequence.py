@@ -351,9 +351,9 @@ def test_an_organiser_reopens_a_step_with_a_reason(duel):
     with pytest.raises(RuleViolation, match="cannot be reopened"):  # only an earlier step
         sequences.reopen_step(sequence, 1, actor=duel["organiser"], reason="Again", seen=1)
     assert sequence.records.filter(reason="The dice were misread").count() == 2
-    assert not sequence.tasks.filter(void=False).exists()
-    sequences.prepare(sequence)
-    assert sequence.tasks.filter(step=1, void=False, done=False).count() == 1
+    # the roll made before is void; the reopened step's roll is listed afresh, not yet rolled
+    assert sequence.tasks.filter(void=True, step=1, done=True).count() == 1
+    assert list(sequence.tasks.filter(void=False).values_list("step", "done")) == [(1, False)]
 
 
 def test_a_player_cannot_reopen(duel):

@@ -390,3 +390,49 @@ def test_a_refused_reopening_tells_an_organiser_no_secret(client, duel, scene):
         client, "sequence_reopen", sequence, {"step": 9, "current": 10, "reason": "Misread"}
     )
     assert response.status_code == 422 and secret in response.content.decode()
+
+
+WRITES = ("INSERT", "UPDATE", "DELETE")
+
+
+def test_drawing_a_step_never_writes_its_rolls_are_listed_as_it_becomes_current(client, duel):
+    """Steps 1 and 3 roll dice: their rolls are listed when the step before is completed, so
+    the page of each step only reads, whoever draws it and however often."""
+    reavers = duel["reavers"]
+    sequence = sequence_of(battle_of(duel, champion_out=True), reavers)
+    client.force_login(reavers.owner)
+    post(client, "sequence_complete", sequence, {"step": 0})
+    assert sequence.tasks.filter(step=1, void=False).exists()  # listed by completing step 0
+
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as seen:
+            response = client.get(reverse("sequence_detail", args=[sequence.pk]))
+        assert response.status_code == 200
+        assert "serious injury" in response.content.decode()
+        assert [q["sql"] for q in seen.captured_queries if q["sql"].startswith(WRITES)] == []
+
+    sequence = play_to(sequence, 3, reavers.owner)
+    exploration = sequence.tasks.filter(step=3, void=False)
+    assert list(exploration.values_list("kind", flat=True)) == ["exploration"]
+    with CaptureQueriesContext(connection) as seen:
+        response = client.get(reverse("sequence_detail", args=[sequence.pk]))
+    assert "Exploration:" in response.content.decode()
+    assert [q["sql"] for q in seen.captured_queries if q["sql"].startswith(WRITES)] == []
+
+
+def test_undoing_a_step_lists_the_next_ones_rolls_again_from_the_roster_as_it_is(client, duel):
+    """Undo voids the rolls of the step that was current (none of them rolled yet): reached
+    again, it lists them from the roster as the redone step left it."""
+    reavers = duel["reavers"]
+    sequence = play_to(sequence_of(battle_of(duel), reavers), 3, reavers.owner)
+    listed = list(sequence.tasks.filter(step=3, void=False).values_list("pk", flat=True))
+    assert listed
+
+    sequences.undo_last_step(sequence, actor=reavers.owner, step=2)
+
+    assert not sequence.tasks.filter(step=3, void=False).exists()
+    sequence.refresh_from_db()
+    sequences.act(sequence, actor=reavers.owner, step=2, action="award")
+    sequences.complete_step(sequence, actor=reavers.owner, step=2)
+    relisted = list(sequence.tasks.filter(step=3, void=False).values_list("pk", flat=True))
+    assert relisted and not set(relisted) & set(listed)

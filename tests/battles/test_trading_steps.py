@@ -92,9 +92,10 @@ def test_veterans_join_an_experienced_group_within_the_roll(duel):
 
 
 def test_no_experienced_group_means_no_veterans_roll(duel):
-    sequence, _ = at_step(duel, 5)
+    sequence, owner = at_step(duel, 4)
     duel["reavers"].warriors.filter(is_hero=False).update(experience=0)
-    sequences.prepare(sequence)
+    sequence = play_to(sequence, 5, owner)  # its rolls listed as it is reached
+    assert sequence.current_step == 5
     assert not sequence.tasks.filter(step=5).exists()
 
 

@@ -4,8 +4,7 @@ experienced group held captive takes no veterans."""
 
 import pytest
 
-from battles import aftermath as sequences
-from tests.helpers import act, at_step, chest, gold, warriors
+from tests.helpers import act, at_step, chest, gold, play_to, warriors
 from warbands import treasury
 from warbands.models import Warrior, WarriorType
 
@@ -34,9 +33,10 @@ def test_an_experienced_group_held_captive_takes_no_veterans(duel):
     reavers = duel["reavers"]
     _, _, guards = warriors(reavers)
     Warrior.objects.filter(pk=guards.pk).update(experience=2)
-    sequence, _ = at_step(duel, 5)
+    sequence, owner = at_step(duel, 4)
     Warrior.objects.filter(pk=guards.pk).update(status=Warrior.Status.CAPTURED)
 
-    sequences.prepare(sequence)
+    sequence = play_to(sequence, 5, owner)  # its rolls listed as it is reached
 
+    assert sequence.current_step == 5
     assert not sequence.tasks.filter(step=5).exists()

@@ -219,9 +219,10 @@ def rarity_by_the_server():
     )
 
 
-# --- Pages drawn at once: a step's rolls are listed once ---------------------------------------
-# A step with rolls (1, 3, 5, 6) lists them when its page is first drawn. Every post answers
-# with the page, a refused one too: four tabs posting a form of the step before list them once.
+# --- A step's rolls are listed once ----------------------------------------------------------
+# A step with rolls (1, 3, 5, 6) lists them as it becomes current, when the step before is
+# completed; four tabs completing the step before list them once, and every refused post
+# answers with the page, which only reads.
 
 
 @race("sequence_complete:opens_a_step", "step 2 ends once: step 3 has one exploration roll")
@@ -236,14 +237,14 @@ def complete_opening_exploration():
     )
 
 
-#: The steps that list rolls when first drawn, and the kind of roll each lists (one, in a
+#: The steps that list rolls as they become current, and the kind of roll each lists (one, in a
 #: duel where the champion was taken out of action and the captain stood).
 LISTED = {1: "hero_injury", 3: "exploration", 5: "veterans", 6: "rarity"}
 
 
 def late_race(step: int, kind: str):
-    """Four tabs still showing step ``step - 1`` finish it again, before step ``step`` was
-    ever drawn: each is refused and answered with step ``step``, whose roll is listed once."""
+    """Four tabs still showing step ``step - 1`` finish it again: each is refused and answered
+    with step ``step``, whose roll is listed once."""
 
     def setup() -> Shot:
         duel = mustered_duel()
@@ -268,6 +269,6 @@ for _step, _kind in LISTED.items():
 
 
 NOT_RACED = {
-    "sequence_detail": "a page; the rolls its first drawing lists are raced through the refused "
-    "posts answered with it (sequence_complete:late:<step>)",
+    "sequence_detail": "a page, which only reads; the rolls a step lists as it becomes current "
+    "are raced through sequence_complete (sequence_complete:late:<step>)",
 }

@@ -108,7 +108,7 @@ def battle_context(
             if report_permissions.may_test_for(request.user, battle, p.warband)
         ],
         "placement": fortune.placement(battle) if battle.fortune_markers else [],
-        # What each dice field takes (issue 27, point 6); the table's, read when shown.
+        # What each dice field takes; the table's, read when shown.
         "markers_roll": fortune.MARKERS,
         "placement_rolloff": fortune.placement_rolloff(participants),
         "discovery_test": fortune.DISCOVERY_TEST,
