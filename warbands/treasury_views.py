@@ -85,11 +85,24 @@ def _page(entries, number: int) -> Page:
     start = (number - 1) * LEDGER_PAGE
     total = entries.order_by().values("warband").annotate(n=Count("pk")).values("n")[:1]
     rows = list(entries.annotate(total=Subquery(total))[start : start + LEDGER_PAGE])
-    paginator = Paginator(entries, LEDGER_PAGE)
     if not rows:
-        return paginator.get_page(number)
-    paginator.count = rows[0].total  # a cached_property: the count is known
-    return Page(rows, number, paginator)
+        return Paginator(entries, LEDGER_PAGE).get_page(number)
+    return Paginator(_ReadPage(rows, start, rows[0].total), LEDGER_PAGE).page(number)
+
+
+class _ReadPage:
+    """The ledger as Django's paginator reads it (a sliceable object with a ``count()``,
+    as its documentation allows) when the page's rows are read already: ``count()`` is the
+    total the rows carry, and the page's slice is the rows themselves."""
+
+    def __init__(self, rows: list, start: int, total: int) -> None:
+        self.rows, self.start, self.total = rows, start, total
+
+    def count(self) -> int:
+        return self.total
+
+    def __getitem__(self, index: slice) -> list:
+        return self.rows[index.start - self.start : index.stop - self.start]
 
 
 class TreasuryBoard:
