@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from core.options import Choices
+from core.options import OptionList
 from warbands import permissions, treasury
 from warbands.models import (
     LedgerEntry,
@@ -140,34 +140,34 @@ class TreasuryBoard:
         return [c for c in self.held if c.kind != StorageContainer.LOOSE]
 
     @cached_property
-    def targets(self) -> Choices:
-        return Choices(self._real)
+    def targets(self) -> OptionList:
+        return OptionList(self._real)
 
     @cached_property
-    def carriers(self) -> Choices:
-        return Choices(c for c in self._real if c.kind in container_rules.CARRIERS)
+    def carriers(self) -> OptionList:
+        return OptionList(c for c in self._real if c.kind in container_rules.CARRIERS)
 
     @cached_property
-    def loadable(self) -> Choices:
+    def loadable(self) -> OptionList:
         """Boxes to load on a carrier, when there is a carrier."""
         boxes = (c for c in self._real if c.kind in container_rules.BOXES)
-        return Choices(boxes if self.carriers else ())
+        return OptionList(boxes if self.carriers else ())
 
     @cached_property
-    def sellable(self) -> Choices:
+    def sellable(self) -> OptionList:
         """Empty containers carrying nothing, when another would take the money."""
         carrying = {c.parent_id for c in self.held if c.parent_id}
         if len(self._real) < 2:
-            return Choices()
-        return Choices(
+            return OptionList()
+        return OptionList(
             c
             for c in self._real
             if c.kind in treasury.SELLABLE_CONTAINERS and c.is_empty and c.pk not in carrying
         )
 
     @cached_property
-    def warriors(self) -> Choices:
-        return Choices(Warrior.objects.fighting().filter(warband=self.warband).for_forms())
+    def warriors(self) -> OptionList:
+        return OptionList(Warrior.objects.fighting().filter(warband=self.warband).for_forms())
 
     @cached_property
     def heroes(self) -> list[Warrior]:
