@@ -17,10 +17,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import is_organiser
+from core.errors import RuleViolation
 from core.options import OptionList
 from warbands import correction_forms, corrections, permissions, rules
 from warbands.models import Correction, Warband
-from warbands.rules import RuleViolation
 
 HISTORY_PAGE = 50  # corrections per page of the history
 CHARACTERISTICS = [

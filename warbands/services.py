@@ -23,6 +23,7 @@ from campaign.models import Campaign, CampaignEvent
 from campaign.permissions import is_member
 from campaign.services import record_event
 from core.dice import Dice, d6
+from core.errors import RuleViolation
 from warbands import permissions, rules, treasury
 from warbands.equipment import buyer_of, list_entries_by_type, list_entries_for
 from warbands.models import (
@@ -38,7 +39,7 @@ from warbands.models import (
     WarriorSpell,
     WarriorType,
 )
-from warbands.rules import RuleViolation, trading
+from warbands.rules import trading
 
 __all__ = ["RuleViolation"]
 

@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import RuleViolation
 from core.options import OptionList
 from warbands import permissions, treasury
 from warbands.models import (
@@ -28,7 +29,6 @@ from warbands.models import (
     Warband,
     Warrior,
 )
-from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 from warbands.treasury_forms import (
     BuyContainerForm,

@@ -18,6 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.permissions import get_campaign_for_user
 from core.dice import DiceError, EnteredDice, ServerDice
+from core.errors import RuleViolation
 from warbands import equipment, hired_swords, permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
@@ -30,7 +31,6 @@ from warbands.forms import (
     WarbandCreateForm,
 )
 from warbands.models import StorageContainer, Warband, WarriorItem
-from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
 

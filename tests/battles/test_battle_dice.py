@@ -15,6 +15,7 @@ from battles.models import Battle, Captive, DiceRoll, Participant
 from battles.step_forms import clean_action
 from campaign.models import RandomFortuneEntry
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.helpers import (
     at_step,
     fingerprint,
@@ -24,7 +25,6 @@ from tests.helpers import (
 )
 from warbands import treasury
 from warbands.models import Warrior
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

@@ -11,6 +11,7 @@ from battles.dice import recorder
 from battles.models import Battle, Captive, DiceRoll
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests import helpers
 from tests.factories import (
     MembershipFactory,
@@ -24,7 +25,6 @@ from tests.secrets import assert_unchanged_by_secrets
 from tests.test_bad_input import SKIPPED, Forms, fuzz
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer, WarbandType, Warrior
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

@@ -8,11 +8,11 @@ from django.urls import reverse
 from battles import sequence as sequences
 from battles.rules import exploration as exploration_rules
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import act, chest, fought, gold, play_to, roll, roster_state, sequence_of
 from warbands import services, treasury
 from warbands.models import Item, StoredItem, WarbandType
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from battles import sequence as sequences
 from battles.models import SequenceTask, WarriorOutcome
 from battles.sequence.dramatis_personae import swords_due
+from core.errors import RuleViolation
 from tests.helpers import (
     act,
     at_step,
@@ -25,7 +26,6 @@ from tests.helpers import (
 )
 from warbands import hired_swords, services, treasury
 from warbands.models import HiredSwordType, LedgerEntry, Warrior
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -5,6 +5,7 @@ the Carnival's blessings, the Dwarfs' gromril) hold."""
 
 import pytest
 
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from tests.warbands.test_muster import refused
 from warbands import rules, services
@@ -15,7 +16,6 @@ from warbands.models import (
     RatingSnapshot,
     WarbandType,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -8,11 +8,12 @@ import pytest
 from django.urls import reverse
 
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from warbands import hired_swords, services
 from warbands.models import HiredSwordType, Skill, Spell, WarbandType
 from warbands.reference import read
-from warbands.rules import RosterEntry, RuleViolation, check_hire, hired_sword_key
+from warbands.rules import RosterEntry, check_hire, hired_sword_key
 from warbands.rules import hired_swords as sword_rules
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,10 @@
 The roster rules are re-exported here (``from warbands import rules; rules.check_hire``).
 """
 
+from core.errors import RuleViolation
 from warbands.rules.roster import *  # noqa: F403
 from warbands.rules.roster import __all__ as _roster_all
 
-__all__ = list(_roster_all)
+# RuleViolation lives in core.errors; the name stays here only for the battles modules that
+# still import it from warbands.rules, and goes once they import it from core.errors.
+__all__ = [*_roster_all, "RuleViolation"]

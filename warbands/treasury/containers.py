@@ -14,9 +14,9 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from core.errors import RuleViolation
 from warbands import permissions
 from warbands.models import StorageContainer, VesselItem, Warband, Warrior
-from warbands.rules import RuleViolation
 from warbands.rules import containers as rules
 from warbands.treasury.ledger import (
     Context,

@@ -25,10 +25,10 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 
+from core.errors import RuleViolation
 from core.noting import Noting
 from warbands import permissions
 from warbands.models import Item, LedgerEntry, StorageContainer, StoredItem, Warband, Warrior
-from warbands.rules import RuleViolation
 from warbands.rules import containers as rules
 
 Reason = LedgerEntry.Reason
