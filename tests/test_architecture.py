@@ -5,6 +5,7 @@ lines, and no module uses Django's internals (a model's ``_state``, ``is_cached`
 paginator's cached properties)."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -288,3 +289,25 @@ def test_rule_violation_is_imported_from_its_one_home():
         and any(alias.name == "RuleViolation" for alias in node.names)
     ]
     assert offenders == []
+
+
+ISSUE_NUMBER = re.compile(r"\b[Ii]ssues? ?#?\d+")
+
+
+def test_no_comment_cites_an_issue_number():
+    """Code, templates and docs say why, not which issue asked for it: the number means
+    nothing to a reader of the code. The battles package is checked once its own are gone."""
+    texts = [
+        path
+        for folder in (*APPS, "tests", "templates", "docs", "static/css", "static/js")
+        for pattern in ("*.py", "*.html", "*.md", "*.css", "app.js")
+        for path in (ROOT / folder).rglob(pattern)
+        if path.relative_to(ROOT).parts[0] != "battles"
+    ]
+    cited = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in [*texts, ROOT / "README.md"]
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if ISSUE_NUMBER.search(line)
+    ]
+    assert cited == []

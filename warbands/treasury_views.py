@@ -247,7 +247,7 @@ class TreasuryBoard:
 
 def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
     """``read_only``: the campaign is closed or archived, and its owner reads the treasury
-    with every form hidden (issue 30, point 7)."""
+    with every form hidden: a finished campaign's record stays readable and unchanged."""
     can_edit = permissions.can_edit_warband(request.user, warband)
     return {
         "warband": warband,

@@ -99,7 +99,7 @@ def muster_context(warband: Warband, *, error: str = "") -> dict:
 def _board(request: HttpRequest, warband: Warband, *, error: str = "", at="") -> HttpResponse:
     """The muster board after a POST: the partial for htmx, the page again otherwise. ``at``:
     where the refused control is (a warrior, or "hire", "hire-sword", "storage", "finish"),
-    so that its refusal shows beside it, not at the top of a long page (issue 30, point 3)."""
+    so that its refusal shows beside it, not at the top of a long page."""
     warband.refresh_from_db(fields=["gold_crowns", "status", "name"])
     if not request.htmx:
         if error:

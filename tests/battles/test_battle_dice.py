@@ -1,5 +1,5 @@
 """Typed dice mean what they say on the battle page and the other rolls outside the sequence's
-tasks (issue 27, point 6): each field says how many dice of which kind it takes, exactly that
+tasks: each field says how many dice of which kind it takes, exactly that
 many are accepted, one fewer or one more is refused with the count named and nothing changed;
 a roll-off has a field of its own, shown (and used) only when it applies; a recovery's further
 rolls are asked for in fields of their own; an empty field still has the server roll."""

@@ -1,4 +1,4 @@
-"""An item a warband may not have is refused on every purchase (issue 28, point 3): at the
+"""An item a warband may not have is refused on every purchase, whichever path buys it: at the
 muster, in step 6's rare items (offered with its restriction, greyed) and in step 8's common
 items; and the Dwarf Smithy's gromril weapons are the catalogue's items, so they sell."""
 

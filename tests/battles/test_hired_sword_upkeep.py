@@ -1,4 +1,4 @@
-"""Hired swords after a battle (issue 28, point 2): hired from the catalogue in step 7 with
+"""Hired swords after a battle: hired from the catalogue in step 7 with
 the fee paid through the ledger, upkeep paid or he leaves, and experience and advances as a
 hero in step 2.
 
@@ -186,7 +186,7 @@ def test_out_of_action_he_rolls_as_a_henchman(duel):
     assert (task.kind, task.data["models"]) == ("henchman_injury", 1)
 
 
-# --- Issue 28 point 2, second pass -----------------------------------------------------------
+# --- Who is asked for upkeep, and who is not ------------------------------------------------
 
 
 def test_a_captive_or_dead_hired_sword_is_not_asked_for_upkeep(duel):

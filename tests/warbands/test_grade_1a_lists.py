@@ -1,4 +1,4 @@
-"""Every Grade 1a warband list (issue 28): a legal starting warband of each of the 15 lists
+"""Every Grade 1a warband list: a legal starting warband of each of the 15 lists
 musters through the real services, one illegal choice per list is refused and changes nothing,
 and the lists' own recruiting rules (the Plague Cart, the Trained Bear, the Orc Mob's Goblins,
 the Carnival's blessings, the Dwarfs' gromril) hold."""
