@@ -1,6 +1,6 @@
 """Use cases of the roster: muster a warband, hire, equip, dismiss, rename, disband.
 
-Every function takes the acting user, checks the permission through ``campaign.permissions``,
+Every function takes the acting user, checks the permission through ``warbands.permissions``,
 locks the warband row (``select_for_update``) so that two requests cannot spend the same gold,
 calls the pure rules in ``warbands.rules`` and writes the result in one transaction. A choice the
 rules refuse raises ``RuleViolation`` with the reason and changes nothing.
