@@ -2,10 +2,10 @@
 
 The load test writes: each run moves gold hundreds of times (ledger entries, step actions,
 one-time tokens). Left in place, those writes would pile up run after run, and the league
-measured would drift away from the one the issue describes (2,000 ledger entries per warband)
-and from the previous run's. So, on the benchmark's own embedded database, the league is kept
-as a template database (``mordheim_bench_league``) right after it is built, and each run
-first recreates the working database from it (``CREATE DATABASE … TEMPLATE``, a file copy of
+measured would drift away from the one docs/benchmark.md describes (2,000 ledger entries per
+warband) and from the previous run's. So, on the benchmark's own embedded database, the league
+is kept as a template database (``mordheim_bench_league``) right after it is built, and each
+run first recreates the working database from it (``CREATE DATABASE … TEMPLATE``, a file copy of
 a second or two), then migrates it.
 
 With ``DATABASE_URL`` nothing is dropped or copied: that database is not the benchmark's to

@@ -1,4 +1,4 @@
-"""What a join code invites to, told before joining (issue 30, point 1).
+"""What a join code invites to, told before joining, so nobody joins a campaign blind.
 
 A join link (``join_link``) names its campaign, its organisers and the first line of its
 description wherever the visitor meets it: on the join page, and on the log-in and sign-up

@@ -67,8 +67,7 @@ def campaign_status(request: HttpRequest, pk: int) -> HttpResponse:
 def join(request: HttpRequest, code: str = "") -> HttpResponse:
     """Join a campaign with its code: typed in, or from the join link, which names the campaign
     it invites to (organisers, the first line of its description) and asks first, or says
-    plainly why the code lets nobody in: unknown or replaced, closed, not taking players
-    (issue 30, point 1)."""
+    plainly why the code lets nobody in: unknown or replaced, closed, not taking players."""
     form = JoinForm(request.POST or None, initial={"code": code})
     if request.method == "POST" and form.is_valid():
         try:

@@ -6,7 +6,7 @@ from django.core.validators import MaxLengthValidator
 
 class SignUpForm(UserCreationForm):
     """A new account: a username, an optional e-mail address (where a forgotten password's
-    reset link goes, issue 30 point 1) and a password twice, checked by the validators."""
+    reset link goes) and a password twice, checked by the validators."""
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")

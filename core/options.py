@@ -2,7 +2,7 @@
 
 The treasury page's forms and step 9 of the post-battle sequence list a warband's containers
 and warriors many times over (hundreds of options for a large treasury): joining strings in
-Python keeps that out of the template loop. ``Choices`` (a list) keeps each option's escaped
+Python keeps that out of the template loop. ``OptionList`` (a list) keeps each option's escaped
 HTML, built on first use, so the forms of one page share it.
 """
 
@@ -32,8 +32,10 @@ def _group(choice) -> str:
 LABELS = {"": str, "holder": _holder, "contents": _contents, "group": _group}
 
 
-class Choices(list):
-    """A list of model instances that remembers their options once built."""
+class OptionList(list):
+    """A list of model instances that remembers their options once built. Not a field's
+    choices (Django's ``models.Choices`` enums name fixed values): these are rows a form
+    offers, whose rendered ``<option>`` elements several forms of one page share."""
 
     built: dict[str, list[tuple[int, str, str]]]
 

@@ -61,8 +61,8 @@ def client_address_from(trusted_proxies: int) -> tuple[tuple[str, ...], int | No
 
 
 def email_settings(url: str) -> dict[str, object]:
-    """Django's e-mail settings from one ``EMAIL_URL`` (issue 30, point 1: password reset
-    mails): empty or ``console:`` prints mails on the console; ``smtp://user:pass@host:port``
+    """Django's e-mail settings from one ``EMAIL_URL`` (password reset mails need them):
+    empty or ``console:`` prints mails on the console; ``smtp://user:pass@host:port``
     sends them through an SMTP server, with STARTTLS on port 587 (the submission port);
     ``smtps://`` over TLS from the start (port 465 unless given). ``?from=`` sets the sender.
     The user and password are percent-decoded, so an ``@`` in them is written ``%40``."""

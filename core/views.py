@@ -52,7 +52,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome to Mordheim, {user.username}.")
         return redirect(safe_next(request) or "dashboard")
     # ``next`` goes on through the form (and the invitation of a join link is shown): a
-    # visitor who came from a join link lands on it once signed up (issue 30, point 1).
+    # visitor who came from a join link lands on it once signed up, and need not find it again.
     return render(
         request,
         "registration/signup.html",

@@ -155,8 +155,8 @@ class PastCampaign:
 
 def past_campaigns(user) -> list[PastCampaign]:
     """The closed and archived campaigns the user is still a member of, latest first, each
-    with his warbands that played to the end there (issue 30, point 7). Two queries, however
-    many campaigns and warbands."""
+    with his warbands that played to the end there: a finished campaign stays within reach.
+    Two queries, however many campaigns and warbands."""
     memberships = list(
         Membership.objects.active()
         .filter(user=user)

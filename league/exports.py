@@ -1,4 +1,4 @@
-"""A campaign's battle history as CSV, for its organisers (issue 30, point 9).
+"""A campaign's battle history as CSV, for its organisers to keep or work on elsewhere.
 
 Only what every member already reads on the battle pages: the date, scenario and status of
 each battle, and for each warband its player, result, whether and in which order it routed,

@@ -1,4 +1,4 @@
-"""The player's and the organiser's guides (issue 30, point 2): two pages of plain text that
+"""The player's and the organiser's guides: two pages of plain text that
 anybody may read, logged in or not, so that a join link's visitor can learn what a join code
 is before he has an account. Each section has a fixed id; the pages where a question arises
 link to it (``/guide/#rout-order``), and tests/league/test_guides.py checks every such link."""

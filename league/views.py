@@ -119,7 +119,7 @@ def past_campaigns(request: HttpRequest) -> HttpResponse:
 @require_GET
 def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign's battles and results as CSV, for its organisers, also once the campaign
-    is closed (issue 30, point 9). Nothing secret is in it (``league.exports``)."""
+    is closed, when its record matters most. Nothing secret is in it (``league.exports``)."""
     campaign = get_campaign_for_user(request, pk)
     if not is_organiser(request.user, campaign):
         raise PermissionDenied("Only the campaign's organisers export its battles.")

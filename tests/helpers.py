@@ -25,6 +25,7 @@ from battles.models import Captive, PostBattleSequence
 from battles.report import services, sides
 from battles.rules import ReportedResult
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, mustered_warband
 from warbands import treasury
 from warbands.models import (
@@ -38,7 +39,6 @@ from warbands.models import (
     WarriorItem,
     WarriorSkill,
 )
-from warbands.rules import RuleViolation
 
 #: Django's real hasher takes about half a second per password; tests need no strength.
 FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

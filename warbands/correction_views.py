@@ -17,10 +17,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import is_organiser
-from core.options import Choices
+from core.errors import RuleViolation
+from core.options import OptionList
 from warbands import correction_forms, corrections, permissions, rules
 from warbands.models import Correction, Warband
-from warbands.rules import RuleViolation
 
 HISTORY_PAGE = 50  # corrections per page of the history
 CHARACTERISTICS = [
@@ -38,8 +38,8 @@ class CorrectionsBoard:
         self.request, self.warband = request, warband
 
     @cached_property
-    def warriors(self) -> Choices:
-        return Choices(corrections.warriors_of(self.warband))
+    def warriors(self) -> OptionList:
+        return OptionList(corrections.warriors_of(self.warband))
 
     @cached_property
     def injuries(self) -> bool:

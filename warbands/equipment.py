@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from django.db.models import F
 
+from core.errors import RuleViolation
 from warbands import rules
 from warbands.models import EquipmentListEntry, Warrior, WarriorType
-from warbands.rules import RuleViolation, trading
+from warbands.rules import trading
 
 
 def list_entries_for(warrior_type: WarriorType):

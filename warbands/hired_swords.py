@@ -14,9 +14,9 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from core.dice import Dice, ServerDice
+from core.errors import RuleViolation
 from warbands import permissions
 from warbands.models import HiredSwordType, Warband, Warrior
-from warbands.rules import RuleViolation
 from warbands.rules import hired_swords as rules
 from warbands.services import roll_starting_spells
 

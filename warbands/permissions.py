@@ -17,9 +17,9 @@ from django.http import Http404, HttpRequest
 
 from campaign.models import Membership
 from campaign.permissions import can_run_campaign, is_member, is_organiser, members_only
+from core.errors import RuleViolation
 from core.queries import one
 from warbands.models import Correction, StorageContainer, VesselItem, Warband, Warrior
-from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
 

@@ -1,4 +1,4 @@
-"""The printout for the table (issue 30, point 5): a warband on at most two A4 pages.
+"""The printout for the table: a warband on at most two A4 pages, all a game needs at hand.
 
 Each warrior names his equipment, skills, spells, injuries and special rules; what each of
 them does is printed once, in short form (the data's ``summary``), under "Rules at hand", so

@@ -1,6 +1,6 @@
 """Use cases of the roster: muster a warband, hire, equip, dismiss, rename, disband.
 
-Every function takes the acting user, checks the permission through ``campaign.permissions``,
+Every function takes the acting user, checks the permission through ``warbands.permissions``,
 locks the warband row (``select_for_update``) so that two requests cannot spend the same gold,
 calls the pure rules in ``warbands.rules`` and writes the result in one transaction. A choice the
 rules refuse raises ``RuleViolation`` with the reason and changes nothing.
@@ -23,6 +23,7 @@ from campaign.models import Campaign, CampaignEvent
 from campaign.permissions import is_member
 from campaign.services import record_event
 from core.dice import Dice, d6
+from core.errors import RuleViolation
 from warbands import permissions, rules, treasury
 from warbands.equipment import buyer_of, list_entries_by_type, list_entries_for
 from warbands.models import (
@@ -38,7 +39,7 @@ from warbands.models import (
     WarriorSpell,
     WarriorType,
 )
-from warbands.rules import RuleViolation, trading
+from warbands.rules import trading
 
 __all__ = ["RuleViolation"]
 

@@ -19,7 +19,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from core.options import Choices
+from core.errors import RuleViolation
+from core.options import OptionList
 from warbands import permissions, treasury
 from warbands.models import (
     LedgerEntry,
@@ -28,7 +29,6 @@ from warbands.models import (
     Warband,
     Warrior,
 )
-from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 from warbands.treasury_forms import (
     BuyContainerForm,
@@ -85,11 +85,24 @@ def _page(entries, number: int) -> Page:
     start = (number - 1) * LEDGER_PAGE
     total = entries.order_by().values("warband").annotate(n=Count("pk")).values("n")[:1]
     rows = list(entries.annotate(total=Subquery(total))[start : start + LEDGER_PAGE])
-    paginator = Paginator(entries, LEDGER_PAGE)
     if not rows:
-        return paginator.get_page(number)
-    paginator.count = rows[0].total  # a cached_property: the count is known
-    return Page(rows, number, paginator)
+        return Paginator(entries, LEDGER_PAGE).get_page(number)
+    return Paginator(_ReadPage(rows, start, rows[0].total), LEDGER_PAGE).page(number)
+
+
+class _ReadPage:
+    """The ledger as Django's paginator reads it (a sliceable object with a ``count()``,
+    as its documentation allows) when the page's rows are read already: ``count()`` is the
+    total the rows carry, and the page's slice is the rows themselves."""
+
+    def __init__(self, rows: list, start: int, total: int) -> None:
+        self.rows, self.start, self.total = rows, start, total
+
+    def count(self) -> int:
+        return self.total
+
+    def __getitem__(self, index: slice) -> list:
+        return self.rows[index.start - self.start : index.stop - self.start]
 
 
 class TreasuryBoard:
@@ -127,34 +140,34 @@ class TreasuryBoard:
         return [c for c in self.held if c.kind != StorageContainer.LOOSE]
 
     @cached_property
-    def targets(self) -> Choices:
-        return Choices(self._real)
+    def targets(self) -> OptionList:
+        return OptionList(self._real)
 
     @cached_property
-    def carriers(self) -> Choices:
-        return Choices(c for c in self._real if c.kind in container_rules.CARRIERS)
+    def carriers(self) -> OptionList:
+        return OptionList(c for c in self._real if c.kind in container_rules.CARRIERS)
 
     @cached_property
-    def loadable(self) -> Choices:
+    def loadable(self) -> OptionList:
         """Boxes to load on a carrier, when there is a carrier."""
         boxes = (c for c in self._real if c.kind in container_rules.BOXES)
-        return Choices(boxes if self.carriers else ())
+        return OptionList(boxes if self.carriers else ())
 
     @cached_property
-    def sellable(self) -> Choices:
+    def sellable(self) -> OptionList:
         """Empty containers carrying nothing, when another would take the money."""
         carrying = {c.parent_id for c in self.held if c.parent_id}
         if len(self._real) < 2:
-            return Choices()
-        return Choices(
+            return OptionList()
+        return OptionList(
             c
             for c in self._real
             if c.kind in treasury.SELLABLE_CONTAINERS and c.is_empty and c.pk not in carrying
         )
 
     @cached_property
-    def warriors(self) -> Choices:
-        return Choices(Warrior.objects.fighting().filter(warband=self.warband).for_forms())
+    def warriors(self) -> OptionList:
+        return OptionList(Warrior.objects.fighting().filter(warband=self.warband).for_forms())
 
     @cached_property
     def heroes(self) -> list[Warrior]:
@@ -234,7 +247,7 @@ class TreasuryBoard:
 
 def treasury_context(request: HttpRequest, warband: Warband, *, error: str = "") -> dict:
     """``read_only``: the campaign is closed or archived, and its owner reads the treasury
-    with every form hidden (issue 30, point 7)."""
+    with every form hidden: a finished campaign's record stays readable and unchanged."""
     can_edit = permissions.can_edit_warband(request.user, warband)
     return {
         "warband": warband,

@@ -32,7 +32,7 @@ urlpatterns = [
     path("warriors/<int:pk>/size/", views.warrior_group_size, name="warrior_group_size"),
     path("warriors/<int:pk>/rename/", views.warrior_rename, name="warrior_rename"),
     path("warriors/<int:pk>/dismiss/", views.warrior_dismiss, name="warrior_dismiss"),
-    # The treasury (secret: see campaign.permissions)
+    # The treasury: secret, each view opens it through warbands.permissions.get_treasury_for_user
     path("warbands/<int:pk>/treasury/", treasury_views.warband_treasury, name="warband_treasury"),
     path("warbands/<int:pk>/treasury/move/", treasury_views.treasury_move, name="treasury_move"),
     path("warbands/<int:pk>/treasury/buy/", treasury_views.treasury_buy, name="treasury_buy"),

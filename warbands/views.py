@@ -18,6 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.permissions import get_campaign_for_user
 from core.dice import DiceError, EnteredDice, ServerDice
+from core.errors import RuleViolation
 from warbands import equipment, hired_swords, permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
@@ -30,7 +31,6 @@ from warbands.forms import (
     WarbandCreateForm,
 )
 from warbands.models import StorageContainer, Warband, WarriorItem
-from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
 
@@ -99,7 +99,7 @@ def muster_context(warband: Warband, *, error: str = "") -> dict:
 def _board(request: HttpRequest, warband: Warband, *, error: str = "", at="") -> HttpResponse:
     """The muster board after a POST: the partial for htmx, the page again otherwise. ``at``:
     where the refused control is (a warrior, or "hire", "hire-sword", "storage", "finish"),
-    so that its refusal shows beside it, not at the top of a long page (issue 30, point 3)."""
+    so that its refusal shows beside it, not at the top of a long page."""
     warband.refresh_from_db(fields=["gold_crowns", "status", "name"])
     if not request.htmx:
         if error:

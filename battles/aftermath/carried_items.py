@@ -31,10 +31,10 @@ from battles.permissions import check_may_roll
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.dice import Need
+from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import StorageContainer, VesselItem, Warband
 from warbands.permissions import secret_refusals
-from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
 

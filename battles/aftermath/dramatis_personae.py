@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from battles.aftermath.treasury_steps import TreasuryStep, pay, treasury_page
 from battles.models import PostBattleSequence
+from core.errors import RuleViolation
 from warbands import hired_swords
 from warbands.models import HiredSword, Warrior
-from warbands.rules import RuleViolation
 
 
 def upkeep_due(sequence: PostBattleSequence) -> list[HiredSword]:

@@ -13,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 
 from battles.aftermath.journal import Journal
 from battles.aftermath.permissions import check_acts
 from battles.models import Battle, Participant, PostBattleSequence, SequenceTask, StepRecord
+from core.errors import RuleViolation
 from warbands import treasury
-from warbands.rules import RuleViolation
 
 STEP_NAMES = dict(PostBattleSequence.STEPS)
 
@@ -33,27 +34,18 @@ def lock_sequence(
     state, completion) is what two tabs must not take from an old copy. Its participant,
     battle, campaign and warband are the ones the caller loaded, when it did (step 2, which
     writes the participant's experience tally, re-reads that under this lock); else they are
-    read with it. ``step``: the step the form was posted for, which must be the current one."""
-    earlier = sequence.participant if PostBattleSequence.participant.is_cached(sequence) else None
-    loaded = earlier is not None and all(
-        Participant._meta.get_field(name).is_cached(earlier) for name in ("battle", "warband")
-    )
-    rows = PostBattleSequence.objects.select_for_update(of=("self",), no_key=True)
-    if not loaded:
-        rows = rows.select_related(
-            "participant__battle__campaign",
-            "participant__warband__warband_type",
-            "participant__warband__owner",
-            "participant__warband__campaign",
-        )
+    read, in one query, and the caller's copy keeps them for its next call
+    (``prefetch_related_objects`` reads only what is not loaded yet). ``step``: the step the
+    form was posted for, which must be the current one."""
     try:
-        locked = rows.get(pk=sequence.pk)
+        locked = PostBattleSequence.objects.select_for_update(no_key=True).get(pk=sequence.pk)
     except PostBattleSequence.DoesNotExist:
         raise PostBattleSequence.DoesNotExist("No such sequence.") from None
-    if loaded and earlier.pk == locked.participant_id:
-        locked.participant = earlier
-    else:
-        sequence.participant = locked.participant  # the caller's next call reuses them
+    participants = Participant.objects.select_related(
+        "battle__campaign", "warband__warband_type", "warband__owner", "warband__campaign"
+    )
+    prefetch_related_objects([sequence], Prefetch("participant", queryset=participants))
+    locked.participant = sequence.participant
     return _checked(locked, actor, step)
 
 

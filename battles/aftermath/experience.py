@@ -20,6 +20,7 @@ from battles.rules.scenarios import ExperienceLine
 from battles.rules.tasks import ask
 from campaign.models import CampaignEvent
 from campaign.services import record_event
+from core.errors import RuleViolation
 from warbands import rules as roster_rules
 from warbands.models import (
     Skill,
@@ -30,7 +31,6 @@ from warbands.models import (
     WarriorSkill,
     WarriorSpell,
 )
-from warbands.rules import RuleViolation
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from battles.aftermath.treasury_steps import (
 from battles.models import Participant, PostBattleSequence, SequenceTask
 from battles.rules import exploration as rules
 from battles.rules import scenario_income, scenarios
+from core.errors import RuleViolation
 from warbands import rules as roster_rules
 from warbands import services as warband_services
 from warbands import treasury
@@ -55,7 +56,6 @@ from warbands.models import (
     WarriorSkill,
     WarriorType,
 )
-from warbands.rules import RuleViolation
 
 Reason = LedgerEntry.Reason
 

@@ -21,7 +21,7 @@ from battles.aftermath import TREASURY_STEPS
 from battles.dice import parse_faces
 from battles.forms import DiceField
 from core.dice import split_digits
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
 
 LARGEST_KEY = 2**63 - 1  # a bigint primary key
 WHOLE = re.compile(r"-?[0-9]{1,12}")  # longer is out of every bound anyway

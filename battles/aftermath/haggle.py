@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from battles.aftermath.engine import Context
 from battles.models import PostBattleSequence
 from core.dice import Need
+from core.errors import RuleViolation
 from warbands.models import Warrior, WarriorSkill
-from warbands.rules import RuleViolation
 
 HAGGLE = "haggle"
 DICE = 2  # 2D6 off

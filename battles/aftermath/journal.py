@@ -162,15 +162,14 @@ class Journal:
                 sequence_id=record.sequence_id, step=record.step, undone_at__isnull=True
             ).values_list("pk", "changes")
         )
-        if live is None:
-            record.changes, fields = len(self.ops), None  # created now
-        else:  # the row as read: only the fields below are written
-            record.pk, record.changes = live[0], live[1] + len(self.ops)
-            record._state.adding = False
-            fields = ["changes", *done]
         for name, value in done.items():
             setattr(record, name, value)
-        if fields is None or self.ops or done:
-            record.save(update_fields=fields)
+        if live is None:  # the step's first action creates its record
+            record.changes = len(self.ops)
+            record.save()
+        else:  # the live row, as read: only the fields below are written
+            record.pk, record.changes = live[0], live[1] + len(self.ops)
+            if self.ops or done:
+                StepRecord.objects.filter(pk=record.pk).update(changes=record.changes, **done)
         if self.ops or self.summary:
             StepAction.objects.create(record=record, journal=self.ops, summary=self.summary)

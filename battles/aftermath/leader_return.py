@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from battles.aftermath.engine import Context
 from battles.models import Captive, Participant, PostBattleSequence, SequenceTask, WarriorOutcome
+from core.errors import RuleViolation
 from warbands import rules as roster_rules
 from warbands import services as warband_services
 from warbands.models import Warrior, WarriorType
-from warbands.rules import RuleViolation, succession
+from warbands.rules import succession
 
 
 def games_since_lost(sequence: PostBattleSequence, leader_type: WarriorType) -> int | None:

@@ -37,10 +37,11 @@ from battles.dice import exactly
 from battles.models import SequenceTask
 from battles.rules import exploration as rules
 from core.dice import MoreDice, Need, TypedDice
+from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warrior, WarriorItem, WarriorSkill
-from warbands.rules import RuleViolation, trading
 from warbands.rules import containers as container_rules
+from warbands.rules import trading
 
 Reason = LedgerEntry.Reason
 

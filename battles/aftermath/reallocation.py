@@ -18,10 +18,10 @@ from battles.aftermath.treasury_steps import (
     pay,
     treasury_page,
 )
-from core.options import Choices
+from core.errors import RuleViolation
+from core.options import OptionList
 from warbands import treasury
 from warbands.models import StorageContainer, StoredItem, WarriorItem, amount_parts
-from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
 
 
@@ -47,8 +47,8 @@ class Reallocate(TreasuryStep):
         context = treasury_page(sequence, user)
         real = context["real_containers"]
         context.update(
-            carriers=Choices(c for c in real if c.kind in container_rules.CARRIERS),
-            boxes=Choices(c for c in real if c.kind in container_rules.BOXES),
+            carriers=OptionList(c for c in real if c.kind in container_rules.CARRIERS),
+            boxes=OptionList(c for c in real if c.kind in container_rules.BOXES),
             buyable=[(kind, container_rules.spec(kind)) for kind in treasury.BUYABLE_CONTAINERS],
             heroes=[w for w in context["warriors"] if w.is_hero],
             stored=_stored_in(context.pop("loaded")),

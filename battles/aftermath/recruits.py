@@ -37,6 +37,7 @@ from battles.aftermath.treasury_steps import (
 )
 from battles.models import PostBattleSequence
 from battles.rules import exploration as exploration_rules
+from core.errors import RuleViolation
 from warbands import equipment, treasury
 from warbands import rules as roster_rules
 from warbands import services as warband_services
@@ -48,7 +49,7 @@ from warbands.models import (
     WarriorItem,
     WarriorType,
 )
-from warbands.rules import RuleViolation, purchases, succession, trading
+from warbands.rules import purchases, succession, trading
 
 Reason = LedgerEntry.Reason
 

@@ -27,9 +27,9 @@ from battles.aftermath.permissions import TREASURY_STEPS, check_reopens
 from battles.aftermath.registry import handler
 from battles.aftermath.undoing import REOPEN_REFUSED, ReversalRefused, ledger_entries, undo_step
 from battles.models import PostBattleSequence, StepAction, StepRecord
+from core.errors import RuleViolation
 from warbands.models import LedgerEntry
 from warbands.permissions import can_see_treasury
-from warbands.rules import RuleViolation
 
 LISTED = 5  # later changes named in a refusal; the rest are counted
 

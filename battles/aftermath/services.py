@@ -34,8 +34,8 @@ from battles.models import (
 )
 from battles.rules.tasks import NeedsAnswer
 from core.dice import MoreDice, ReplayDice
+from core.errors import RuleViolation
 from warbands import treasury
-from warbands.rules import RuleViolation
 
 # --- Reads for the pages -------------------------------------------------------------------
 

@@ -23,7 +23,8 @@ from django.db.models import Q
 
 from battles.aftermath.engine import Context, Step
 from battles.models import PostBattleSequence, WarriorOutcome
-from core.options import Choices
+from core.errors import RuleViolation
+from core.options import OptionList
 from warbands import permissions, treasury
 from warbands import rules as roster_rules
 from warbands import services as warband_services
@@ -34,7 +35,7 @@ from warbands.models import (
     Warrior,
     amount_parts,
 )
-from warbands.rules import RuleViolation, trading
+from warbands.rules import trading
 
 Reason = LedgerEntry.Reason
 
@@ -238,8 +239,8 @@ def treasury_page(sequence: PostBattleSequence, user, *, warriors=None) -> dict:
         "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
         "pile": shown_pile,
         "pile_parts": pile_parts,
-        "real_containers": Choices(real),  # their options are built once (core.options)
-        "paying": Choices(c for c in real if c.gold_crowns),  # "Pay from" (steps 5 to 9)
+        "real_containers": OptionList(real),  # their options are built once (core.options)
+        "paying": OptionList(c for c in real if c.gold_crowns),  # "Pay from" (steps 5 to 9)
         "warriors": warriors,
         "gold_held": sum(c.gold_crowns for c in containers),
         "loaded": containers,  # the models, stored items prefetched (step 9 lists them)

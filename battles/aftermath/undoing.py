@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from battles.aftermath.journal import restored, snapshot
 from battles.models import Captive, StepAction, StepRecord
+from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import (
     LedgerEntry,
@@ -38,7 +39,6 @@ from warbands.models import (
     WarriorItem,
 )
 from warbands.permissions import secret_refusals
-from warbands.rules import RuleViolation
 
 # What a refused reversal tells someone who may not see inside the container (an organiser
 # reopening a step): the treasury's own reason names its contents or its name.

@@ -18,8 +18,8 @@ from battles.aftermath.treasury_steps import (
     treasury_page,
 )
 from battles.models import SequenceTask
+from core.errors import RuleViolation
 from warbands.models import Warrior
-from warbands.rules import RuleViolation
 
 
 def _experienced_groups(warband) -> list[Warrior]:

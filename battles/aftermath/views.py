@@ -20,8 +20,8 @@ from battles.models import PostBattleSequence, SequenceTask
 from battles.permissions import get_sequence_for_user
 from campaign import fragments
 from core.dice import DiceError
+from core.errors import RuleViolation
 from warbands.permissions import can_see_treasury
-from warbands.rules import RuleViolation
 
 
 def sequence_context(

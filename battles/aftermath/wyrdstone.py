@@ -18,9 +18,9 @@ from battles.aftermath.treasury_steps import (
     treasury_page,
 )
 from battles.rules import exploration as rules
+from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import LedgerEntry
-from warbands.rules import RuleViolation
 
 Reason = LedgerEntry.Reason
 

@@ -10,9 +10,9 @@ from battles.captives.holding import announce, lock_captives, resolve
 from battles.captives.permissions import check_captor, check_owner
 from battles.models import Captive
 from campaign.models import CampaignEvent
+from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import Warrior
-from warbands.rules import RuleViolation
 
 
 @transaction.atomic

@@ -27,10 +27,10 @@ from battles.models import Captive
 from battles.rules import injuries as injury_rules
 from campaign.models import CampaignEvent
 from core.dice import Need, d6
+from core.errors import RuleViolation
 from warbands import rules as roster_rules
 from warbands import treasury
 from warbands.models import StorageContainer, Warrior, WarriorItem, WarriorType
-from warbands.rules import RuleViolation
 
 Reason = treasury.Reason
 # Campaigns text, Captured: D6×5 gc from the slavers; the other fates roll nothing.

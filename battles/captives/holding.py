@@ -36,9 +36,9 @@ from django.utils import timezone
 from battles.models import Captive
 from campaign.models import CampaignEvent
 from campaign.services import record_event
+from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import StorageContainer, Warband, Warrior
-from warbands.rules import RuleViolation
 
 Reason = treasury.Reason
 HELD = Captive.Status.HELD

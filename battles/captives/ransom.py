@@ -19,10 +19,10 @@ from battles.captives.holding import (
 from battles.captives.permissions import check_captor, check_owner
 from battles.models import Captive
 from campaign.models import CampaignEvent
+from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import StorageContainer, Warband, Warrior
 from warbands.permissions import secret_refusals
-from warbands.rules import RuleViolation
 
 
 @transaction.atomic

@@ -24,10 +24,10 @@ from battles.captives.forms import AcceptForm, ExchangeForm, FateForm, PayForm, 
 from battles.dice import dice_for
 from battles.models import Captive
 from core.dice import DiceError
-from core.options import Choices
+from core.errors import RuleViolation
+from core.options import OptionList
 from warbands.models import StorageContainer, Warband, WarriorItem
 from warbands.permissions import can_edit_warband, can_see_treasury, get_warband_for_user
-from warbands.rules import RuleViolation
 
 
 def _with_items(*lists: list[Captive]) -> None:
@@ -63,7 +63,7 @@ def captives_context(
     }
     if may_act:
         # The player's own containers, with what each holds: he alone sees these forms.
-        containers = Choices(
+        containers = OptionList(
             StorageContainer.objects.real()
             .filter(warband=warband)
             .select_related("holder")
@@ -73,7 +73,7 @@ def captives_context(
             captive.exchangeable = [t for t in taken if t.captor_id == captive.warrior.warband_id]
         context.update(
             containers=containers,
-            paying=Choices(c for c in containers if c.gold_crowns),
+            paying=OptionList(c for c in containers if c.gold_crowns),
             fates=captives.fates_for(warband),
             slavers_roll=captive_fates.SLAVERS_ROLL,
         )

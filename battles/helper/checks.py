@@ -10,7 +10,7 @@ from battles.dice import check_used, holding_rolls
 from battles.helper.common import changed, dice, fighter_of, is_turn_of, locked, log
 from battles.models import Fighter, GameEvent
 from battles.rules import play
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
 
 
 def _leader_ld(fighter: Fighter) -> int:

@@ -9,7 +9,7 @@ from django.db.models import F
 from battles.dice import dice_for
 from battles.models import Battle, DiceRoll, Fighter, Game, GameEvent, GameSide
 from battles.permissions import acts_for_players
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
 
 
 def locked(battle_id: int) -> Game:

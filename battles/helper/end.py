@@ -23,7 +23,7 @@ from django.utils import timezone
 from battles.helper.common import changed, locked, log, plays_in
 from battles.models import Battle, Fighter, Game, GameEvent, GameSide, Participant, WarriorOutcome
 from battles.rules import scenarios
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
 
 COUNTER = "wyrdstone_counter"
 

@@ -26,7 +26,7 @@ from battles.helper.rout import rout_due
 from battles.helper.turns import advance_turn
 from battles.models import Fighter, Game, GameEvent
 from battles.rules import play
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
 
 LOOT_MOST = {"gold": 500, "wyrdstone": 20, "item": 1, "container": 1}
 

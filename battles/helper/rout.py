@@ -14,8 +14,8 @@ from battles.helper.end import finish
 from battles.helper.turns import advance_turn
 from battles.models import Fighter, Game, GameEvent, GameSide
 from battles.rules import play
+from core.errors import RuleViolation
 from warbands.models import WarriorItem, WarriorSkill
-from warbands.rules import RuleViolation
 
 SILK = "cathayan_silk_clothes"
 

@@ -16,8 +16,8 @@ from battles.report.sides import fighters
 from battles.rules import scenarios
 from campaign import permissions
 from campaign.models import Campaign
+from core.errors import RuleViolation
 from warbands import services as warband_services
-from warbands.rules import RuleViolation
 
 
 @transaction.atomic

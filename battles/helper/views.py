@@ -30,8 +30,8 @@ from battles.permissions import get_battle_for_user
 from battles.rules import play
 from campaign.permissions import get_campaign_for_user, members_only
 from core.dice import DiceError
+from core.errors import RuleViolation
 from warbands.models import Warband
-from warbands.rules import RuleViolation
 
 POLL_SECONDS = 1
 

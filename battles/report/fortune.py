@@ -24,8 +24,8 @@ from battles.report import permissions as report_permissions
 from campaign.models import CampaignEvent, RandomFortuneEntry
 from campaign.services import record_event
 from core.dice import DiceError, Need
+from core.errors import RuleViolation
 from warbands.models import VesselItem, Warband
-from warbands.rules import RuleViolation
 
 
 def _locked(battle: Battle) -> Battle:

@@ -26,9 +26,9 @@ from battles.report.sides import missing_sides
 from battles.rules import ReportedResult, check_results, scenarios
 from campaign.models import Campaign, CampaignEvent
 from campaign.services import record_event
+from core.errors import RuleViolation
 from warbands import services as warband_services
 from warbands.models import RatingSnapshot, Warband, Warrior
-from warbands.rules import RuleViolation
 
 
 def lock_warbands(campaign: Campaign, warband_ids: Sequence[int]) -> dict[int, Warband]:

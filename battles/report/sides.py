@@ -24,8 +24,8 @@ from battles.report import permissions as report_permissions
 from battles.rules import scenarios
 from campaign.models import CampaignEvent
 from campaign.services import record_event
+from core.errors import RuleViolation
 from warbands.models import Warband, Warrior
-from warbands.rules import RuleViolation
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
 
 __all__ = [
     "REMAINING",

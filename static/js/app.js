@@ -1,8 +1,8 @@
-// What htmx leaves silent, said in place (issue 30, point 3): a request that fails (a stale
-// tab, a 403 or 404, a server error, a dropped connection) shows a small notice with a way to
-// reload; choosing a battle result ticks "took part" on its row; the step list folds on a
-// phone. No inline code: the
-// Content Security Policy allows only this file.
+// What htmx leaves silent, said in place, so a click never seems to do nothing: a request
+// that fails (a stale tab, a 403 or 404, a server error, a dropped connection) shows a small
+// notice with a way to reload; choosing a battle result ticks "took part" on its row; the
+// step list folds on a phone. No inline code: the Content Security Policy allows only this
+// file.
 (function () {
   "use strict";
 

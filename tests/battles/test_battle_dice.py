@@ -1,5 +1,5 @@
 """Typed dice mean what they say on the battle page and the other rolls outside the sequence's
-tasks (issue 27, point 6): each field says how many dice of which kind it takes, exactly that
+tasks: each field says how many dice of which kind it takes, exactly that
 many are accepted, one fewer or one more is refused with the count named and nothing changed;
 a roll-off has a field of its own, shown (and used) only when it applies; a recovery's further
 rolls are asked for in fields of their own; an empty field still has the server roll."""
@@ -15,6 +15,7 @@ from battles.models import Battle, Captive, DiceRoll, Participant
 from battles.report import fortune
 from campaign.models import RandomFortuneEntry
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.helpers import (
     at_step,
     fingerprint,
@@ -24,7 +25,6 @@ from tests.helpers import (
 )
 from warbands import treasury
 from warbands.models import Warrior
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

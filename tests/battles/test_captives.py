@@ -13,6 +13,7 @@ from battles.dice import recorder
 from battles.models import Battle, Captive, DiceRoll
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests import helpers
 from tests.factories import (
     MembershipFactory,
@@ -26,7 +27,6 @@ from tests.secrets import assert_unchanged_by_secrets
 from tests.test_bad_input import SKIPPED, Forms, fuzz
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer, WarbandType, Warrior
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

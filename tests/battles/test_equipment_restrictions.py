@@ -1,4 +1,4 @@
-"""An item a warband may not have is refused on every purchase (issue 28, point 3): at the
+"""An item a warband may not have is refused on every purchase, whichever path buys it: at the
 muster, in step 6's rare items (offered with its restriction, greyed) and in step 8's common
 items; and the Dwarf Smithy's gromril weapons are the catalogue's items, so they sell."""
 
@@ -8,11 +8,11 @@ from django.urls import reverse
 from battles import aftermath as sequences
 from battles.rules import exploration as exploration_rules
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import act, chest, fought, gold, play_to, roll, roster_state, sequence_of
 from warbands import services, treasury
 from warbands.models import Item, StoredItem, WarbandType
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

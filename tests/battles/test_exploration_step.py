@@ -10,6 +10,7 @@ from battles.aftermath.exploration import apply_find, location_context
 from battles.models import PostBattleSequence, WarriorOutcome
 from battles.rules import exploration as rules
 from core.dice import ScriptedDice, ServerDice
+from core.errors import RuleViolation
 from tests.helpers import (
     act,
     at_step,
@@ -37,7 +38,6 @@ from warbands.models import (
     WarriorSkill,
     WarriorType,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from battles.aftermath import forms as step_forms
 from battles.dice import dice_for
 from battles.models import DiceRoll
 from core.dice import DiceError
+from core.errors import RuleViolation
 from tests.helpers import act, at_step, chest, gold, roll, sack_with_room, skill_pk, warriors
 from warbands.models import StoredItem, WarriorSkill
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

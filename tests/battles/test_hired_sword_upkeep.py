@@ -1,4 +1,4 @@
-"""Hired swords after a battle (issue 28, point 2): hired from the catalogue in step 7 with
+"""Hired swords after a battle: hired from the catalogue in step 7 with
 the fee paid through the ledger, upkeep paid or he leaves, and experience and advances as a
 hero in step 2.
 
@@ -12,6 +12,7 @@ from django.urls import reverse
 from battles import aftermath as sequences
 from battles.aftermath.dramatis_personae import swords_due
 from battles.models import SequenceTask, WarriorOutcome
+from core.errors import RuleViolation
 from tests.helpers import (
     act,
     at_step,
@@ -25,7 +26,6 @@ from tests.helpers import (
 )
 from warbands import hired_swords, services, treasury
 from warbands.models import HiredSwordType, LedgerEntry, Warrior
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 
@@ -186,7 +186,7 @@ def test_out_of_action_he_rolls_as_a_henchman(duel):
     assert (task.kind, task.data["models"]) == ("henchman_injury", 1)
 
 
-# --- Issue 28 point 2, second pass -----------------------------------------------------------
+# --- Who is asked for upkeep, and who is not ------------------------------------------------
 
 
 def test_a_captive_or_dead_hired_sword_is_not_asked_for_upkeep(duel):

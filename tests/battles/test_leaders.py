@@ -7,10 +7,10 @@ from django.urls import reverse
 
 from battles import aftermath as sequences
 from battles.models import SequenceTask
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import act, fought, play_to, roll, sequence_of
 from warbands.models import Spell, WarbandType, Warrior, WarriorSpell
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from battles.helper import checks, end, moves, rout, start
 from battles.models import Battle, DiceRoll, Fighter, Participant, WarriorOutcome
 from battles.report import services, sides
 from battles.rules import play
+from core.errors import RuleViolation
 from tests.helpers import warriors
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -27,12 +27,13 @@ from django.db import transaction
 from django.urls import reverse
 
 from battles import aftermath as sequences
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, hire
 from tests.helpers import act, at, chest, gold, play_to, roll, state, warriors
 from tests.trading_texts import found_in_exploration, magical_artefacts, terms_of
 from warbands import services
 from warbands.models import EquipmentListEntry, Item, LedgerEntry, WarbandType
-from warbands.rules import Buyer, RuleViolation, trading
+from warbands.rules import Buyer, trading
 
 pytestmark = pytest.mark.django_db
 

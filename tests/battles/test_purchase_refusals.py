@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from battles import aftermath as sequences
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import (
     act,
@@ -36,7 +37,6 @@ from warbands.models import (
     Warrior,
     WarriorItem,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

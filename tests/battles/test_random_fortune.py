@@ -10,8 +10,8 @@ from battles.report.forms import FortuneTableForm
 from battles.rules import ReportedResult
 from campaign.models import RandomFortuneEntry
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from warbands.models import VesselItem
-from warbands.rules import RuleViolation
 
 
 @pytest.mark.parametrize(("face", "markers"), [(1, 3), (2, 3), (3, 4), (4, 4), (5, 5), (6, 5)])

@@ -5,6 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from battles import aftermath as sequences
+from core.errors import RuleViolation
 from tests.helpers import (
     act,
     at_step,
@@ -24,7 +25,6 @@ from warbands.models import (
     StoredItem,
     WarriorItem,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

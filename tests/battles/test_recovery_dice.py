@@ -1,4 +1,4 @@
-"""Typed dice of step 0 (issue 27, point 6): the choosing order's roll-off takes a die per
+"""Typed dice of step 0: the choosing order's roll-off takes a die per
 warband that did not rout, a recovery roll exactly its die, and the rolls that follow (a
 roll-off, the routers' chain) are asked for in fields of their own."""
 

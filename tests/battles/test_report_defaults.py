@@ -1,4 +1,4 @@
-"""A battle report's rows read as players fill them (issue 30, point 4): a result chosen means
+"""A battle report's rows read as players fill them: a result chosen means
 the warband took part, ticked or not, so that "A battle needs at least two warbands" does not
 greet a player who picked both results and forgot the boxes."""
 

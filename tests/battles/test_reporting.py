@@ -7,9 +7,9 @@ from battles.models import Battle, CarriedItemAtEnd, Participant, WarriorOutcome
 from battles.report import services, sides
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory
 from warbands.models import RatingSnapshot
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

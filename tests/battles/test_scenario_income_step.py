@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from battles import aftermath as sequences
 from battles.models import Battle
+from core.errors import RuleViolation
 from tests.helpers import (
     battle_of,
     gold,
@@ -20,7 +21,6 @@ from warbands import treasury
 from warbands.models import (
     LedgerEntry,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

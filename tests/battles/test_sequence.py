@@ -6,10 +6,10 @@ from django.core.exceptions import PermissionDenied
 from battles import aftermath as sequences
 from battles.models import Captive, SequenceTask
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.helpers import fought, roll, roster_state, sequence_of
 from warbands import treasury
 from warbands.models import Injury, Warrior
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from battles.models import Battle, Participant, WarriorOutcome
 from battles.report import services, sides
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
+from core.errors import RuleViolation
 from tests.helpers import warriors
 from warbands.models import Warrior
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

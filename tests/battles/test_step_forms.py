@@ -9,9 +9,9 @@ from django.urls import reverse
 from battles.aftermath import TREASURY_STEPS
 from battles.aftermath import forms as step_forms
 from battles.models import StepRecord
+from core.errors import RuleViolation
 from tests.helpers import battle_of, play_to, sequence_of
 from warbands.models import HiredSword
-from warbands.rules import RuleViolation
 
 
 def test_amounts_are_whole_numbers_within_their_bounds():

@@ -1,4 +1,4 @@
-"""After the game, at a glance (issue 30, point 6): step 10 shows the rating before and after,
+"""After the game, at a glance: step 10 shows the rating before and after,
 step 2's gains stay on screen once awarded, each purchase of steps 6 and 8 gives a receipt
 line naming where the money came from (to the owner only), and step 6 names no other list's
 rarity bonus.

@@ -10,10 +10,10 @@ from battles.report import fortune, services
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.helpers import every_side_entered
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, VesselItem
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,8 @@
 """Each task of the post-battle sequence says how many dice it takes, and takes exactly that
-many (``battles.aftermath.task_dice``, issue 27, point 6): the table against the rules it
-declares (the first roll each rule makes), and for every kind of task its form accepting the
-declared count and refusing one fewer and one more, naming the count, with nothing changed."""
+many (``battles.aftermath.task_dice``), so a roll typed from the table is never misread: the
+table against the rules it declares (the first roll each rule makes), and for every kind of
+task its form accepting the declared count and refusing one fewer and one more, naming the
+count, with nothing changed."""
 
 from html import unescape
 from types import SimpleNamespace

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from battles import aftermath as sequences
 from battles.models import DiceRoll
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import (
     act,
@@ -37,7 +38,6 @@ from warbands.models import (
     Warrior,
     WarriorSkill,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

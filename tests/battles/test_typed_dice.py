@@ -1,4 +1,4 @@
-"""Typed dice mean what they say (issue 27, point 6): a hero's injury takes exactly the two dice
+"""Typed dice mean what they say: a hero's injury takes exactly the two dice
 of its D66, typed "41", "4 1" or "4,1"; more or fewer are refused with the count; a sub-roll of
 the chart, the pit fight's D66 and the new leader's roll-off are each asked for in a labelled
 field of their own; the server's dice (an empty field) roll everything, as before."""

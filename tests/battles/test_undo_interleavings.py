@@ -14,11 +14,11 @@ from battles import aftermath as sequences
 from battles.captives import fates as captive_fates
 from battles.models import Captive, PostBattleSequence
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.race.captive_races import empty_chest
 from tests.race.undo_pairs import captured_in_step_1
 from warbands import treasury
 from warbands.models import Warband
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,10 +9,10 @@ import pytest
 
 from battles import aftermath as sequences
 from battles.aftermath.undoing import REOPEN_REFUSED
+from core.errors import RuleViolation
 from tests.helpers import act, at, fingerprint, warriors
 from warbands import treasury
 from warbands.models import Item, StorageContainer, Warrior, WarriorType
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

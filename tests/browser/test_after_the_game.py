@@ -1,4 +1,4 @@
-"""After the game, at a glance (issue 30, point 6), in Chromium at desktop and phone widths:
+"""After the game, at a glance, in Chromium at desktop and phone widths:
 the rare item's receipt and the warband's own rarity modifiers in step 6, a Common item's
 receipt in step 8, the gains of step 2 kept in the list of steps and the rating before and
 after in step 10; the opponent's battle page names no container paid from.

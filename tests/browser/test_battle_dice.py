@@ -1,4 +1,4 @@
-"""Typed dice on the battle page, in the browser (issue 27, point 6): each field says what it
+"""Typed dice on the battle page, in the browser: each field says what it
 takes, a wrong count comes back in place with its message, and a recovery's further roll is
 asked for in a field of its own."""
 

@@ -1,4 +1,4 @@
-"""The battle helper, live on two phones (its issue's "done when"): each player taps his own
+"""The battle helper, live on two phones, as it is used at the table: each player taps his own
 warriors and the other's page shows it within two seconds, without a reload; the turn moves on
 phase by phase; a Rally test, a jump down and its fall, and a Rout test on typed dice; the
 rout ends the game and the report is filled in from it, for the players to check and confirm.

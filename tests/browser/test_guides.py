@@ -1,6 +1,6 @@
 """In Chromium: a visitor who is not logged in reaches the guides from the footer, follows the
 contents to a section, and neither guide has an axe-core WCAG 2 A or AA violation, at desktop
-and phone widths (issue 30, point 2)."""
+and phone widths."""
 
 import pytest
 from playwright.sync_api import expect

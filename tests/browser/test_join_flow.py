@@ -1,4 +1,4 @@
-"""Issue 30's "done when", joining: a new player from a join link through sign-up to a mustered
+"""Joining, end to end: a new player from a join link through sign-up to a mustered
 warband, and an organiser from sign-up to a campaign with two joined players, without typing
 a URL (the join link is the one the organiser's settings page shows)."""
 

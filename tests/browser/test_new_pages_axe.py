@@ -1,6 +1,7 @@
-"""The pages issues 29 and 30 added pass axe-core's WCAG 2 A and AA checks and break no
-Content Security Policy: the join link and password reset for a visitor, the battle helper
-(its page and a warrior's panel) and its start page, past campaigns, the error pages."""
+"""Pages a visitor or a player meets outside the campaign's own pages pass axe-core's WCAG 2
+A and AA checks and break no Content Security Policy: the join link and password reset for a
+visitor, the battle helper (its page and a warrior's panel) and its start page, past
+campaigns, the error pages."""
 
 import pytest
 

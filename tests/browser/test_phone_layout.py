@@ -1,7 +1,7 @@
-"""Phones (issue 30, point 8): the post-battle sequence's step list folds into one line,
-"Step 0 of 10: …", at 360 px and opens on a tap; on a wide screen the whole list stands beside
-the step. Neither width scrolls sideways as the page opens, whatever the length of the
-player's name in the header."""
+"""Phones, where the game is played at the table: the post-battle sequence's step list folds
+into one line, "Step 0 of 10: …", at 360 px and opens on a tap; on a wide screen the whole
+list stands beside the step. Neither width scrolls sideways as the page opens, whatever the
+length of the player's name in the header."""
 
 import pytest
 from playwright.sync_api import expect

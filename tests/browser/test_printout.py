@@ -1,4 +1,4 @@
-"""The printout for the table in Chromium's print to PDF (issue 30, point 5): a warband of
+"""The printout for the table in Chromium's print to PDF: a warband of
 fifteen on at most two A4 pages, no treasury value on the copy for the table, the treasury on
 the owner's private copy and never on an opponent's; no axe-core WCAG 2 A or AA violation and
 no Content Security Policy report, at desktop and phone widths."""

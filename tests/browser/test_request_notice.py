@@ -1,4 +1,4 @@
-"""A failed htmx request says so in place (issue 30, point 3): a player removed from the
+"""A failed htmx request says so in place: a player removed from the
 campaign while his battle-helper page is open sees, at its next poll, a notice with the
 reason and a way to reload, instead of a page that silently stops changing."""
 

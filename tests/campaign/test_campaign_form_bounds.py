@@ -1,5 +1,5 @@
-"""The campaign form refuses in the browser what the server refuses (issue 30, point 4): a
-player may have at least one warband."""
+"""The campaign form refuses in the browser what the server refuses, so an organiser learns
+it before he posts: a player may have at least one warband."""
 
 import pytest
 

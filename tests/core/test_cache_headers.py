@@ -4,8 +4,8 @@ The whole URLconf is walked as the owner of everything in it (GET, htmx GET and 
 and as an anonymous visitor: every answer, page, partial, refusal or redirect, is
 ``private, no-store`` and varies on the session cookie and ``HX-Request``.
 
-There is no page cache in the app any more (it went with the plain-Django issue, and with it
-the answers that lost ``Vary: Cookie``); the last two tests put Django's own page cache in
+The app keeps no page cache of its own (a page cache that loses ``Vary: Cookie`` would hand
+one user's page to another); the last two tests put Django's own page cache in
 front of the app to show that it keeps no secret page, and that what a view lets it keep is
 kept per cookie and apart from its htmx partial.
 """

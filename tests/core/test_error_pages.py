@@ -1,5 +1,5 @@
 """403, 404 and 500 pages in the app's layout, saying what happened and where to go; a
-refusal gives its reason (issue 30, point 3). Each carries its reason in ``[data-refusal]``,
+refusal gives its reason. Each carries its reason in ``[data-refusal]``,
 which static/js/app.js shows when an htmx request fails."""
 
 import pytest

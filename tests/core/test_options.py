@@ -11,7 +11,7 @@ from django.template import Context, Template
 from django.utils import timezone
 
 from battles.models import Battle
-from core.options import Choices, render_options
+from core.options import OptionList, render_options
 from warbands.models import LedgerEntry, StorageContainer
 
 
@@ -26,7 +26,7 @@ def box(pk, label, holder=None):
 
 def test_options_escape_names_and_leave_out_the_excluded_one():
     hero = SimpleNamespace(pk=7, name="Gunther <the {Bold}>")
-    boxes = Choices([box(1, "Chest “<b>{0}</b>”"), box(2, "Pouch", holder=hero), box(3, "Cart")])
+    boxes = OptionList([box(1, "Chest “<b>{0}</b>”"), box(2, "Pouch", holder=hero), box(3, "Cart")])
 
     html = render_options(boxes, "holder", exclude=3, selected=2)
 
@@ -51,7 +51,7 @@ def test_a_henchman_group_is_named_with_its_size():
 
 
 def test_the_tag_renders_the_same_as_a_template_loop():
-    boxes = Choices([box(1, "Chest"), box(2, "Sack & <Co>")])
+    boxes = OptionList([box(1, "Chest"), box(2, "Sack & <Co>")])
     loop = Template(
         '{% for t in targets %}{% if t.pk != c.pk %}<option value="{{ t.pk }}">{{ t }}</option>'
         "{% endif %}{% endfor %}"
@@ -76,7 +76,7 @@ def test_containers_with_their_contents_render_as_the_template_loop_did():
         "{{ c.holder.name }}{% endif %} ({{ c.contents_label }})</option>{% endfor %}"
     )
     tag = Template('{% options real_containers "contents" %}')
-    context = {"real_containers": Choices([chest, pouch, sack])}
+    context = {"real_containers": OptionList([chest, pouch, sack])}
 
     html = tag.render(Context(context))
 

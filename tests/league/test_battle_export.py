@@ -1,4 +1,4 @@
-"""Issue 30, point 9: a campaign's battle history as CSV, for its organisers, with nothing
+"""A campaign's battle history as CSV, for its organisers, with nothing
 secret in it and no cell a spreadsheet would run as a formula."""
 
 import csv

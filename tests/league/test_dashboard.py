@@ -61,7 +61,7 @@ def test_dashboard_query_count_does_not_grow_with_campaigns(
 
 
 def test_a_dispute_shows_on_the_other_players_and_the_organisers_dashboards(client, duel):
-    """Issue 27: after the opponent disputes, the reporter's dashboard says who disputed and
+    """After the opponent disputes, the reporter's dashboard says who disputed and
     why (not "Nothing waiting for you"); the organiser's asks him to settle it; the player
     who disputed waits for them."""
     reavers, scourge = duel["reavers"], duel["scourge"]

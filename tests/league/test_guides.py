@@ -1,4 +1,4 @@
-"""The player's and organiser's guides (issue 30, point 2): readable by anybody, each section
+"""The player's and organiser's guides: readable by anybody, each section
 under a fixed id, and every "?" link or hint on the pages where a question arises leads to an
 id that exists."""
 

@@ -1,4 +1,4 @@
-"""Issue 30, point 7: closed and archived campaigns stay within reach and readable: a list of
+"""Closed and archived campaigns stay within reach and readable: a list of
 the user's past campaigns, the dashboard's words about them, and the owner's own treasury,
 read-only, once his campaign is closed."""
 

@@ -1,4 +1,4 @@
-"""The demo league looks lived in (issue 30, point 10): its feed and dice log carry the dates
+"""The demo league looks lived in: its feed and dice log carry the dates
 of the battles they follow, and its advances vary as real dice would, within the rules."""
 
 import datetime

@@ -2,7 +2,7 @@
 
 import pytest
 
-from warbands.rules import RuleViolation
+from core.errors import RuleViolation
 from warbands.rules import containers as rules
 from warbands.rules.containers import Capacity, Contents
 

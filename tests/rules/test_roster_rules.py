@@ -2,6 +2,7 @@
 
 import pytest
 
+from core.errors import RuleViolation
 from warbands import rules
 from warbands.rules import (
     Buyer,
@@ -9,7 +10,6 @@ from warbands.rules import (
     Profile,
     RatedWarrior,
     RosterEntry,
-    RuleViolation,
     WarbandLimits,
     WarriorKind,
 )

@@ -3,7 +3,8 @@ whoever led in his place steps down (``warbands.rules.succession``)."""
 
 import pytest
 
-from warbands.rules import RosterEntry, RuleViolation, WarbandLimits, WarriorKind, check_hire
+from core.errors import RuleViolation
+from warbands.rules import RosterEntry, WarbandLimits, WarriorKind, check_hire
 from warbands.rules.succession import acting_leader_steps_down, leader_bought_again
 
 VAMPIRE = WarriorKind("vampire", "Vampire", is_hero=True, is_leader=True, cost=110,

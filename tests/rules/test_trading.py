@@ -4,7 +4,8 @@ catalogue through the same rules and the services against the rule texts."""
 
 import pytest
 
-from warbands.rules import Buyer, ListEntry, RuleViolation
+from core.errors import RuleViolation
+from warbands.rules import Buyer, ListEntry
 from warbands.rules.restrictions import Restriction
 from warbands.rules.trading import Ware, check_kit, list_terms, rare_terms, stash_terms
 

@@ -6,6 +6,7 @@ import pytest
 from django.apps import apps
 from django.core.exceptions import PermissionDenied
 
+from core.errors import RuleViolation
 from tests.factories import (
     WarbandFactory,
     mustered_warband,
@@ -16,7 +17,6 @@ from warbands.models import (
     LedgerEntry,
     StorageContainer,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 Reason = LedgerEntry.Reason

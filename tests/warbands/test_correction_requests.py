@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import CampaignEvent, Membership
+from core.errors import RuleViolation
 from tests.factories import MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import fingerprint, warriors
 from warbands import corrections
@@ -21,7 +22,6 @@ from warbands.models import (
     WarriorItem,
     WarriorSkill,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Campaign, CampaignEvent
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, hire
 from tests.helpers import fingerprint, warriors
 from tests.test_bad_input import Forms, fuzz
@@ -26,7 +27,6 @@ from warbands.models import (
     WarriorSkill,
     WarriorSpell,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

@@ -1,4 +1,4 @@
-"""The equipment catalogue in full (issue 28, point 3): every item of the reference chapter's
+"""The equipment catalogue in full: every item of the reference chapter's
 core and Grade 1a sources with its price and rarity, the gromril and ithilmar multiples of
 FACTS.md section 7, and who may have each item (``warbands.rules.restrictions``)."""
 

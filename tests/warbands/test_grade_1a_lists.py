@@ -1,10 +1,11 @@
-"""Every Grade 1a warband list (issue 28): a legal starting warband of each of the 15 lists
+"""Every Grade 1a warband list: a legal starting warband of each of the 15 lists
 musters through the real services, one illegal choice per list is refused and changes nothing,
 and the lists' own recruiting rules (the Plague Cart, the Trained Bear, the Orc Mob's Goblins,
 the Carnival's blessings, the Dwarfs' gromril) hold."""
 
 import pytest
 
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from tests.warbands.test_muster import refused
 from warbands import rules, services
@@ -15,7 +16,6 @@ from warbands.models import (
     RatingSnapshot,
     WarbandType,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

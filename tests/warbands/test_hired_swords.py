@@ -1,4 +1,4 @@
-"""Hired swords (issue 28, point 2): the catalogue against the rule text, hiring while
+"""Hired swords: the catalogue against the rule text, hiring while
 mustering (fee from the purse, refused where the rules refuse), their rating and size."""
 
 import re
@@ -8,11 +8,12 @@ import pytest
 from django.urls import reverse
 
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
 from warbands import hired_swords, services
 from warbands.models import HiredSwordType, Skill, Spell, WarbandType
 from warbands.reference import read
-from warbands.rules import RosterEntry, RuleViolation, check_hire, hired_sword_key
+from warbands.rules import RosterEntry, check_hire, hired_sword_key
 from warbands.rules import hired_swords as sword_rules
 
 pytestmark = pytest.mark.django_db
@@ -190,7 +191,7 @@ def test_a_highwayman_never_joins_beside_a_roadwarden():
         hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="highwayman")
 
 
-# --- Issue 28 point 2, second pass: the Cook, the Warlock's magic, his own skill lists ------
+# --- The Cook, the Warlock's magic, a hired sword's own skill lists --------------------------
 
 
 def test_the_halfling_scouts_cook_makes_room_for_one_more_warrior():

@@ -1,4 +1,4 @@
-"""Rules text at hand for equipment (issue 28, point 4, the rest): every item of the price
+"""Rules text at hand for equipment: every item of the price
 chart has a summary of our own, never a run of the rule texts' words; the converter writes
 the gromril weapons' from its hand-written input; migration 0028 loads them again; the
 roster shows an item's summary beside its name."""

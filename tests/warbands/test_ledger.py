@@ -6,12 +6,12 @@ from django.contrib import admin
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 
+from core.errors import RuleViolation
 from tests.helpers import container
 from warbands import treasury
 from warbands.models import (
     LedgerEntry,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

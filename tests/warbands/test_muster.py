@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from core.dice import ScriptedDice
+from core.errors import RuleViolation
 from tests.factories import (
     CampaignFactory,
     MembershipFactory,
@@ -15,7 +16,6 @@ from tests.factories import (
 )
 from warbands import services
 from warbands.models import Warband, WarbandType, Warrior, WarriorItem
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """A refusal on the muster board shows beside the control that was refused, not at the top of
-a long page (issue 30, point 3): a warrior's purchase in his card, a hire by the hire form,
+a long page: a warrior's purchase in his card, a hire by the hire form,
 the finish by its button."""
 
 import re

@@ -1,4 +1,4 @@
-"""The printout for the table (issue 30, point 5): who may open it, what it never shows (the
+"""The printout for the table: who may open it, what it never shows (the
 treasury, unless the owner asks for his private copy), and what it costs in queries."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Rules text at hand (issue 28, point 4): every skill and spell has a summary of our own,
+"""Rules text at hand: every skill and spell has a summary of our own,
 never a run of the rule texts' words, and the roster, its printout, the muster board and the
 advance choice show it."""
 

@@ -8,6 +8,7 @@ must not change at all, and the stored item's name never appears.
 import pytest
 from django.urls import reverse
 
+from core.errors import RuleViolation
 from tests.factories import (
     SECRET_ITEM,
     MembershipFactory,
@@ -19,7 +20,6 @@ from tests.factories import (
 from tests.secrets import assert_unchanged_by_secrets, contains_value
 from warbands import permissions, treasury
 from warbands.models import StorageContainer
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.errors import RuleViolation
 from tests.factories import (
     MembershipFactory,
     WarbandFactory,
@@ -21,7 +22,6 @@ from warbands.models import (
     VesselItem,
     WarbandType,
 )
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 Reason = LedgerEntry.Reason

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from core.errors import RuleViolation
 from tests.factories import mustered_warband
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer
-from warbands.rules import RuleViolation
 
 pytestmark = pytest.mark.django_db
 

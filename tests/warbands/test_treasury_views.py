@@ -8,6 +8,7 @@ from django.urls import reverse
 from tests.factories import hide_secrets, mustered_warband
 from warbands import treasury
 from warbands.models import LedgerEntry
+from warbands.treasury_views import TreasuryBoard
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -384,3 +385,23 @@ def test_a_ledger_page_past_the_end_however_far_shows_the_last_page(client, warb
 
     assert far == last != client.get(url, headers=ledger).content.decode()
     assert "Starting treasury" in last  # the oldest rows
+
+
+def test_a_ledger_page_holds_its_own_rows_and_counts_the_whole_ledger(rf, warband):
+    for _ in range(35):  # more than a page of 30 rows
+        treasury.add_treasure(treasury.loose_pile(warband), gold=1, reason="income")
+    newest_first = list(LedgerEntry.objects.filter(warband=warband).values_list("pk", flat=True))
+
+    def page(**query):
+        request = rf.get("/", query)
+        request.user = warband.owner
+        return TreasuryBoard(request, warband).ledger[1]
+
+    first, second = page(), page(page=2)
+
+    assert first.paginator.count == second.paginator.count == len(newest_first)
+    assert first.paginator.num_pages == second.paginator.num_pages == 2
+    assert [row.pk for row in first] == newest_first[:30]
+    assert [row.pk for row in second] == newest_first[30:]
+    assert (first.has_previous(), first.has_next()) == (False, True)
+    assert (second.has_previous(), second.has_next()) == (True, False)

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 
 from campaign.models import CampaignEvent
 from campaign.services import record_event
+from core.errors import RuleViolation
 from core.queries import one
 from warbands import permissions
 from warbands.models import (
@@ -27,7 +28,6 @@ from warbands.models import (
     WarriorSkill,
     WarriorSpell,
 )
-from warbands.rules import RuleViolation
 
 Kind = Correction.Kind
 MAX_EXPERIENCE = 999  # far beyond any track: a sanity bound, not a rule

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import RuleViolation
 from warbands import permissions, rules
 from warbands.corrections import applying, breaches
 from warbands.corrections.applying import MAX_CHARACTERISTIC, MAX_EXPERIENCE
@@ -30,7 +31,6 @@ from warbands.models import (
     WarriorSkill,
     WarriorSpell,
 )
-from warbands.rules import RuleViolation
 
 Kind = Correction.Kind
 # Requests of one warband waiting at once: enough for any table's backlog, too few to bury

@@ -16,11 +16,11 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import RuleViolation
 from core.queries import one
 from warbands import permissions
 from warbands.corrections import applying
 from warbands.models import Correction, Warband
-from warbands.rules import RuleViolation
 
 Status = Correction.Status
 

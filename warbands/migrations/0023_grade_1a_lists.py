@@ -1,4 +1,4 @@
-"""The Grade 1a warband lists (issue 28): a list's own recruiting rules (``roster_rules``: the
+"""The Grade 1a warband lists: a list's own recruiting rules (``roster_rules``: the
 Plague Cart's two extra warriors, the Trained Bear's Bear Tamer, the Orc Mob's Goblin ratio),
 then the reference data loaded again, which adds the seven new lists, their items, skills and
 spells (``warbands/data/``, written by ``python -m warbands.data.convert_bsdata``)."""

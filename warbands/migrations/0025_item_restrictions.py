@@ -1,4 +1,4 @@
-"""Who may have an item (issue 28, point 3): the warband lists allowed and refused and the
+"""Who may have an item: the warband lists allowed and refused and the
 restriction's label, then the reference data loaded again, which adds the rest of the
 equipment catalogue (ithilmar weapons, the Grade 1a items) and fills the restrictions."""
 

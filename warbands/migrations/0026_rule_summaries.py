@@ -1,4 +1,4 @@
-"""Rules text at hand (issue 28, point 4): a short summary in our own words for each skill,
+"""Rules text at hand: a short summary in our own words for each skill,
 spell and item, loaded from ``warbands/data/`` (only the summaries, so this migration does not
 depend on the other reference fields added beside it)."""
 

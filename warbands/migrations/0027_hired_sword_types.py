@@ -1,4 +1,4 @@
-"""The hired-sword catalogue (issue 28, point 2): ``HiredSwordType`` with a warrior type of
+"""The hired-sword catalogue: ``HiredSwordType`` with a warrior type of
 no warband list for each, his own rating value, a hired sword's link on ``Warrior``, then the
 catalogue loaded from ``warbands/data/hired_swords.json``."""
 

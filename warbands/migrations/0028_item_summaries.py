@@ -1,4 +1,4 @@
-"""Rules text at hand (issue 28, point 4, the rest): every item of the price chart has a
+"""Rules text at hand: every item of the price chart has a
 summary of our own now; load the summaries again (``load_rule_summaries`` sets an item's
 summary when the data gives one) so existing databases get them."""
 

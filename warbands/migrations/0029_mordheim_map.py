@@ -1,4 +1,4 @@
-"""The Mordheim map's D6, rolled when it is bought (issue 28, point 5): the re-rolls a Vague or
+"""The Mordheim map's D6, rolled when it is bought: the re-rolls a Vague or
 an Accurate map gives at the next exploration, and a master map's re-roll for good."""
 
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-"""Hired swords' own skills and the Warlock's magic (issue 28, point 2): the special skill
+"""Hired swords' own skills and the Warlock's magic: the special skill
 lists of the Troll Slayer, Elf Ranger, Imperial Assassin and Arabian Merchant
 (``skills.json``), Lesser Magic (``spells.json``), and the catalogue again so each hired sword
 is linked to his lists and the Warlock to Lesser Magic with two starting spells."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from warbands.rules.roster import RuleViolation
+from core.errors import RuleViolation
 
 __all__ = [
     "BOXES",

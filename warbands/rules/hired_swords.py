@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from warbands.rules.roster import RuleViolation
+from core.errors import RuleViolation
 
 __all__ = [
     "HiredSwordTerms",

@@ -26,7 +26,6 @@ __all__ = [
     "RatedWarrior",
     "Ratio",
     "RosterEntry",
-    "RuleViolation",
     "TrackBox",
     "WarbandLimits",
     "WarriorKind",

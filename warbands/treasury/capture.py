@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from core.errors import RuleViolation
 from warbands.models import LedgerEntry, StorageContainer, VesselItem, Warband
-from warbands.rules import RuleViolation
 from warbands.treasury.containers import number_alike
 from warbands.treasury.ledger import (
     Context,

@@ -14,9 +14,9 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from core.errors import RuleViolation
 from warbands import permissions
 from warbands.models import StorageContainer, VesselItem, Warband, Warrior
-from warbands.rules import RuleViolation
 from warbands.rules import containers as rules
 from warbands.treasury.ledger import (
     Context,
@@ -105,7 +105,8 @@ def buy_container(
 
 def _able_to_pay(warband: Warband, price: int, name: str) -> StorageContainer:
     """The warband's container holding the most gold, when it holds ``price`` or more: "any
-    container with enough" (issue 30, point 4). Locked and read again by the caller."""
+    container with enough", so the player need not choose one. Locked and read again by the
+    caller."""
     able = (
         StorageContainer.objects.real()
         .filter(warband=warband, gold_crowns__gte=price)

@@ -23,11 +23,12 @@ from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 
+from core.errors import RuleViolation
 from core.noting import Noting
 from warbands import permissions
 from warbands.models import Item, LedgerEntry, StorageContainer, StoredItem, Warband, Warrior
-from warbands.rules import RuleViolation
 from warbands.rules import containers as rules
 
 Reason = LedgerEntry.Reason
@@ -159,15 +160,14 @@ def lock_warbands(*pks: int) -> None:
 
 def check_owner(actor, *containers: StorageContainer) -> None:
     """The actor may change these containers: the owner of their one warband, while it plays.
-    The warband the caller loaded with them (and its campaign) is used when there is one."""
-    warband_ids = {c.warband_id for c in containers}
-    if len(warband_ids) != 1:
+    The warband the caller loaded with them (and its campaign) is used when there is one;
+    else it is read with its campaign, in one query (``prefetch_related_objects`` reads only
+    what is not loaded yet)."""
+    if len({c.warband_id for c in containers}) != 1:
         raise RuleViolation("Both containers must belong to the same warband.")
-    known = next((c.warband for c in containers if StorageContainer.warband.is_cached(c)), None)
-    if known is not None and Warband.campaign.is_cached(known):
-        warband = known
-    else:
-        warband = Warband.objects.select_related("campaign").get(pk=warband_ids.pop())
+    warbands = Warband.objects.select_related("campaign")
+    prefetch_related_objects(containers[:1], Prefetch("warband", queryset=warbands))
+    warband = containers[0].warband
     if not permissions.can_edit_warband(actor, warband):
         raise PermissionDenied("Only the warband's owner may move its treasure.")
     holders = [c.holder_id for c in containers if c.holder_id]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Case, F, When
 
+from core.errors import RuleViolation
 from warbands.models import (
     EquipmentListEntry,
     Item,
@@ -26,7 +27,6 @@ from warbands.models import (
     Warrior,
     WarriorItem,
 )
-from warbands.rules import RuleViolation
 from warbands.treasury.ledger import (
     Context,
     Reason,

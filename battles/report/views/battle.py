@@ -40,9 +40,9 @@ from battles.report.forms import (
 from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError, MoreDice, roll_need
+from core.errors import RuleViolation
 from warbands.models import Warband
 from warbands.permissions import can_see_treasury
-from warbands.rules import RuleViolation
 
 
 def _redirect(request: HttpRequest, url: str) -> HttpResponse:

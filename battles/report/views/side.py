@@ -14,8 +14,8 @@ from battles.report import permissions as report_permissions
 from battles.report import sides
 from battles.report.forms import SideForm, side_outcomes, side_rows
 from battles.rules import scenarios
+from core.errors import RuleViolation
 from warbands.models import Warrior
-from warbands.rules import RuleViolation
 
 
 @require_http_methods(["GET", "POST"])

@@ -125,7 +125,7 @@ DEMO_EXPLORATION = {
     (7, GET): [5, 1],
 }
 DEMO_CYCLE = (3, 4, 2, 5, 6, 1, 4, 3, 5, 2)
-# The advance rolls' dice (step 2), one stream for the whole history (issue 30, point 10):
+# The advance rolls' dice (step 2), one stream for the whole history, so the demo looks played:
 # DEMO_CYCLE's pairs all add up to 7, so every advance was the 7's "+1 Weapon Skill". This
 # cycle's length is odd, so its pairs add up to anything from 4 to 11 as the stream goes on.
 DEMO_ADVANCE_CYCLE = (5, 2, 6, 4, 1, 3, 6, 5, 2, 4, 3)
@@ -238,7 +238,7 @@ class Command(BaseCommand):
                     warband = sequence.participant.warband
                     self.play(sequence, DEMO_EXPLORATION.get((days_ago, warband.name), []))
             # The feed and the dice log date what followed the battle on its evening, not
-            # the moment the demo was seeded (issue 30, point 10).
+            # the moment the demo was seeded, so the history reads as a season played.
             RatingSnapshot.objects.filter(battle=battle).update(taken_at=evening)
             CampaignEvent.objects.filter(campaign=campaign, pk__gt=told["last"] or 0).update(
                 created_at=evening
