@@ -4,9 +4,10 @@
 ``moves`` changes states and marks what a warrior did; ``checks`` rolls the tests the rules
 call for (Rally, Initiative, falls); ``rout`` prompts and rolls the Rout tests; ``end`` ends
 the game and fills in the battle's report, which each side then checks and confirms
-(``battles.sides``, ``battles.services.respond``); ``board`` is the page's read model.
+(``battles.sides``, ``battles.services.respond``); ``board`` is the page's read model, and
+``delta`` what a page already showing the game redraws after a change.
 
 Every change locks the game's row (``common.locked``), checks who acts, writes, and raises the
-game's version, which the pages poll (``battles.play_views``). The rules themselves are
-``battles.rules.play``.
+game's version with what it touched (``common.changed``), which the pages poll
+(``battles.play_views``). The rules themselves are ``battles.rules.play``.
 """
