@@ -1,9 +1,12 @@
 """What the battle helper's page shows: the turn, each side with its models, their states and
 the moves their own player may make, the Rout test when one is due, the log and the dice.
 
-A handful of queries whatever the size of the warbands. Nothing of a treasury: the carried
-containers on the table by their public names only (``battles.aftermath.carried_items``'
-``table_labels``, the names everybody at the table uses)."""
+The whole board, for a page opened and for one too far behind to be sent only what changed
+(``battles.helper.delta`` draws those pieces with the same views: ``fighter_view``,
+``side_view``, ``Seats``). A handful of queries whatever the size of the warbands. Nothing of
+a treasury: the carried containers on the table by their public names only
+(``battles.aftermath.carried_items``' ``table_labels``, the names everybody at the table
+uses)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,9 @@ from warbands.models import StorageContainer
 EVENTS_SHOWN = 40
 ROLLS_SHOWN = 20
 TAPS = (play.STANDING, play.KNOCKED_DOWN, play.STUNNED, play.FLEEING, play.HIDDEN)
+# The only rows the phase changes, and only for those who move the side: a knocked-down
+# warrior stands up in his recovery phase, a fleeing one rallies in it (``fighter_view``).
+PHASE_STATES = (play.KNOCKED_DOWN, play.FLEEING)
 
 
 @dataclass
@@ -38,14 +44,14 @@ class FighterView:
 @dataclass
 class SideView:
     side: GameSide
-    fighters: list[FighterView]
-    mine: bool
-    out: int
-    total: int
-    due: bool
-    leadership: int
-    rerolls: list
-    carried: list[str]
+    fighters: list[FighterView] = field(default_factory=list)
+    mine: bool = False
+    out: int = 0
+    total: int = 0
+    due: bool = False
+    leadership: int = 0
+    rerolls: list = field(default_factory=list)
+    carried: list[str] = field(default_factory=list)
 
     @property
     def warband(self):
@@ -75,10 +81,13 @@ def _label(state: str, old: str) -> str:
     return play.STATES[state]
 
 
-def _view(game: Game, fighter: Fighter, mine: bool, own_turn: bool) -> FighterView:
+def fighter_view(game: Game, fighter: Fighter, mine: bool) -> FighterView:
+    """A warrior's row (``fighter.side`` loaded): for those who move him, what the rules let
+    them tap now."""
     view = FighterView(fighter, mine)
     if not mine or fighter.is_out:
         return view
+    own_turn = fighter.side.position == game.player
     if not fighter.hits_taken and not fighter.fall_height:
         view.buttons = [
             (state, _label(state, fighter.state))
@@ -95,70 +104,115 @@ def _view(game: Game, fighter: Fighter, mine: bool, own_turn: bool) -> FighterVi
     return view
 
 
+class Seats:
+    """Who moves which side for ``user``: each player his own; an organiser every side,
+    unless one of them is his (``acts_for_players``, read here from the game's sides). Asked
+    of what is not known only when it matters: ``organiser``, whether the user is one (None:
+    read from his membership); ``sides``, all of them (None: read when needed). Nobody moves
+    anything once the game is over."""
+
+    def __init__(self, game: Game, user, sides: list[GameSide] | None = None, *,
+                 organiser: bool | None = None) -> None:  # fmt: skip
+        self.game, self.user, self._sides, self.organiser = game, user, sides, organiser
+        self._runs: bool | None = None
+
+    @property
+    def sides(self) -> list[GameSide]:
+        if self._sides is None:
+            self._sides = sides_of(self.game)
+        return self._sides
+
+    @property
+    def runs(self) -> bool:
+        if self._runs is None:
+            self._runs = (
+                self.organiser is not False
+                and not any(s.participant.warband.owner_id == self.user.pk for s in self.sides)
+                and permissions.can_run_campaign(self.user, self.game.battle.campaign)
+            )
+        return self._runs
+
+    def mine(self, side: GameSide) -> bool:
+        if self.game.is_over:
+            return False
+        return side.participant.warband.owner_id == self.user.pk or self.runs
+
+    def current(self) -> GameSide:
+        return next(s for s in self.sides if s.position == self.game.player)
+
+
+def sides_of(game: Game, *related: str) -> list[GameSide]:
+    return list(
+        GameSide.objects.filter(game=game).select_related(
+            "participant__warband__warband_type", *related
+        )
+    )
+
+
+def fighters_of(game: Game):
+    """The game's fighters, with what their rows and their sides' summaries show."""
+    return Fighter.objects.filter(game=game).select_related(
+        "warrior__warrior_type", "taken_out_by__warband"
+    )
+
+
+def side_view(game: Game, side: GameSide, own: list[Fighter], seats: Seats, carried=()) -> SideView:
+    """A side's summary (its count out of action, the Rout test when it is due) and rows."""
+    mine = seats.mine(side)
+    for f in own:
+        f.side = side
+    return SideView(
+        side=side,
+        fighters=[fighter_view(game, f, mine) for f in own],
+        mine=mine,
+        out=sum(1 for f in own if f.is_out),
+        total=len(own),
+        due=not game.is_over and rout_due(game, side, own),
+        leadership=play.rout_leadership(models_of(own)),
+        rerolls=rerolls(side, own) if side.rout_failed else [],
+        carried=list(carried),
+    )
+
+
+def undoable(events, user) -> GameEvent | None:
+    """The user's latest change of a warrior still to undo, among ``events`` (newest first)."""
+    return next((e for e in events if e.by_id == user.pk and e.kind == "state" and e.before), None)
+
+
 def board(game: Game, user) -> Board:
     """The page's view of the game for ``user`` (``game`` with its battle and campaign)."""
-    campaign = game.battle.campaign
-    sides = list(
-        GameSide.objects.filter(game=game).select_related(
-            "participant__warband__warband_type", "participant__warband__owner"
-        )
-    )
-    # An organiser moves for every side, unless one of them is his (``acts_for_players``,
-    # read here from the sides loaded).
-    plays = any(s.participant.warband.owner_id == user.pk for s in sides)
-    runs = permissions.can_run_campaign(user, campaign) and not plays
-    fighters = list(
-        Fighter.objects.filter(game=game).select_related(
-            "warrior__warrior_type", "taken_out_by__warband"
-        )
-    )
-    carried = _carried(campaign, [s.participant.warband_id for s in sides])
-    views = []
-    for side in sides:
-        own = [f for f in fighters if f.side_id == side.pk]
-        for f in own:
-            f.side = side
-        mine = not game.is_over and (side.participant.warband.owner_id == user.pk or runs)
-        own_turn = side.position == game.player
-        due = not game.is_over and rout_due(game, side, own)
-        models = models_of(own)
-        views.append(
-            SideView(
-                side=side,
-                fighters=[_view(game, f, mine, own_turn) for f in own],
-                mine=mine,
-                out=sum(1 for f in own if f.is_out),
-                total=len(own),
-                due=due,
-                leadership=play.rout_leadership(models),
-                rerolls=rerolls(side, own) if side.rout_failed else [],
-                carried=carried.get(side.participant.warband_id, []),
-            )
-        )
+    sides = sides_of(game, "participant__warband__owner")
+    seats = Seats(game, user, sides)
+    fighters = list(fighters_of(game))
+    carried = _carried(game.battle.campaign, [s.participant.warband_id for s in sides])
+    views = [
+        side_view(game, side, [f for f in fighters if f.side_id == side.pk], seats,
+                  carried.get(side.participant.warband_id, []))
+        for side in sides
+    ]  # fmt: skip
     # the player's own side first: on a phone it is the one he taps
     views.sort(key=lambda v: (v.side.participant.warband.owner_id != user.pk, v.side.position))
     current = next(v for v in views if v.side.position == game.player)
-    events = list(
-        GameEvent.objects.filter(game=game).select_related("by").order_by("-pk")[:EVENTS_SHOWN]
-    )
-    rolls = list(
-        DiceRoll.objects.filter(battle_id=game.battle_id, secret=False)
-        .select_related("warband", "rolled_by")
-        .order_by("-pk")[:ROLLS_SHOWN]
-    )
+    events = list(GameEvent.objects.filter(game=game).order_by("-pk")[:EVENTS_SHOWN])
     return Board(
         game=game,
         sides=views,
         current=current,
         events=events,
-        rolls=rolls,
-        may_advance=not game.is_over and (current.warband.owner_id == user.pk or runs),
-        plays=not game.is_over and (any(v.mine for v in views)),
-        undoable=next(
-            (e for e in events if e.by_id == user.pk and e.kind == "state" and e.before),
-            None,
-        ),
+        rolls=rolls_of(game),
+        may_advance=seats.mine(current.side),
+        plays=any(v.mine for v in views),
+        undoable=undoable(events, user),
         phases=list(play.PHASES.items()),
+    )
+
+
+def rolls_of(game: Game) -> list[DiceRoll]:
+    """The battle's latest public rolls, for the dice log."""
+    return list(
+        DiceRoll.objects.filter(battle_id=game.battle_id, secret=False)
+        .select_related("warband", "rolled_by")
+        .order_by("-pk")[:ROLLS_SHOWN]
     )
 
 

@@ -34,7 +34,7 @@ def rally(
     """A fleeing warrior's Rally test, once in each of his recovery phases: 2D6 equal to or
     under his Ld; none when the closest model is an enemy (fleeing, stunned, knocked-down and
     hidden enemies aside, which the player judges)."""
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     fighter = fighter_of(game, fighter_id, actor)
     name = fighter.name
     if fighter.state != play.FLEEING:
@@ -48,7 +48,7 @@ def rally(
         fighter.save()
         log(game, f"{name} cannot rally: the closest model is an enemy. He flees on.",
             kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter)  # fmt: skip
-        changed(game)
+        changed(game, actor, fighters=[fighter])
         return fighter
     leadership = _leader_ld(fighter) if near_leader else fighter.warrior.Ld
     purpose = f"Rally test: {name}, 2D6 against Ld {leadership}"
@@ -64,7 +64,7 @@ def rally(
         text = f"{name} fails to rally ({total} against Ld {leadership}) and flees on."
     fighter.save()
     log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)
-    changed(game)
+    changed(game, actor, fighters=[fighter], dice=True)
     return fighter
 
 
@@ -78,7 +78,7 @@ def initiative_test(
     test = play.TESTS.get(test_key)
     if test is None:
         raise RuleViolation("Pick the test to take.")
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     fighter = fighter_of(game, fighter_id, actor)
     name = fighter.name
     if fighter.is_out:
@@ -109,7 +109,7 @@ def initiative_test(
             fighter.state = play.STANDING
         fighter.save()
     log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)
-    changed(game)
+    changed(game, actor, fighters=[fighter] if result.fall_height else [], dice=True)
     return result
 
 
@@ -117,7 +117,7 @@ def initiative_test(
 def fall(battle_id: int, fighter_id: int, *, entered: str = "", actor) -> int:
     """The hits of a fall: D3 at the Strength of the height fallen, no armour save; the player
     then says what they did (``battles.helper.moves.record_fall``)."""
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     fighter = fighter_of(game, fighter_id, actor)
     if not fighter.fall_height:
         raise RuleViolation(f"{fighter.name} has no fall to roll for.")
@@ -130,5 +130,5 @@ def fall(battle_id: int, fighter_id: int, *, entered: str = "", actor) -> int:
     log(game, f'{fighter.name} falls {height}": {hits} hit{"s" if hits > 1 else ""} at '
         f"Strength {strength}, no armour save. He may not move further or hide this turn.",
         kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)  # fmt: skip
-    changed(game)
+    changed(game, actor, fighters=[fighter], dice=True)
     return hits

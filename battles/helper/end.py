@@ -32,7 +32,7 @@ COUNTER = "wyrdstone_counter"
 def end_game(battle_id: int, *, actor, winner_id: int | None) -> Battle:
     """A player of the game (or an organiser) ends it as the scenario says: ``winner_id``,
     the warband that won, or None for a draw."""
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     if not plays_in(actor, game):
         raise PermissionDenied("The game's players and organisers end it.")
     standing = [
@@ -99,7 +99,7 @@ def finish(game: Game, *, winners: list[int], actor) -> None:
     game.ended_at, game.ended_by = timezone.now(), actor
     game.save(update_fields=["ended_at", "ended_by"])
     log(game, _summary(battle), kind=GameEvent.Kind.END, actor=actor)
-    changed(game)
+    changed(game, actor, whole=True)
 
 
 def _by_warrior(fighters: list[Fighter]) -> dict[int, list[Fighter]]:

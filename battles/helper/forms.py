@@ -81,6 +81,7 @@ class MoveForm(forms.Form):
     doing = forms.BooleanField(required=False)
     event = forms.IntegerField(required=False, min_value=1)
     winner = forms.CharField(required=False, max_length=20)
+    shown = forms.IntegerField(required=False, min_value=0)  # the version the page shows
 
     def clean_winner(self) -> str:
         winner = self.cleaned_data["winner"]

@@ -21,6 +21,7 @@ from battles.helper.common import (
     log,
     may_run,
     plays_in,
+    shows_on_side,
 )
 from battles.helper.rout import rout_due
 from battles.helper.turns import advance_turn
@@ -79,7 +80,7 @@ def set_state(
     (an enemy warrior, a fall, fleeing off the table, something else)."""
     if state not in play.STATES:
         raise RuleViolation("No such state.")
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     fighter = fighter_of(game, fighter_id, actor)
     why = refusal(game, fighter, state)
     if why:
@@ -98,8 +99,14 @@ def set_state(
     fighter.save()
     log(game, _describe(fighter, old), kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter,
         before=before)  # fmt: skip
-    changed(game)
+    _changed_fighter(game, fighter, old, actor)
     return fighter
+
+
+def _changed_fighter(game: Game, fighter: Fighter, old: str, actor) -> None:
+    """His row changes; his side's summary too when his state shows on it."""
+    side = [fighter.side] if shows_on_side(game, fighter.side, old, fighter.state) else []
+    changed(game, actor, fighters=[fighter], sides=side)
 
 
 def _describe(fighter: Fighter, old: str) -> str:
@@ -121,11 +128,11 @@ def _describe(fighter: Fighter, old: str) -> str:
 def record_fall(battle_id: int, fighter_id: int, outcome: str, *, actor) -> Fighter:
     """What the hits of a fall did: nothing, knocked down, stunned, or out of action (a
     fall). No armour save applies; the player rolled the wounds at the table."""
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     fighter = fighter_of(game, fighter_id, actor)
     if not fighter.hits_taken:
         raise RuleViolation(f"{fighter.name} has no hits of a fall to record.")
-    before = fighter.snapshot()
+    before, old = fighter.snapshot(), fighter.state
     hits, fighter.hits_taken = fighter.hits_taken, 0
     if outcome == "unhurt":
         text = f"{fighter.name} shrugs off the {hits} hit(s) of his fall."
@@ -140,7 +147,7 @@ def record_fall(battle_id: int, fighter_id: int, outcome: str, *, actor) -> Figh
         raise RuleViolation("Say what the hits did.")
     fighter.save()
     log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
-    changed(game)
+    _changed_fighter(game, fighter, old, actor)
     return fighter
 
 
@@ -151,7 +158,7 @@ def mark(battle_id: int, fighter_id: int, deed: str, *, doing: bool = True, acto
     second tab's press of the same one changes nothing."""
     if deed not in ("ran", "charged"):
         raise RuleViolation("No such deed.")
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     fighter = fighter_of(game, fighter_id, actor)
     if not is_turn_of(game, fighter.side):
         raise RuleViolation(f"{fighter.name} runs or charges in his own warband's turn.")
@@ -170,7 +177,7 @@ def mark(battle_id: int, fighter_id: int, deed: str, *, doing: bool = True, acto
         text = f"{fighter.name} {deed} and is no longer hidden."
     fighter.save()
     log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
-    changed(game)
+    changed(game, actor, fighters=[fighter])
     return fighter
 
 
@@ -179,7 +186,7 @@ def undo(battle_id: int, event_id: int, *, actor) -> str:
     """One of the actor's changes of a warrior (the latest, as his page offers it), put back
     when nothing happened to that warrior since: a mistaken tap costs nothing. Named by its
     event, so that a second tab's press undoes nothing more."""
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     event = GameEvent.objects.filter(
         game=game, pk=event_id, by=actor, kind=GameEvent.Kind.STATE
     ).first()
@@ -191,12 +198,13 @@ def undo(battle_id: int, event_id: int, *, actor) -> str:
     latest = GameEvent.objects.filter(game=game, fighter=fighter).order_by("-pk").first()
     if latest.pk != event.pk:
         raise RuleViolation(f"{fighter.name} changed again since: set his state instead.")
+    old = fighter.state
     fighter.restore(event.before)
     fighter.save()
     event.before = None
     event.save(update_fields=["before"])
     log(game, f"Undone: {event.text}", kind=GameEvent.Kind.STATE, actor=actor, side=fighter.side)
-    changed(game)
+    _changed_fighter(game, fighter, old, actor)
     return event.text
 
 
@@ -206,7 +214,7 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
     hand-to-hand, the next warband still on the table takes its turn. ``seen``: the turn,
     player and phase the page showed (``position``): a second tab's press of the same button
     changes nothing."""
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     if seen and seen != position(game):
         raise RuleViolation("The game has moved on already: here it is as it stands.")
     side = current_side(game)
@@ -224,7 +232,7 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
     if game.phase != order[-1]:
         game.phase = order[order.index(game.phase) + 1]
         game.save(update_fields=["phase"])
-        changed(game)
+        changed(game, actor, phase_of=side)
         return game
     advance_turn(game, actor)
     return game
@@ -242,7 +250,7 @@ def pick_up(
     """Loot a warrior picks up on the table (gold crowns, wyrdstone shards, an item, a carried
     container by its kind): kept in the game's log and, at the end, in the battle's notes;
     wyrdstone counts as the scenario's shards."""
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     fighter = fighter_of(game, fighter_id, actor)
     if fighter.is_out:
         raise RuleViolation(f"{fighter.name} is out of action: he picks nothing up.")
@@ -257,7 +265,7 @@ def pick_up(
         "gold": f"{amount} gold crown{'s' if amount > 1 else ''}",
         "wyrdstone": f"{amount} shard{'s' if amount > 1 else ''} of wyrdstone",
     }.get(loot, what)
-    return _logged(game, log(
+    return _logged(game, actor, log(
         game, f"{fighter.name} picked up {shown}.", kind=GameEvent.Kind.LOOT, actor=actor,
         fighter=fighter, loot=loot, amount=amount,
     ))  # fmt: skip
@@ -265,15 +273,17 @@ def pick_up(
 
 @transaction.atomic
 def note(battle_id: int, text: str, *, actor) -> GameEvent:
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     if not plays_in(actor, game):
         raise PermissionDenied("The game's players and organisers write in its log.")
     text = " ".join(text.split())
     if not text:
         raise RuleViolation("Write something first.")
-    return _logged(game, log(game, f"{actor.username}: {text[:250]}", kind="note", actor=actor))
+    return _logged(game, actor, log(game, f"{actor.username}: {text[:250]}", kind="note",
+                                    actor=actor))  # fmt: skip
 
 
-def _logged(game: Game, event: GameEvent) -> GameEvent:
-    changed(game)
+def _logged(game: Game, actor, event: GameEvent) -> GameEvent:
+    """Only the log changes."""
+    changed(game, actor)
     return event

@@ -112,19 +112,19 @@ def _roll(game: Game, side: GameSide, entered: str, actor, label: str) -> None:
 
 @transaction.atomic
 def take_rout_test(battle_id: int, side_id: int, *, entered: str = "", actor) -> GameSide:
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     side = _acting_side(game, side_id, actor)
     if not rout_due(game, side) or side.rout_failed:
         raise RuleViolation(f"{side.participant.warband.name} has no Rout test to take now.")
     side.rerolls_this_test = []
     _roll(game, side, entered, actor, "Rout test")
-    changed(game)
+    changed(game, actor, sides=[side], dice=True)
     return side
 
 
 @transaction.atomic
 def reroll(battle_id: int, side_id: int, key: str, *, entered: str = "", actor) -> GameSide:
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     side = _acting_side(game, side_id, actor)
     if not side.rout_failed:
         raise RuleViolation("There is no failed Rout test to re-roll.")
@@ -135,7 +135,7 @@ def reroll(battle_id: int, side_id: int, key: str, *, entered: str = "", actor) 
     if chosen.once_per_game:
         side.rerolls_used = [*side.rerolls_used, key]
     _roll(game, side, entered, actor, f"Rout test re-rolled ({chosen.label})")
-    changed(game)
+    changed(game, actor, sides=[side], dice=True)
     return side
 
 
@@ -143,7 +143,7 @@ def reroll(battle_id: int, side_id: int, key: str, *, entered: str = "", actor) 
 def rout(battle_id: int, side_id: int, *, actor) -> GameSide:
     """The side routs: of its own accord when a test is due, or accepting a failed test
     rather than re-rolling it."""
-    game = locked(battle_id)
+    game = locked(battle_id, actor)
     side = _acting_side(game, side_id, actor)
     if not rout_due(game, side):
         raise RuleViolation(
@@ -158,7 +158,7 @@ def rout(battle_id: int, side_id: int, *, actor) -> GameSide:
     )
     log(game, text, kind=GameEvent.Kind.ROUT, actor=actor, side=side)
     _rout(game, side, actor)
-    changed(game)
+    changed(game, actor, whole=True)
     return side
 
 

@@ -2,35 +2,46 @@
 panel of tests and deeds, and the moves.
 
 Live, by polling: the page asks for its board every second with the version it shows
-(``?v=``); while the game has not changed the answer is an empty 204, which htmx leaves alone
-(three small queries: the session, the user, the version); after a change it is the new board.
+(``?v=``). While the game has not changed the answer is an empty 204, which htmx leaves alone
+(three small queries: the session, the user, the version). After a change it is only what
+changed since that version, as pieces swapped out of band by their ids (the rows of the
+warriors that changed, the sides' counts and Rout prompts, the turn, the new lines of the log,
+the dice log, and the page's new version: ``battles.helper.delta``); a page too far behind, or
+after a change that redraws everything (a new turn, a rout, the end), is sent the whole board.
 No connection stays open, so any number of viewers share the ordinary workers of ``make run``
 or gunicorn.
 
-Thin views: a move is a ``MoveForm`` whose ``action`` picks one service of ``battles.helper``;
-for htmx the answer is the board again (with what happened, or why not, 422), and the
-warrior's panel is closed once its move is made.
+Thin views: a move is a ``MoveForm`` whose ``action`` picks one service of ``battles.helper``.
+For htmx its answer is what the move changed, drawn from what it wrote (``common.recording``)
+with what happened (or the whole board after a change of turn); the page's version
+(``shown``) comes with the move, so that a page that had missed a change is left to catch up
+at its next poll. A refusal (422) changes nothing and says why next to what was sent: in the
+warrior's row, in the panel, or above the board; the warrior's panel is closed once its move
+is made.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from battles.helper import checks, end, moves, rout, start
+from battles.helper import checks, delta, end, moves, rout, start
 from battles.helper.board import board, carried_labels, enemies_of
-from battles.helper.forms import MoveForm, StartForm
+from battles.helper.common import recording
+from battles.helper.forms import ROW_ID, MoveForm, StartForm
 from battles.models import Fighter, Game
 from battles.permissions import get_battle_for_user
 from battles.rules import play
 from campaign.permissions import get_campaign_for_user, members_only
 from core.dice import DiceError
 from core.errors import RuleViolation
+from core.queries import one
 from warbands.models import Warband
 
 POLL_SECONDS = 1
@@ -77,9 +88,9 @@ def _game(request: HttpRequest, pk: int) -> Game:
     return game
 
 
-def _context(request, game: Game, *, note: str = "", error: str = "", fighter_id=None) -> dict:
+def _context(request, game: Game, *, note="", error="", fighter_id=None, whole=True) -> dict:
     return {
-        "board": board(game, request.user),
+        "board": board(game, request.user) if whole else None,
         "note": note,
         "error": error,
         "error_fighter": fighter_id if error else None,
@@ -93,21 +104,49 @@ def play_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "battles/helper/play.html", {"game": game, **_context(request, game)})
 
 
+# What the poll reads of the game, in the statement that checks the user's membership.
+POLLED = ("battle_id", "turn", "player", "phase", "version", "changes", "ended_at")
+
+
 @require_GET
 def play_board(request: HttpRequest, pk: int) -> HttpResponse:
-    """The board, or 204 while the game is as the page shows it (``?v=``). The version is
-    read only for the campaign's members, in the statement that checks it
-    (``members_only``): to anyone else a game answers as one that does not exist."""
-    games = members_only(Game.objects.filter(battle_id=pk), request.user)
-    version = games.values_list("version", flat=True).first()
-    if version is None:
-        raise Http404("No such battle.")
-    if request.GET.get("v") == str(version):
-        return HttpResponse(status=204)
-    game = _game(request, pk)
-    return render(
-        request, "battles/helper/play.html#board", {"game": game, **_context(request, game)}
+    """What changed since the version the page shows (``?v=``), 204 while nothing did, or
+    the whole board. The game is read only for the campaign's members, in the statement
+    that checks it (``members_only``), with whether the user is one of its organisers: to
+    anyone else a game answers as one that does not exist."""
+    game = one(
+        members_only(Game.objects.filter(battle_id=pk), request.user)
+        .only(*POLLED)
+        .annotate(organiser=F("battle__campaign__memberships__is_organiser"))
     )
+    if game is None:
+        raise Http404("No such battle.")
+    shown = request.GET.get("v", "")
+    if shown == str(game.version):
+        return HttpResponse(status=204)
+    changes = None
+    if request.htmx and ROW_ID.fullmatch(shown):
+        changes = delta.since(game, int(shown), request.user, organiser=game.organiser)
+    if changes is None:
+        game = _game(request, pk)
+        if not request.htmx:
+            context = {"game": game, **_context(request, game)}
+            return render(request, "battles/helper/play.html#board", context)
+    return _answer(request, game, changes)
+
+
+def _answer(request, game: Game, changes, *, status=200, note="", error="", fighter_id=None,
+            **context) -> HttpResponse:  # fmt: skip
+    """An htmx answer of the board: ``changes`` (a ``delta.Delta``), or the whole board when
+    there are none to send, with what happened or why not."""
+    said = _context(request, game, note=note, error=error, fighter_id=fighter_id,
+                    whole=changes is None)  # fmt: skip
+    if changes is None:
+        said["board_oob"] = True
+    else:
+        said.update(board=changes, delta=True)
+    return render(request, "battles/helper/play.html#answer", {"game": game, **said, **context},
+                  status=status)  # fmt: skip
 
 
 def _panel(request, game: Game, fighter_pk: int) -> dict | None:
@@ -211,32 +250,51 @@ def _move(form: MoveForm, pk: int, actor) -> str:
 
 @require_POST
 def play_move(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game(request, pk)
+    """A move. The game is read (and locked) by the move's service, for the campaign's
+    members only (``common.locked``): a refused move, and only then, reads it again here to
+    answer a stranger as for a game that does not exist."""
     form = MoveForm(request.POST)
-    note, error = "", ""
+    note, error, record = "", "", None
     if not form.is_valid():
         name, problems = next(iter(form.errors.items()))
         error = f"{form.fields[name].label or name}: {problems[0]}"
     else:
         try:
-            note = _move(form, pk, request.user)
+            with recording() as record:
+                note = _move(form, pk, request.user)
         except (RuleViolation, DiceError, PermissionDenied) as refusal:
             error = str(refusal)
     fighter_id = form.cleaned_data.get("fighter") if hasattr(form, "cleaned_data") else None
+    if error:
+        return _refused(request, pk, error, fighter_id)
     if not request.htmx:
-        if error:
-            messages.error(request, error)
-        elif note:
+        if note:
             messages.success(request, note)
         return redirect("play_page", pk)
+    changes = delta.of_move(record, request.user)
+    game = record.game
+    shown = form.cleaned_data["shown"]
+    behind = changes is not None and shown != record.entries[0]["v"] - 1
+    if changes is None:  # a new turn, a rout, the end: the whole board, as it is now
+        game = _game(request, pk)
+    return _answer(request, game, changes, note=note, close_panel=True, behind=behind,
+                   note_form=form.cleaned_data["action"] == "note")  # fmt: skip
+
+
+def _refused(request, pk: int, error: str, fighter_id) -> HttpResponse:
+    """Why not, where the move was sent from (422), after the check that answers a stranger
+    as for a game that does not exist: in the panel, in the warrior's row, or above the
+    board (then the whole board, its forms drawn afresh)."""
     game = _game(request, pk)
-    if error and fighter_id and request.POST.get("panel"):
+    if not request.htmx:
+        messages.error(request, error)
+        return redirect("play_page", pk)
+    if fighter_id and request.POST.get("panel"):
         panel = _panel(request, game, fighter_id)
         if panel is not None:  # the refusal in the panel, beside the form that was sent
             context = {"game": game, "panel_error": error, **panel}
             response = render(request, "battles/helper/play.html#panel", context, status=422)
             return retarget(reswap(response, "outerHTML"), "#panel")
-    context = {"game": game, **_context(request, game, note=note, error=error,
-                                        fighter_id=fighter_id)}  # fmt: skip
-    context["close_panel"] = not error
-    return render(request, "battles/helper/play.html#board", context, status=422 if error else 200)
+    changes = delta.of_fighter(game, fighter_id, request.user) if fighter_id else None
+    return _answer(request, game, changes, status=422, error=error, behind=True,
+                   fighter_id=fighter_id if changes else None)  # fmt: skip

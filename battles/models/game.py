@@ -1,8 +1,11 @@
-"""A battle played with the battle helper (``battles.play``): the turn, each side, each model
+"""A battle played with the battle helper (``battles.helper``): the turn, each side, each model
 on the table and what happened, in the order it happened.
 
 ``Game.version`` goes up with every change, under the game's row lock: the page polls with the
 version it shows and gets an empty answer while nothing changed (``battles.helper.views``).
+``Game.changes`` says, for the latest versions, what each change touched (fighters, sides, the
+turn), and every line of the log carries the version that wrote it: a page a few changes
+behind is sent only those (``battles.helper.delta``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,11 @@ class Game(models.Model):
         max_length=10, choices=list(play.PHASES.items()), default=play.PHASE_ORDER[0]
     )
     version = models.PositiveIntegerField(default=1)
+    changes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What the latest changes touched, one entry per version, oldest first.",
+    )
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -200,6 +208,9 @@ class GameEvent(models.Model):
     )
     before = models.JSONField(
         null=True, blank=True, help_text="The fighter as he was before: undoing puts him back."
+    )
+    version = models.PositiveIntegerField(
+        default=0, help_text="The game's version this line came with (0: as the game began)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
