@@ -8,11 +8,10 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from django.core.exceptions import PermissionDenied
-
 from battles.dice import dice_for
+from battles.helper.permissions import check_side
 from battles.models import Battle, DiceRoll, Fighter, Game, GameEvent, GameSide
-from battles.permissions import acts_for_players
+from battles.permissions import check_open
 from battles.rules import play
 from campaign.permissions import members_only
 from core.errors import RuleViolation
@@ -63,25 +62,8 @@ def locked(battle_id: int, actor) -> Game:
         raise RuleViolation("This battle is not being played with the battle helper.")
     if game.is_over or game.battle.status != Battle.Status.PLAYING:
         raise RuleViolation("The game is over: its report is on the battle's page.")
-    if not game.battle.campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    check_open(game.battle.campaign)
     return game
-
-
-def may_run(user, game: Game) -> bool:
-    """An organiser moves any side's warriors and turns, unless he plays in the game
-    (``battles.permissions.acts_for_players``)."""
-    return acts_for_players(user, game.battle)
-
-
-def check_side(user, game: Game, side: GameSide) -> None:
-    """A side's own player acts for it, or an organiser."""
-    if side.participant.warband.owner_id != user.pk and not may_run(user, game):
-        raise PermissionDenied("Each player moves his own warriors (or an organiser, for him).")
-
-
-def plays_in(user, game: Game) -> bool:
-    return game.sides.filter(participant__warband__owner=user).exists() or may_run(user, game)
 
 
 def side_of(game: Game, side_id: int) -> GameSide:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from battles.helper.common import changed, locked, log, plays_in
+from battles.helper.common import changed, locked, log
+from battles.helper.permissions import check_plays
 from battles.models import Battle, Fighter, Game, GameEvent, GameSide, Participant, WarriorOutcome
 from battles.rules import scenarios
 from core.errors import RuleViolation
@@ -33,8 +33,7 @@ def end_game(battle_id: int, *, actor, winner_id: int | None) -> Battle:
     """A player of the game (or an organiser) ends it as the scenario says: ``winner_id``,
     the warband that won, or None for a draw."""
     game = locked(battle_id, actor)
-    if not plays_in(actor, game):
-        raise PermissionDenied("The game's players and organisers end it.")
+    check_plays(actor, game, "The game's players and organisers end it.")
     standing = [
         s.participant.warband_id
         for s in GameSide.objects.filter(game=game).select_related("participant")

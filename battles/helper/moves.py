@@ -9,7 +9,6 @@ recovery phase (``battles.helper.turns``)."""
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from battles.helper.common import (
@@ -19,10 +18,9 @@ from battles.helper.common import (
     is_turn_of,
     locked,
     log,
-    may_run,
-    plays_in,
     shows_on_side,
 )
+from battles.helper.permissions import check_plays, check_turn
 from battles.helper.rout import rout_due
 from battles.helper.turns import advance_turn
 from battles.models import Fighter, Game, GameEvent
@@ -218,10 +216,7 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
     if seen and seen != position(game):
         raise RuleViolation("The game has moved on already: here it is as it stands.")
     side = current_side(game)
-    if side.participant.warband.owner_id != actor.pk and not may_run(actor, game):
-        raise PermissionDenied(
-            f"{side.participant.warband.name}'s player moves his turn on (or an organiser)."
-        )
+    check_turn(actor, game, side)
     if rout_due(game, side):
         raise RuleViolation(
             f"{side.participant.warband.name} takes its Rout test first (or routs)."
@@ -274,8 +269,7 @@ def pick_up(
 @transaction.atomic
 def note(battle_id: int, text: str, *, actor) -> GameEvent:
     game = locked(battle_id, actor)
-    if not plays_in(actor, game):
-        raise PermissionDenied("The game's players and organisers write in its log.")
+    check_plays(actor, game, "The game's players and organisers write in its log.")
     text = " ".join(text.split())
     if not text:
         raise RuleViolation("Write something first.")

@@ -9,8 +9,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from battles.dice import check_used, holding_rolls
-from battles.helper.common import changed, check_side, dice, locked, log, side_of
+from battles.helper.common import changed, dice, locked, log, side_of
 from battles.helper.end import finish
+from battles.helper.permissions import check_side
 from battles.helper.turns import advance_turn
 from battles.models import Fighter, Game, GameEvent, GameSide
 from battles.rules import play

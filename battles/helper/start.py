@@ -6,15 +6,15 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from battles import permissions as battle_permissions
+from battles.helper.permissions import check_starts
 from battles.models import Battle, Fighter, Game, GameEvent, GameSide, Participant
 from battles.report.services import lock_warbands
 from battles.report.sides import fighters
 from battles.rules import scenarios
-from campaign import permissions
 from campaign.models import Campaign
 from core.errors import RuleViolation
 from warbands import services as warband_services
@@ -37,8 +37,7 @@ def start_game(
     scenario says who goes first). Every warrior free to fight
     (``battles.report.sides.fighters``) is on the table, a henchman group as one fighter per
     model."""
-    if not campaign.is_open:
-        raise PermissionDenied("The campaign is closed: nothing in it can change.")
+    battle_permissions.check_open(campaign)
     ids = list(dict.fromkeys(warband_ids))
     if len(ids) < 2:
         raise RuleViolation("A game needs at least two warbands.")
@@ -52,8 +51,7 @@ def start_game(
         raise RuleViolation("Name the scenario.")
     warbands = lock_warbands(campaign, ids)
     mine = any(w.owner_id == actor.pk for w in warbands.values())
-    if not mine and not permissions.is_organiser(actor, campaign):
-        raise PermissionDenied("Start games your own warband plays in.")
+    check_starts(actor, campaign, plays=mine)
     battle = Battle.objects.create(
         campaign=campaign, scenario=scenario[:100], scenario_key=scenario_key,
         fought_on=fought_on or timezone.localdate(), random_fortune=random_fortune,

@@ -76,3 +76,18 @@ def test_a_feature_importing_another_breaks_the_contract(tmp_path):
 
     assert done.returncode == 1, done.stdout + done.stderr
     assert "battles.aftermath.rating -> battles.helper.board" in done.stdout
+
+
+def test_only_the_permissions_modules_refuse_with_permission_denied():
+    """Every "may" rule of ``battles`` lives in a permissions module (the app's shared one or
+    a feature's own), so a refusal says the same thing wherever the action is asked for."""
+    raising = sorted(
+        str(path.relative_to(ROOT))
+        for path in BATTLES.rglob("*.py")
+        if "migrations" not in path.parts
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Raise)
+        and node.exc is not None
+        and "PermissionDenied" in ast.unparse(node.exc)
+    )
+    assert {Path(p).name for p in raising} == {"permissions.py"}
