@@ -1,6 +1,13 @@
-"""Admin: the warband lists are reference data that organisers may extend for house rules."""
+"""Admin: the warband lists are reference data that organisers may extend for house rules.
+
+Being staff shows no warband's secret: the containers and ledger entries of a treasury show
+only to whom ``warbands.permissions.can_see_treasury`` lets see it on the site (its owner, an
+organiser of a campaign that lets its organisers see them and who plays in it not himself).
+A staff user who plays in a league is every other player's opponent there.
+"""
 
 from django.contrib import admin
+from django.db.models import Q
 
 from warbands.models import (
     EquipmentList,
@@ -24,6 +31,22 @@ from warbands.models import (
     WarriorSpell,
     WarriorType,
 )
+from warbands.permissions import can_see_treasury
+
+
+def treasuries_seen(request) -> list[int]:
+    """The warbands whose treasury this user may see, asked of the one gate per warband of his
+    own campaigns (each campaign read once, so that what the gate reads of it is shared)."""
+    user = request.user
+    warbands = list(
+        Warband.objects.filter(Q(owner=user) | Q(campaign__memberships__user=user))
+        .select_related("campaign")
+        .distinct()
+    )
+    campaigns = {}
+    for warband in warbands:
+        warband.campaign = campaigns.setdefault(warband.campaign_id, warband.campaign)
+    return [w.pk for w in warbands if can_see_treasury(user, w)]
 
 
 class WarriorTypeInline(admin.StackedInline):
@@ -159,13 +182,16 @@ class StoredItemInline(admin.TabularInline):
 @admin.register(StorageContainer)
 class StorageContainerAdmin(admin.ModelAdmin):
     """Balances are read-only here: treasure moves only through warbands.treasury, with ledger
-    entries (the admin is for staff, who may see every secret)."""
+    entries. Only the containers of treasuries the user may see (``treasuries_seen``)."""
 
     list_display = ["__str__", "warband", "status", "gold_crowns", "wyrdstone", "item_count"]
     list_filter = ["kind", "status"]
     list_select_related = ["warband"]
     readonly_fields = ["warband", "kind", "gold_crowns", "wyrdstone", "item_count", "status"]
     inlines = [StoredItemInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(warband_id__in=treasuries_seen(request))
 
     def has_add_permission(self, request):
         return False
@@ -179,12 +205,16 @@ class VesselItemAdmin(admin.ModelAdmin):
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(admin.ModelAdmin):
-    """Append-only: entries can be read, never added, changed or deleted here."""
+    """Append-only: entries can be read, never added, changed or deleted here; only those of
+    treasuries the user may see (``treasuries_seen``)."""
 
     list_display = ["created_at", "warband", "container", "kind", "amount", "item_name", "reason"]
     list_filter = ["reason", "kind"]
     list_select_related = ["warband", "container"]
     search_fields = ["warband__name", "item_name", "note"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(warband_id__in=treasuries_seen(request))
 
     def has_add_permission(self, request):
         return False

@@ -227,3 +227,45 @@ def test_a_treasury_refusal_reaches_only_those_who_may_see_inside(league):
     warband.campaign.organiser_sees_secrets = True
     warband.campaign.save()
     assert refusal_for(league["organiser"]) == secret
+
+
+def test_being_staff_shows_no_opponent_its_treasury_in_the_admin(client, league):
+    """The admin goes through the same gate as the site: a site admin who plays in the league
+    is the owner's opponent there, and its containers and ledger are not his to read."""
+    warband, opponent = league["warband"], league["opponent"]
+    opponent.is_staff = opponent.is_superuser = True
+    opponent.save(update_fields=["is_staff", "is_superuser"])
+    client.force_login(opponent)
+    chest = warband.containers.get(kind="treasure_chest")
+    urls = [
+        reverse("admin:warbands_storagecontainer_changelist"),
+        reverse("admin:warbands_ledgerentry_changelist"),
+    ]
+
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200
+        body = response.content.decode()
+        for secret in league["secrets"]:
+            assert not contains_value(body, secret), (url, secret)
+        assert_unchanged_by_secrets(
+            lambda url=url: client.get(url).content.decode(), lambda: change_secrets(warband)
+        )
+    change = reverse("admin:warbands_storagecontainer_change", args=[chest.pk])
+    assert client.get(change).status_code in (302, 404)  # not found: to the admin's index
+    own = league["opponent_warband"].containers.get(kind="treasure_chest")
+    own_page = client.get(reverse("admin:warbands_storagecontainer_change", args=[own.pk]))
+    assert own_page.status_code == 200
+
+
+def test_the_owner_as_staff_reads_his_own_treasury_in_the_admin(client, league):
+    warband = league["warband"]
+    owner = warband.owner
+    owner.is_staff = owner.is_superuser = True
+    owner.save(update_fields=["is_staff", "is_superuser"])
+    client.force_login(owner)
+
+    body = client.get(reverse("admin:warbands_storagecontainer_changelist")).content.decode()
+
+    assert str(warband.containers.get(kind="treasure_chest").pk) in body
+    assert "Grey Scourge" not in body
