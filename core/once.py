@@ -24,6 +24,14 @@ that were sent (``bytea``), and the text of the path and the kept headers has an
 character PostgreSQL refuses in text, replaced by U+FFFD. A form that echoes what it was sent
 (a NUL, invalid UTF-8) is kept and replayed as it was drawn.
 
+Why every post and not only some: the race harness (``tests/race``, each post with a fresh
+token, as two tabs send them) passes whole with this middleware taken out, so no raced post
+needs it to stay correct: the services lock what they consume and refuse what is done. What
+only the token stops is the same form sent twice (a double click, a re-sent request) of an
+action that may rightly be made twice: a second 1 gc move, a second hire, a second line in
+the helper's log. Nothing tells those apart from a second tab's post but the token, and most
+of the site's forms are such actions, so it stays on every post.
+
 A view that fails (an answer of 500 or more) has its transaction rolled back and its token is
 not kept, so nothing half-done stays and the same form can be sent again. Log-in, log-out and
 sign-up are left alone (their answers set cookies that a replay would not carry), as are posts
