@@ -19,7 +19,7 @@ from core.queries import one
 from warbands.rules import RuleViolation
 
 # What the game keeps of its latest changes: a page further behind is drawn whole again.
-KEPT_CHANGES = 30
+KEPT_CHANGES = 20
 _recording = threading.local()
 
 
@@ -151,7 +151,6 @@ def log(
 
 def changed(
     game: Game,
-    actor,
     *,
     fighters=(),
     sides=(),
@@ -165,7 +164,7 @@ def changed(
     when ``phase_of`` (the side whose phase it is: its rows that the phase changes too), the
     dice log, or ``whole``, everything (a new turn, a rout, the end)."""
     game.version += 1
-    entry = {"v": game.version, "by": actor.pk}
+    entry: dict = {"v": game.version}
     for key, ids in (("f", {f.pk for f in fighters}), ("s", {s.pk for s in sides})):
         if ids:
             entry[key] = sorted(ids)
