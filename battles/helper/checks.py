@@ -48,7 +48,7 @@ def rally(
         fighter.save()
         log(game, f"{name} cannot rally: the closest model is an enemy. He flees on.",
             kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter)  # fmt: skip
-        changed(game, actor, fighters=[fighter])
+        changed(game, fighters=[fighter])
         return fighter
     leadership = _leader_ld(fighter) if near_leader else fighter.warrior.Ld
     purpose = f"Rally test: {name}, 2D6 against Ld {leadership}"
@@ -64,7 +64,7 @@ def rally(
         text = f"{name} fails to rally ({total} against Ld {leadership}) and flees on."
     fighter.save()
     log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)
-    changed(game, actor, fighters=[fighter], dice=True)
+    changed(game, fighters=[fighter], dice=True)
     return fighter
 
 
@@ -109,7 +109,7 @@ def initiative_test(
             fighter.state = play.STANDING
         fighter.save()
     log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)
-    changed(game, actor, fighters=[fighter] if result.fall_height else [], dice=True)
+    changed(game, fighters=[fighter] if result.fall_height else [], dice=True)
     return result
 
 
@@ -130,5 +130,5 @@ def fall(battle_id: int, fighter_id: int, *, entered: str = "", actor) -> int:
     log(game, f'{fighter.name} falls {height}": {hits} hit{"s" if hits > 1 else ""} at '
         f"Strength {strength}, no armour save. He may not move further or hide this turn.",
         kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)  # fmt: skip
-    changed(game, actor, fighters=[fighter], dice=True)
+    changed(game, fighters=[fighter], dice=True)
     return hits

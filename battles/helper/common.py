@@ -18,7 +18,7 @@ from core.errors import RuleViolation
 from core.queries import one
 
 # What the game keeps of its latest changes: a page further behind is drawn whole again.
-KEPT_CHANGES = 30
+KEPT_CHANGES = 20
 _recording = threading.local()
 
 
@@ -133,7 +133,6 @@ def log(
 
 def changed(
     game: Game,
-    actor,
     *,
     fighters=(),
     sides=(),
@@ -147,7 +146,7 @@ def changed(
     when ``phase_of`` (the side whose phase it is: its rows that the phase changes too), the
     dice log, or ``whole``, everything (a new turn, a rout, the end)."""
     game.version += 1
-    entry = {"v": game.version, "by": actor.pk}
+    entry: dict = {"v": game.version}
     for key, ids in (("f", {f.pk for f in fighters}), ("s", {s.pk for s in sides})):
         if ids:
             entry[key] = sorted(ids)

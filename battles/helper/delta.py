@@ -2,7 +2,7 @@
 more: the rows of the warriors that changed, the summaries of the sides whose count out of
 action or Rout test changed, the turn when the phase moved on (with the rows the phase
 changes, for those who move that side), the lines of the log since, the dice log after a
-roll, and the user's own Undo after his own changes.
+roll, and the user's own Undo after his own changes of a warrior.
 
 Read from ``Game.changes`` (``battles.helper.common.changed`` writes an entry per version) and
 the log's lines stamped with their version, or from what a move just wrote
@@ -142,8 +142,8 @@ def _drawn(game: Game, entries: list[dict], seats: Seats, *, events, fighters=No
         delta.current = SideView(current)
     if any(e.get("d") for e in entries):
         delta.rolls = rolls_of(game)
-    if any(e.get("by") == user.pk for e in entries):
-        delta.undo = True
+    if any(e.by_id == user.pk and e.kind == GameEvent.Kind.STATE for e in events):
+        delta.undo = True  # his own change of a warrior, or its undoing: what he may undo now
         delta.undoable = undoable(events, user) or _latest_undoable(game, user)
     return delta
 

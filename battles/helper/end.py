@@ -98,7 +98,7 @@ def finish(game: Game, *, winners: list[int], actor) -> None:
     game.ended_at, game.ended_by = timezone.now(), actor
     game.save(update_fields=["ended_at", "ended_by"])
     log(game, _summary(battle), kind=GameEvent.Kind.END, actor=actor)
-    changed(game, actor, whole=True)
+    changed(game, whole=True)
 
 
 def _by_warrior(fighters: list[Fighter]) -> dict[int, list[Fighter]]:

@@ -97,14 +97,14 @@ def set_state(
     fighter.save()
     log(game, _describe(fighter, old), kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter,
         before=before)  # fmt: skip
-    _changed_fighter(game, fighter, old, actor)
+    _changed_fighter(game, fighter, old)
     return fighter
 
 
-def _changed_fighter(game: Game, fighter: Fighter, old: str, actor) -> None:
+def _changed_fighter(game: Game, fighter: Fighter, old: str) -> None:
     """His row changes; his side's summary too when his state shows on it."""
     side = [fighter.side] if shows_on_side(game, fighter.side, old, fighter.state) else []
-    changed(game, actor, fighters=[fighter], sides=side)
+    changed(game, fighters=[fighter], sides=side)
 
 
 def _describe(fighter: Fighter, old: str) -> str:
@@ -145,7 +145,7 @@ def record_fall(battle_id: int, fighter_id: int, outcome: str, *, actor) -> Figh
         raise RuleViolation("Say what the hits did.")
     fighter.save()
     log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
-    _changed_fighter(game, fighter, old, actor)
+    _changed_fighter(game, fighter, old)
     return fighter
 
 
@@ -175,7 +175,7 @@ def mark(battle_id: int, fighter_id: int, deed: str, *, doing: bool = True, acto
         text = f"{fighter.name} {deed} and is no longer hidden."
     fighter.save()
     log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
-    changed(game, actor, fighters=[fighter])
+    changed(game, fighters=[fighter])
     return fighter
 
 
@@ -202,7 +202,7 @@ def undo(battle_id: int, event_id: int, *, actor) -> str:
     event.before = None
     event.save(update_fields=["before"])
     log(game, f"Undone: {event.text}", kind=GameEvent.Kind.STATE, actor=actor, side=fighter.side)
-    _changed_fighter(game, fighter, old, actor)
+    _changed_fighter(game, fighter, old)
     return event.text
 
 
@@ -227,7 +227,7 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
     if game.phase != order[-1]:
         game.phase = order[order.index(game.phase) + 1]
         game.save(update_fields=["phase"])
-        changed(game, actor, phase_of=side)
+        changed(game, phase_of=side)
         return game
     advance_turn(game, actor)
     return game
@@ -260,7 +260,7 @@ def pick_up(
         "gold": f"{amount} gold crown{'s' if amount > 1 else ''}",
         "wyrdstone": f"{amount} shard{'s' if amount > 1 else ''} of wyrdstone",
     }.get(loot, what)
-    return _logged(game, actor, log(
+    return _logged(game, log(
         game, f"{fighter.name} picked up {shown}.", kind=GameEvent.Kind.LOOT, actor=actor,
         fighter=fighter, loot=loot, amount=amount,
     ))  # fmt: skip
@@ -273,11 +273,10 @@ def note(battle_id: int, text: str, *, actor) -> GameEvent:
     text = " ".join(text.split())
     if not text:
         raise RuleViolation("Write something first.")
-    return _logged(game, actor, log(game, f"{actor.username}: {text[:250]}", kind="note",
-                                    actor=actor))  # fmt: skip
+    return _logged(game, log(game, f"{actor.username}: {text[:250]}", kind="note", actor=actor))
 
 
-def _logged(game: Game, actor, event: GameEvent) -> GameEvent:
+def _logged(game: Game, event: GameEvent) -> GameEvent:
     """Only the log changes."""
-    changed(game, actor)
+    changed(game)
     return event

@@ -119,7 +119,7 @@ def take_rout_test(battle_id: int, side_id: int, *, entered: str = "", actor) ->
         raise RuleViolation(f"{side.participant.warband.name} has no Rout test to take now.")
     side.rerolls_this_test = []
     _roll(game, side, entered, actor, "Rout test")
-    changed(game, actor, sides=[side], dice=True)
+    changed(game, sides=[side], dice=True)
     return side
 
 
@@ -136,7 +136,7 @@ def reroll(battle_id: int, side_id: int, key: str, *, entered: str = "", actor) 
     if chosen.once_per_game:
         side.rerolls_used = [*side.rerolls_used, key]
     _roll(game, side, entered, actor, f"Rout test re-rolled ({chosen.label})")
-    changed(game, actor, sides=[side], dice=True)
+    changed(game, sides=[side], dice=True)
     return side
 
 
@@ -159,7 +159,7 @@ def rout(battle_id: int, side_id: int, *, actor) -> GameSide:
     )
     log(game, text, kind=GameEvent.Kind.ROUT, actor=actor, side=side)
     _rout(game, side, actor)
-    changed(game, actor, whole=True)
+    changed(game, whole=True)
     return side
 
 

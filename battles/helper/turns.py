@@ -38,4 +38,4 @@ def advance_turn(game: Game, actor) -> None:
     if stunned:
         text += f" Stunned, now knocked down: {', '.join(stunned)}."
     log(game, text, kind=GameEvent.Kind.TURN, actor=actor, side=side)
-    changed(game, actor, whole=True)
+    changed(game, whole=True)

@@ -106,6 +106,26 @@ def test_a_page_two_changes_behind_gets_every_row_they_changed(client, duel):
     assert 'id="side-status-' in text(answer)  # stunned: the Rout test's Leadership may change
 
 
+def test_a_sides_count_and_its_rout_test_come_with_the_change_that_makes_them(client, duel):
+    """Two of the Reavers' five out of action in their own turn: a quarter, the Rout test is
+    due; the opponent's page gets the count and the prompt, not the other rows."""
+    battle = begin(duel)
+    _, brandt, first, *_ = fighters(battle, duel["reavers"])
+    owner = duel["reavers"].owner
+    moves.set_state(battle.pk, first.pk, play.OUT_OF_ACTION, actor=owner, cause="other")
+    seen = version(battle)
+    moves.set_state(battle.pk, brandt.pk, play.OUT_OF_ACTION, actor=owner, cause="other")
+    client.force_login(duel["scourge"].owner)
+
+    answer = poll(client, battle, seen)
+
+    assert rows(answer) == {brandt.pk}
+    assert re.search(r'data-testid="out-count">2 of 5<', text(answer))
+    assert f'data-testid="rout-{duel["reavers"].pk}"' in text(answer)
+    assert "must take a Rout test" in text(answer)
+    assert 'data-testid="rout-test"' not in text(answer)  # the Reavers' player takes it
+
+
 def test_a_phase_redraws_the_turn_and_the_rows_it_changes_for_those_who_move_them(client, duel):
     """A fleeing warrior rallies in his recovery phase only: the phase changes his row (for
     his player), not the others'."""
