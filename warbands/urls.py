@@ -1,6 +1,7 @@
 from django.urls import path
 
-from warbands import correction_views, print_views, treasury_views, views
+from warbands import correction_views, print_views, views
+from warbands.treasury import views as treasury_views
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/warbands/new/", views.warband_create, name="warband_create"),

@@ -30,7 +30,7 @@ from warbands.models import (
 )
 from warbands.rules import RuleViolation
 from warbands.rules import containers as container_rules
-from warbands.treasury_forms import (
+from warbands.treasury.forms import (
     BuyContainerForm,
     EquipForm,
     LedgerFilterForm,
