@@ -46,6 +46,11 @@ urlpatterns = [
     ),
     path("warbands/<int:pk>/treasury/equip/", treasury_views.treasury_equip, name="treasury_equip"),
     path("warbands/<int:pk>/treasury/store/", treasury_views.treasury_store, name="treasury_store"),
+    path(
+        "warbands/<int:pk>/treasury/store-pile/",
+        treasury_views.treasury_store_pile,
+        name="treasury_store_pile",
+    ),
     path("warbands/<int:pk>/treasury/name/", treasury_views.treasury_name, name="treasury_name"),
     path("vessels/<int:pk>/place/", treasury_views.vessel_place, name="vessel_place"),
     # Corrections by hand, outside the rules (the owner's and the organisers')

@@ -171,7 +171,7 @@ def test_another_warbands_container_is_not_a_valid_choice(client, warband):
     )
 
     assert response.status_code == 422
-    assert "Select a valid choice" in response.content.decode()
+    assert "Choose one of your containers." in response.content.decode()
 
 
 def test_without_htmx_a_move_redirects_back_to_the_treasury(client, warband):
