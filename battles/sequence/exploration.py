@@ -38,7 +38,7 @@ from battles.sequence.treasury_steps import (
     pay,
     receive,
     standing_heroes,
-    treasury_page,
+    step_board,
 )
 from warbands import rules as roster_rules
 from warbands import services as warband_services
@@ -146,7 +146,7 @@ class Exploration(TreasuryStep):
         list_rolls(sequence, 3, tasks)
 
     def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
+        context = {"board": step_board(sequence, user)}
         context["notes"] = notes_of(sequence, 3)
         played = scenarios.scenario(sequence.participant.battle.scenario_key)
         context["scenario_income"] = played if played.income else None

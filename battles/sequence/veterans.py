@@ -17,7 +17,7 @@ from battles.sequence.treasury_steps import (
     equipment_per_model,
     own_warrior,
     pay,
-    treasury_page,
+    step_board,
 )
 from warbands.models import Warrior
 from warbands.rules import RuleViolation
@@ -51,7 +51,7 @@ class Veterans(TreasuryStep):
                                               kind="veterans", label=label)])  # fmt: skip
 
     def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
+        context = {"board": step_board(sequence, user)}
         task = sequence.tasks.filter(step=5, void=False, kind="veterans", done=True).first()
         available = (task.result or {}).get("available", 0) if task else None
         used = sequence.state.get("veterans_used", 0)
