@@ -11,7 +11,8 @@ journal, so that undo restores both. Readings where the rules are silent:
   unstored when the sequence ends is lost (step 10).
 - A price is paid from the container the player names first, then from the unstored pile,
   then from the other containers in turn; money received goes into the container he names
-  (or the unstored pile).
+  (or the unstored pile). A container bought in step 9 is the treasury page's purchase, paid
+  as there: from the container named, else from the one that can pay it alone.
 - The treasury steps are the owner's alone (``battles.sequence.engine.may_act``).
 """
 
