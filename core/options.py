@@ -1,14 +1,19 @@
-"""``<option>`` elements built in Python (the ``{% options %}`` tag).
+"""``<option>`` elements built in Python (the ``{% options %}`` tag, ``OptionsSelect``).
 
-The treasury page's forms and step 9 of the post-battle sequence list a warband's containers
-and warriors many times over (hundreds of options for a large treasury): joining strings in
-Python keeps that out of the template loop. ``OptionList`` (a list) keeps each option's escaped
-HTML, built on first use, so the forms of one page share it.
+The treasury's forms (its page and the post-battle steps) list a warband's containers and
+warriors many times over (hundreds of options for a large treasury): joining strings in
+Python keeps that out of the template loop, and out of Django's template per option.
+``OptionList`` (a list) keeps each option's escaped HTML, built on first use, so the forms of
+one page share it.
 """
 
 from __future__ import annotations
 
-from django.utils.html import escape, format_html_join
+from collections.abc import Callable
+
+from django import forms
+from django.forms.utils import flatatt
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 
@@ -81,3 +86,41 @@ def render_groups(groups) -> SafeString:
             if options
         ),
     )
+
+
+def with_selected(options: str, values) -> SafeString:
+    """``options`` (as built here) with the option of each of ``values`` selected instead of
+    any selected before."""
+    chosen = [str(v) for v in values if v not in (None, "")]
+    if not chosen:
+        return mark_safe(options)
+    html = options.replace(" selected>", ">")
+    for value in chosen:
+        plain = f'<option value="{escape(value)}">'
+        html = html.replace(plain, plain[:-1] + " selected>", 1)
+    return mark_safe(html)
+
+
+class OptionsSelect(forms.Select):
+    """A form's ``<select>`` whose options the page built once (``source``, a callable that
+    answers their HTML: a page's list of containers, kept with its fragments), with a first
+    option of its own (``blank``: its label, value ""). The posted or initial value is
+    selected. Without a ``source`` (a form not drawn by a page that read its lists) it is
+    Django's own ``Select``."""
+
+    source: Callable[[], str] | None = None
+    blank: str | None = None
+
+    def use_required_attribute(self, initial) -> bool:
+        # Django's looks at the first choice, which for a model's choices is a query.
+        return forms.Widget.use_required_attribute(self, initial)
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        if self.source is None:
+            return super().render(name, value, attrs, renderer)
+        blank = (
+            "" if self.blank is None else format_html('<option value="">{}</option>', self.blank)
+        )
+        options = with_selected(blank + self.source(), self.format_value(value))
+        attrs = flatatt(self.build_attrs(self.attrs, attrs))
+        return format_html('<select name="{}"{}>{}</select>', name, attrs, options)

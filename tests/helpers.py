@@ -157,8 +157,9 @@ def play_to(sequence, step, actor):
             if loose.wyrdstone:
                 box = sequence.participant.warband.containers.get(kind="treasure_chest")
                 values = step_forms.clean_action(
-                    3, "store", {"target": box.pk, "wyrdstone": loose.wyrdstone}
-                )
+                    3, "store", {"target": box.pk, "wyrdstone": loose.wyrdstone},
+                    warband=sequence.participant.warband,
+                )  # fmt: skip
                 sequences.act(sequence, actor=actor, step=3, action="store", values=values)
         sequences.complete_step(sequence, actor=actor, step=current)
         sequence.refresh_from_db()
@@ -357,7 +358,8 @@ def act(sequence, action, actor, dice=(), **data):
     step = sequence.current_step
     return sequences.act(
         sequence, actor=actor, step=step, action=action,
-        values=step_forms.clean_action(step, action, data), dice=ScriptedDice(dice),
+        values=step_forms.clean_action(step, action, data, warband=sequence.participant.warband),
+        dice=ScriptedDice(dice),
     )  # fmt: skip
 
 

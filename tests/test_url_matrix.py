@@ -113,6 +113,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "treasury_move_item": ("LMMMM", "LHFOF"),
     "treasury_equip": ("LMMMM", "LHFOF"),
     "treasury_store": ("LMMMM", "LHFOF"),
+    "treasury_store_pile": ("LMMMM", "LHFOF"),
     "treasury_name": ("LMMMM", "LHFOF"),
     "vessel_place": ("LMMMM", "LHFOF"),
     # Captives: the warband's owner acts; the organiser follows its captives page.

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from warbands import correction_views, print_views, treasury_views, views
+from warbands import correction_views, print_views, views
+from warbands.treasury import views as treasury_views
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/warbands/new/", views.warband_create, name="warband_create"),
@@ -45,6 +46,11 @@ urlpatterns = [
     ),
     path("warbands/<int:pk>/treasury/equip/", treasury_views.treasury_equip, name="treasury_equip"),
     path("warbands/<int:pk>/treasury/store/", treasury_views.treasury_store, name="treasury_store"),
+    path(
+        "warbands/<int:pk>/treasury/store-pile/",
+        treasury_views.treasury_store_pile,
+        name="treasury_store_pile",
+    ),
     path("warbands/<int:pk>/treasury/name/", treasury_views.treasury_name, name="treasury_name"),
     path("vessels/<int:pk>/place/", treasury_views.vessel_place, name="vessel_place"),
     # Corrections by hand, outside the rules (the owner's and the organisers')

@@ -12,7 +12,7 @@ paid, the upkeep: ``HiredSword``). Readings where the rules are silent:
 
 from __future__ import annotations
 
-from battles.aftermath.treasury_steps import TreasuryStep, pay, treasury_page
+from battles.aftermath.treasury_steps import TreasuryStep, pay, step_board
 from battles.models import PostBattleSequence
 from core.errors import RuleViolation
 from warbands import hired_swords
@@ -61,7 +61,7 @@ class DramatisPersonae(TreasuryStep):
     actions = ("hire_sword", "upkeep")
 
     def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
+        context = {"board": step_board(sequence, user)}
         decided = _settled(sequence)
         context["upkeep"] = [(h, decided.get(str(h.pk))) for h in upkeep_due(sequence)]
         context["sword_upkeep"] = [

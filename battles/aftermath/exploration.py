@@ -35,7 +35,7 @@ from battles.aftermath.treasury_steps import (
     pay,
     receive,
     standing_heroes,
-    treasury_page,
+    step_board,
 )
 from battles.models import Participant, PostBattleSequence, SequenceTask
 from battles.rules import exploration as rules
@@ -144,7 +144,7 @@ class Exploration(TreasuryStep):
         return tasks
 
     def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
+        context = {"board": step_board(sequence, user)}
         context["notes"] = notes_of(sequence, 3)
         played = scenarios.scenario(sequence.participant.battle.scenario_key)
         context["scenario_income"] = played if played.income else None

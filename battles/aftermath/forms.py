@@ -3,11 +3,15 @@
 A step's action, its completion and a roll are posted by the step's template; the view cleans
 the post with the form this module registers for it (``clean_action``, ``clean_completion``,
 ``clean_roll``) and hands the services only the cleaned values: whole numbers within their
-bounds, keys of the warband's things (``pile`` where the unstored pile may be meant), short
-texts. What a key points at (a container of this warband, a warrior on its roster) is the
-step's to check, under its lock: a form cannot know what another tab changed meanwhile.
-Input that does not read is refused with the step's own words (``RuleViolation``), and
-nothing changes.
+bounds, keys of the warband's things, short texts, and the warband's containers (the
+treasury's ``ContainerField``: ``pile`` where the unstored pile may be meant). What a key
+points at (a warrior on its roster) is the step's to check, under its lock; the treasury's
+services read again, under their locks, what a container field chose: a form cannot know what
+another tab changed meanwhile. The moves of the treasury (step 9, and storing what lies
+unstored in every treasury step) are the treasury page's own forms (``warbands.treasury.forms``),
+which the step applies in its journal. Input that does not read is refused with the step's
+own words (``RuleViolation``; ``Refused`` keeps the form, whose messages go beside its
+fields), and nothing changes.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from battles.dice import parse_faces
 from battles.forms import DiceField
 from core.dice import split_digits
 from core.errors import RuleViolation
+from warbands.models import StorageContainer
+from warbands.treasury import forms as treasury_forms
+from warbands.treasury.forms import ContainerField, TreasuryForm
 
 LARGEST_KEY = 2**63 - 1  # a bigint primary key
 WHOLE = re.compile(r"-?[0-9]{1,12}")  # longer is out of every bound anyway
@@ -60,31 +67,14 @@ class Whole(forms.IntegerField):
 
 
 class Key(forms.Field):
-    """The key of one of the warband's things; with ``pile``, also ``"pile"`` for the unstored
-    pile. Blank or not a key: None (the step then asks to choose)."""
-
-    def __init__(self, *, pile: bool = False, **kwargs) -> None:
-        self.pile = pile
-        super().__init__(required=False, **kwargs)
-
-    def to_python(self, value):
-        raw = str(value or "").strip()
-        if self.pile and raw == "pile":
-            return "pile"
-        return as_key(raw)
-
-
-class Keys(forms.Field):
-    """Several keys (a form's checkboxes); what is not a key is left out."""
-
-    widget = forms.SelectMultiple
+    """The key of one of the warband's things. Blank or not a key: None (the step then asks
+    to choose)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(required=False, **kwargs)
 
     def to_python(self, value):
-        values = value if isinstance(value, list | tuple) else [value] if value else []
-        return [key for key in map(as_key, map(str, values)) if key is not None]
+        return as_key(str(value or "").strip())
 
 
 class Tagged(forms.CharField):
@@ -121,18 +111,9 @@ class NoInput(forms.Form):
     pass
 
 
-class StoreForm(forms.Form):
-    """Unstored treasure into a container (every treasury step)."""
-
-    target = Key(pile=True)
-    gold = Whole("Gold crowns")
-    wyrdstone = Whole("Wyrdstone shards")
-    items = Keys()
-
-
-class SellWyrdstoneForm(forms.Form):
+class SellWyrdstoneForm(TreasuryForm):
     shards = Whole("Shards to sell", minimum=1, maximum=1000)
-    into = Key(pile=True)
+    into = ContainerField(label="Money into", pile=True)
 
 
 class AddModelsForm(forms.Form):
@@ -143,9 +124,11 @@ class AddModelsForm(forms.Form):
     pay_from = Key()
 
 
-class BuyRareForm(forms.Form):
+class BuyRareForm(TreasuryForm):
     """A rare item: its price dice, when its price has dice not rolled yet (the step checks
-    their count: ``battles.aftermath.rare_items.price_roll``)."""
+    their count: ``battles.aftermath.rare_items.price_roll``). ``to``: a warrior's key, or one
+    of the warband's containers (None when it is not one: the step names the item it asks a
+    container for)."""
 
     task = Key()
     goods = Tagged()
@@ -153,6 +136,13 @@ class BuyRareForm(forms.Form):
     pay_from = Key()
     haggle = forms.BooleanField(required=False)  # Haggle: 2D6 off (``battles.aftermath.haggle``)
     dice = DiceField(label="Price dice")
+
+    def clean_to(self):
+        where, pk = self.cleaned_data["to"]
+        if where == "warrior":
+            return where, pk
+        held = StorageContainer.objects.held().filter(warband=self.warband, pk=pk)
+        return where, held.first() if pk else None
 
 
 class HireSwordForm(forms.Form):
@@ -185,54 +175,16 @@ class BuyForm(forms.Form):
     haggle = forms.BooleanField(required=False)
 
 
-class BuyStashForm(forms.Form):
+class BuyStashForm(TreasuryForm):
     item = Text()
-    into = Key()
+    into = ContainerField(label="into")
     pay_from = Key()
     haggle = forms.BooleanField(required=False)
 
 
-class SellItemForm(forms.Form):
+class SellItemForm(TreasuryForm):
     what = Tagged(key=True)
-    into = Key(pile=True)
-
-
-class MoveForm(forms.Form):
-    source = Key(pile=True)
-    target = Key(pile=True)
-    gold = Whole("Gold crowns")
-    wyrdstone = Whole("Wyrdstone shards")
-
-
-class MoveItemForm(forms.Form):
-    stored_item = Key()
-    target = Key(pile=True)
-
-
-class EquipForm(forms.Form):
-    stored_item = Key()
-    warrior = Key()
-
-
-class UnequipForm(forms.Form):
-    owned = Key()
-    target = Key(pile=True)
-
-
-class BuyContainerForm(forms.Form):
-    kind = Text()
-    holder = Key()
-    pay_from = Key()
-
-
-class SellContainerForm(forms.Form):
-    container = Key()
-    proceeds_to = Key(pile=True)
-
-
-class PlaceForm(forms.Form):
-    container = Key()
-    parent = Key()
+    into = ContainerField(label="Money into", pile=True)
 
 
 ACTIONS: dict[tuple[int, str], type[forms.Form]] = {
@@ -247,16 +199,21 @@ ACTIONS: dict[tuple[int, str], type[forms.Form]] = {
     (8, "buy"): BuyForm,
     (8, "buy_stash"): BuyStashForm,
     (8, "sell"): SellItemForm,
-    (9, "move"): MoveForm,
-    (9, "move_item"): MoveItemForm,
-    (9, "equip"): EquipForm,
-    (9, "unequip"): UnequipForm,
-    (9, "buy_container"): BuyContainerForm,
-    (9, "sell_container"): SellContainerForm,
-    (9, "place"): PlaceForm,
+    # The treasury page's forms (``warbands.treasury.forms``; the board draws them).
+    (9, "move"): treasury_forms.MoveTreasureForm,
+    (9, "move_item"): treasury_forms.MoveItemForm,
+    (9, "equip"): treasury_forms.EquipForm,
+    (9, "unequip"): treasury_forms.StoreItemForm,
+    (9, "buy_container"): treasury_forms.BuyContainerForm,
+    (9, "sell_container"): treasury_forms.SellContainerForm,
+    (9, "place"): treasury_forms.PlaceContainerForm,
     # Storing what lies unstored, in every treasury step but the last: step 10 only counts
     # what is left unstored, which is lost as it ends.
-    **{(step, "store"): StoreForm for step in TREASURY_STEPS if step != TREASURY_STEPS[-1]},
+    **{
+        (step, "store"): treasury_forms.StorePileForm
+        for step in TREASURY_STEPS
+        if step != TREASURY_STEPS[-1]
+    },
 }
 
 
@@ -288,15 +245,19 @@ class PostedStepForm(forms.Form):
     confirmed = forms.BooleanField(required=False)
 
 
+class Refused(RuleViolation):
+    """A post whose form does not read: its first message, and the form (``form``) with all
+    of them, for a page that draws it again with each message beside its field."""
+
+    def __init__(self, form: forms.Form) -> None:
+        super().__init__(treasury_forms.first_error(form))
+        self.form = form
+
+
 def _cleaned(form: forms.Form) -> dict:
     if form.is_valid():
         return form.cleaned_data
-    name, errors = next(iter(form.errors.items()))
-    message = errors[0]
-    label = form.fields[name].label if name in form.fields else ""
-    raise RuleViolation(
-        message if not label or message.startswith(label) else f"{label}: {message}"
-    )
+    raise Refused(form)
 
 
 def clean_posted(data: Mapping) -> dict:
@@ -304,10 +265,12 @@ def clean_posted(data: Mapping) -> dict:
     return _cleaned(PostedStepForm(data))
 
 
-def clean_action(step: int, action: str, data: Mapping) -> dict:
-    """The cleaned values of ``action`` in ``step``, or ``RuleViolation``. Only an action whose
-    form has a dice field takes typed dice; any other rolls what it needs by the server (a
-    hired wizard's spells), and dice typed for it are refused rather than ignored."""
+def clean_action(step: int, action: str, data: Mapping, *, warband=None):
+    """The cleaned values of ``action`` in ``step``, or ``RuleViolation``: for a form of the
+    treasury (which chooses among ``warband``'s things), the form itself, whose ``apply``
+    makes the change. Only an action whose form has a dice field takes typed dice; any other
+    rolls what it needs by the server (a hired wizard's spells), and dice typed for it are
+    refused rather than ignored."""
     form = ACTIONS.get((step, action))
     if form is None:
         raise RuleViolation("Nothing to do here.")
@@ -318,7 +281,27 @@ def clean_action(step: int, action: str, data: Mapping) -> dict:
                 f"This takes no typed dice (the server rolls anything it needs); you typed "
                 f"{len(typed)}."
             )
-    return _cleaned(form(data))
+    if not issubclass(form, TreasuryForm):
+        return _cleaned(form(data))
+    if warband is None:
+        raise TypeError(f"The form of {action!r} chooses among a warband's things: give it.")
+    bound = form(data, warband=warband)
+    values = _cleaned(bound)
+    return bound if hasattr(bound, "apply") else values
+
+
+#: The name the treasury's board draws a step's form by (``TreasuryBoard.forms``), where it is
+#: not the action's own.
+BOARD_NAMES = {
+    (9, "unequip"): "store_item",
+    (9, "buy_container"): "buy",
+    (9, "sell_container"): "sell",
+    **{(step, "store"): "store_pile" for step in TREASURY_STEPS},
+}
+
+
+def board_name(step: int, action: str) -> str:
+    return BOARD_NAMES.get((step, action), action)
 
 
 def clean_completion(data: Mapping) -> dict:

@@ -26,12 +26,11 @@ from battles.aftermath.treasury_steps import (
     TreasuryStep,
     gold_held,
     note_receipt,
-    own_container,
     own_warrior,
     pay,
     receipts,
     standing_heroes,
-    treasury_page,
+    step_board,
 )
 from battles.dice import exactly
 from battles.models import SequenceTask
@@ -126,7 +125,7 @@ class RareItems(TreasuryStep):
         )
 
     def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
+        context = {"board": step_board(sequence, user)}
         offers, wares = [], None
         key = sequence.participant.warband.warband_type.key
         for task in sequence.tasks.filter(step=6, void=False, kind="rarity", done=True):
@@ -205,17 +204,21 @@ class RareItems(TreasuryStep):
             )
             if offer.refusal:
                 raise RuleViolation(offer.refusal)
-            where, pk = values["to"]
+            # A warrior's key, or one of the warband's containers (``BuyRareForm.clean_to``).
+            where, chosen = values["to"]
             warrior = container = None
             if where == "warrior":
-                warrior = own_warrior(ctx, pk)
+                warrior = own_warrior(ctx, chosen)
                 if warrior.group_size > 1:
                     raise RuleViolation(
                         "A henchman group needs one for each model: store it instead."
                     )
                 treasury.check_may_use(warrior, item)
             else:
-                container = own_container(ctx, pk, what=item.name)
+                container = chosen
+                if container is None:
+                    raise RuleViolation(f"Choose one of your containers for the {item.name}.")
+                container.warband = ctx.warband  # loaded with the sequence
             # The price is rolled once; it stands even if the treasury cannot pay it now.
             prices = dict(result.get("prices", {}))
             need = price_roll(item, prices)

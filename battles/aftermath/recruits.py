@@ -24,16 +24,14 @@ from battles.aftermath import haggle, leader_return
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
     check_group_grows,
-    destination,
     equipment_per_model,
     locked_containers,
     note_receipt,
-    own_container,
     own_warrior,
     pay,
     receipts,
     receive,
-    treasury_page,
+    step_board,
 )
 from battles.models import PostBattleSequence
 from battles.rules import exploration as exploration_rules
@@ -99,7 +97,7 @@ class Recruits(TreasuryStep):
             .select_related("warrior_type")
             .with_items()
         )
-        context = treasury_page(sequence, user, warriors=warriors)
+        context = {"board": step_board(sequence, user, warriors=warriors)}
         recruits = _recruits(sequence)
         key = warband.warband_type.key
         by_type = equipment.list_entries_by_type({w.warrior_type_id for w in warriors})
@@ -258,7 +256,7 @@ class Recruits(TreasuryStep):
         offer = trading.stash_terms(item.as_ware() if item else None, ctx.warband.warband_type.key)
         if offer.refusal:
             raise RuleViolation(offer.refusal)
-        container = own_container(ctx, values["into"], what=item.name)
+        container = values["into"]  # one of the warband's (``BuyStashForm``)
         price, haggled = offer.price, ""
         if offer.price_dice:
             price = exploration_rules.variable_price(dice, price, offer.price_dice, item.name)
@@ -284,7 +282,7 @@ class Recruits(TreasuryStep):
         (the treasury's lock order: containers before items): one taken away meanwhile (a
         correction, another tab) is refused, not paid for."""
         what, pk = values["what"]
-        target = destination(ctx, values)
+        target = treasury.made(values["into"])  # the unstored pile, made now if chosen
         if what == "stored":
             stored = (
                 StoredItem.objects.filter(

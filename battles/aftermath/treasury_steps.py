@@ -1,6 +1,6 @@
-"""What the treasury steps of the post-battle sequence (3 to 9) share: reading the posted
-forms, paying and receiving money, the page's view of the treasury, storing what lies
-unstored, and who explored.
+"""What the treasury steps of the post-battle sequence (3 to 9) share: paying and receiving
+money, the treasury as the step's page shows it (the treasury page's board, ``step_board``),
+storing what lies unstored, and who explored.
 
 Every find, purchase, sale and move goes through ``warbands.treasury`` with the step's context,
 so each ledger entry names the battle and the step; roster changes go through the step's
@@ -11,74 +11,30 @@ journal, so that undo restores both. Readings where the rules are silent:
   unstored when the sequence ends is lost (step 10).
 - A price is paid from the container the player names first, then from the unstored pile,
   then from the other containers in turn; money received goes into the container he names
-  (or the unstored pile).
+  (or the unstored pile). A container bought in step 9 is the treasury page's purchase, paid
+  as there: from the container named, else from the one that can pay it alone.
 - The treasury steps are the owner's alone (``battles.aftermath.permissions.may_act``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from django.db.models import Q
+from django.urls import reverse
+from django.utils.html import format_html
 
 from battles.aftermath.engine import Context, Step
 from battles.models import PostBattleSequence, WarriorOutcome
 from core.errors import RuleViolation
-from core.options import OptionList
-from warbands import permissions, treasury
 from warbands import rules as roster_rules
 from warbands import services as warband_services
-from warbands.models import (
-    LedgerEntry,
-    StorageContainer,
-    StoredItem,
-    Warrior,
-    amount_parts,
-)
+from warbands import treasury
+from warbands.models import LedgerEntry, StorageContainer, Warrior, amount_parts
 from warbands.rules import trading
+from warbands.treasury.board import Post, TreasuryBoard
 
 Reason = LedgerEntry.Reason
 
 
 # --- Reading the post ----------------------------------------------------------------------
-
-
-def own_container(ctx: Context, pk: int | None, *, what: str = "container") -> StorageContainer:
-    """One of the warband's held containers (the unstored pile included)."""
-    found = (
-        StorageContainer.objects.held().filter(warband=ctx.warband, pk=pk).first() if pk else None
-    )
-    if found is None:
-        raise RuleViolation(f"Choose one of your containers for the {what}.")
-    found.warband = ctx.warband  # loaded with the sequence: the treasury need not read it again
-    return found
-
-
-def destination(ctx: Context, values: Mapping, key: str = "into") -> StorageContainer:
-    """Where money or an item goes: a container, or (``pile``) the unstored pile."""
-    return destinations(ctx, values, key)[0]
-
-
-def destinations(ctx: Context, values: Mapping, *keys: str) -> list[StorageContainer]:
-    """``destination`` for each key; the containers chosen, the pile included, are read in one
-    query. The treasury's change locks and reads them again."""
-    pks = [values[key] for key in keys if values[key] not in ("pile", None)]
-    pile = any(values[key] == "pile" for key in keys)
-    wanted = Q(pk__in=pks) | Q(kind=StorageContainer.LOOSE) if pile else Q(pk__in=pks)
-    read = list(StorageContainer.objects.held().filter(wanted, warband=ctx.warband))
-    found = {c.pk: c for c in read}
-    pile = next((c for c in read if c.kind == StorageContainer.LOOSE), None)
-    chosen = []
-    for key in keys:
-        if values[key] == "pile":
-            container = pile or treasury.loose_pile(ctx.warband)  # made on first use
-        else:
-            container = found.get(values[key])
-        if container is None:
-            raise RuleViolation("Choose one of your containers for the container.")
-        container.warband = ctx.warband  # loaded with the sequence
-        chosen.append(container)
-    return chosen
 
 
 def own_warrior(ctx: Context, pk: int | None) -> Warrior:
@@ -210,68 +166,51 @@ class TreasuryStep(Step):
         return getattr(self, f"do_{action}")(ctx, values, dice)
 
     def page_context(self, sequence, user):
-        return treasury_page(sequence, user)
+        return {"board": step_board(sequence, user)}
 
 
-def treasury_page(sequence: PostBattleSequence, user, *, warriors=None) -> dict:
-    """The containers (through ``permissions.visible_containers``: the sequence page is the
-    owner's), the warriors, and where money can go. Every list of containers in the steps
-    names a pouch's hero with its contents ("Pouch 1 of Karl (5 gc)": the ``contents`` label of
-    ``core.options``), so that two pouches are told apart by who carries them.
-    ``warriors``: the step's own read of the warband's warriors, when it needs more of them
-    than the treasury's forms (``WarriorQuerySet.for_forms``)."""
-    warband = sequence.participant.warband
-    containers = treasury.held_containers(warband)
-    views = permissions.visible_containers(user, containers)
-    if warriors is None:
-        warriors = list(
-            Warrior.objects.filter(warband=warband, status=Warrior.Status.ACTIVE).for_forms()
-        )
-    real = [c for c in containers if c.kind != StorageContainer.LOOSE]
-    shown_pile = permissions.shown_pile(views)
-    pile_parts = []
-    if shown_pile:
-        contents = shown_pile.contents
-        pile_parts = amount_parts(
-            contents.gold, contents.wyrdstone, [stored.name for stored in contents.items]
-        )
-    return {
-        "containers": [v for v in views if v.kind != StorageContainer.LOOSE],
-        "pile": shown_pile,
-        "pile_parts": pile_parts,
-        "real_containers": OptionList(real),  # their options are built once (core.options)
-        "paying": OptionList(c for c in real if c.gold_crowns),  # "Pay from" (steps 5 to 9)
-        "warriors": warriors,
-        "gold_held": sum(c.gold_crowns for c in containers),
-        "loaded": containers,  # the models, stored items prefetched (step 9 lists them)
+#: The treasury page's forms a step draws, by the board's names: the step's action for each.
+STEP_ACTIONS = {
+    "move": "move",
+    "move_item": "move_item",
+    "equip": "equip",
+    "store_item": "unequip",
+    "buy": "buy_container",
+    "sell": "sell_container",
+    "place": "place",
+    "store_pile": "store",
+}
+
+
+def step_board(sequence: PostBattleSequence, user, *, warriors=None) -> TreasuryBoard:
+    """The treasury as the step's page shows it: the treasury page's board (its containers
+    through ``permissions.visible_containers``; the sequence page is the owner's), whose forms
+    post to the sequence with the step's action. Every list of containers names a pouch's hero
+    with its contents ("Pouch 1 of Karl (5 gc)": the ``contents`` label of ``core.options``),
+    so that two pouches are told apart by who carries them. ``warriors``: the step's own read
+    of the warband's warriors, when it needs more of them than the treasury's forms."""
+    url = reverse("sequence_act", args=[sequence.pk])
+    step = sequence.current_step
+    posts = {
+        name: Post(url, format_html(HIDDEN, step, action)) for name, action in STEP_ACTIONS.items()
     }
+    return TreasuryBoard(user, sequence.participant.warband, posts=posts, warriors=warriors)
 
 
-def store_from_pile(ctx: Context, values: Mapping) -> str:
-    """Put unstored treasure (gold, shards, items) into one of the warband's containers (the
-    treasury's moves lock and check both)."""
-    pile, target = destinations(ctx, {"pile": "pile", "target": values["target"]}, "pile", "target")
-    if target.kind == StorageContainer.LOOSE:
-        raise RuleViolation("Choose a container to store it in.")
-    gold = values["gold"]
-    shards = values["wyrdstone"]
-    item_pks = values["items"]
-    if not (gold or shards or item_pks):
-        raise RuleViolation("Say what to store: gold crowns, shards or items.")
-    if gold or shards:
-        treasury.move_treasure(
-            pile,
-            target,
-            actor=ctx.actor,
-            gold=gold,
-            wyrdstone=shards,
-            context=ctx.treasury_context(),
-        )
-    names = []
-    for stored in StoredItem.objects.filter(container=pile, pk__in=item_pks):
-        treasury.move_stored_item(stored, target, actor=ctx.actor, context=ctx.treasury_context())
-        names.append(stored.name)
-    return f"Stored {', '.join(amount_parts(gold, shards, names))} in {target.the}."
+# What a step's form posts besides its fields: the step it was drawn for, and its action.
+HIDDEN = (
+    '<input type="hidden" name="step" value="{}"><input type="hidden" name="action" value="{}">'
+)
+
+
+def store_from_pile(ctx: Context, form) -> str:
+    """Put unstored treasure (gold, shards, items) into one of the warband's containers
+    (``forms.StorePileForm``: the treasury's moves lock and check both)."""
+    form.apply(actor=ctx.actor, context=ctx.treasury_context())
+    data = form.cleaned_data
+    names = [stored.name for stored in data["items"]]
+    stored = ", ".join(amount_parts(data["gold"], data["wyrdstone"], names))
+    return f"Stored {stored} in {data['target'].the}."
 
 
 def _outcomes(sequence: PostBattleSequence) -> dict[int, WarriorOutcome]:

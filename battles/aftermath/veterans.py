@@ -15,7 +15,7 @@ from battles.aftermath.treasury_steps import (
     equipment_per_model,
     own_warrior,
     pay,
-    treasury_page,
+    step_board,
 )
 from battles.models import SequenceTask
 from core.errors import RuleViolation
@@ -47,7 +47,7 @@ class Veterans(TreasuryStep):
         return [SequenceTask(sequence=sequence, step=5, order=0, kind="veterans", label=label)]
 
     def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
+        context = {"board": step_board(sequence, user)}
         task = sequence.tasks.filter(step=5, void=False, kind="veterans", done=True).first()
         available = (task.result or {}).get("available", 0) if task else None
         used = sequence.state.get("veterans_used", 0)

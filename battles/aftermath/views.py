@@ -22,14 +22,24 @@ from campaign import fragments
 from core.dice import DiceError
 from core.errors import RuleViolation
 from warbands.permissions import can_see_treasury
+from warbands.treasury import forms as treasury_forms
+from warbands.treasury.board import FORMS as BOARD_FORMS
+from warbands.treasury.forms import TreasuryForm
 
 
 def sequence_context(
-    request: HttpRequest, sequence: PostBattleSequence, *, error: str = "", body: bool = False
+    request: HttpRequest,
+    sequence: PostBattleSequence,
+    *,
+    error: str = "",
+    body: bool = False,
+    refused=None,
 ) -> dict:
     """What the page shows. ``body``: only the current step's part (``#step-body``), after an
     action that told its record (``sequences.act``): the other steps' records, which only the
-    list of steps shows, are not read."""
+    list of steps shows, are not read. ``refused``: (name, form) of a treasury form the step
+    drew (``TreasuryBoard.forms``) that was refused: drawn again with its messages, beside its
+    fields, instead of above the step."""
     step = sequence.current_step
     if body:
         told = getattr(sequence, "told_record", None)
@@ -90,6 +100,9 @@ def sequence_context(
     }
     if handler is not None and not secret_step:
         context.update(handler.page_context(sequence, request.user))
+        if refused is not None and "board" in context:
+            context["board"].forms.refuse(*refused)
+            context["refused_at_form"] = True
         if getattr(handler, "after_tasks", False):
             context["after_template"] = f"battles/aftermath/steps/_step_{step}_after.html"
     return context
@@ -103,20 +116,22 @@ def _panel(
     told: bool = False,
     body: bool = False,
     reopen: dict | None = None,
+    refused=None,
 ) -> HttpResponse:
     """The step panel after a post. ``told``: the service that succeeded left ``sequence``
     where the sequence is now (``run_task``, ``act``, ``complete_step``); else it is re-read
     (a refusal, an undo: another tab may have moved it on). ``body``: an action of the step
     (``act``, a task's roll) changes nothing in the list of steps, so only the step's part is
     drawn and swapped (``HX-Retarget``). ``reopen``: a reopening to confirm (``ask``, with
-    what was ``posted``) or refused (``refused``), shown in the panel."""
+    what was ``posted``) or refused (``refused``), shown in the panel. ``refused``: the
+    treasury form refused (``sequence_context``)."""
     if not request.htmx and not (reopen and "ask" in reopen):
         if error:
             messages.error(request, str(reopen["refused"]) if reopen else error)
         return redirect("sequence_detail", sequence.pk)
     if not told:
         sequence.refresh_progress()
-    context = sequence_context(request, sequence, error=error, body=body)
+    context = sequence_context(request, sequence, error=error, body=body, refused=refused)
     context["reopen"] = reopen
     if not request.htmx:  # the confirmation, on a page of its own
         panel = render_to_string(
@@ -187,12 +202,31 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
     return _panel(request, sequence, told=True, body=True)
 
 
+def _refused_form(posted: dict, values, refusal: RuleViolation):
+    """(name, form) of the treasury's form that ``refusal`` refused, when the step's board
+    draws it (``TreasuryBoard.forms``): the form that did not read (``step_forms.Refused``),
+    or the one the treasury's services refused, with their message."""
+    form = getattr(refusal, "form", None)
+    if form is None and isinstance(values, TreasuryForm):
+        form = treasury_forms.refused(values, refusal)
+    name = step_forms.board_name(posted.get("step"), posted.get("action"))
+    if name in BOARD_FORMS and isinstance(form, BOARD_FORMS[name][0]):
+        return name, form
+    return None
+
+
 @require_POST
 def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
+    """An action of the current step. A form of the treasury reads the warband's things: only
+    a user who may play the step has it read."""
     sequence = get_sequence_for_user(request, pk)
+    posted, values = {}, None
     try:
         posted = step_forms.clean_posted(request.POST)
-        values = step_forms.clean_action(posted["step"], posted["action"], request.POST)
+        aftermath_permissions.check_acts(request.user, sequence)
+        values = step_forms.clean_action(
+            posted["step"], posted["action"], request.POST, warband=sequence.participant.warband
+        )
         dice = dice_for(
             sequence.participant.battle,
             entered=posted["dice"],
@@ -205,7 +239,10 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
             values=values, dice=dice,
         )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
-        return _panel(request, sequence, error=str(refusal))
+        refused = (
+            _refused_form(posted, values, refusal) if isinstance(refusal, RuleViolation) else None
+        )
+        return _panel(request, sequence, error=str(refusal), refused=refused)
     return _panel(request, sequence, told=True, body=True)
 
 

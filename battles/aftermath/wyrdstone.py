@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
-    destination,
     locked_containers,
     receive,
-    treasury_page,
+    step_board,
 )
 from battles.rules import exploration as rules
 from core.errors import RuleViolation
@@ -39,7 +38,7 @@ class SellWyrdstone(TreasuryStep):
     actions = ("sell",)
 
     def page_context(self, sequence, user):
-        context = treasury_page(sequence, user)
+        context = {"board": step_board(sequence, user)}
         warband = sequence.participant.warband
         shards = treasury.totals(warband)["wyrdstone"]
         size = warband_size(warband)
@@ -60,7 +59,7 @@ class SellWyrdstone(TreasuryStep):
         held = sum(c.wyrdstone for c in containers)
         if shards > held:
             raise RuleViolation(f"The warband holds {held} wyrdstone shards.")
-        target = destination(ctx, values)
+        target = treasury.made(values["into"])  # the unstored pile, made now if chosen
         # the locked copy of the same container, if it is one: it knows what the sale took
         target = next((c for c in locked if c.pk == target.pk), target)
         size = warband_size(ctx.warband)

@@ -60,7 +60,7 @@ def test_typed_haggle_dice_come_after_the_price_dice_and_are_logged(duel):
     values = step_forms.clean_action(6, "buy_rare", {
         "task": task.pk, "goods": "item:lucky_charm", "haggle": "1",
         "to": f"container:{sack_with_room(reavers).pk}",
-    })  # fmt: skip
+    }, warband=reavers)  # fmt: skip
     with pytest.raises(DiceError, match="needs 2 dice"):
         sequences.act(sequence, actor=owner, step=6, action="buy_rare",
                       values=values, dice=dice_for(battle, entered="3"))  # fmt: skip

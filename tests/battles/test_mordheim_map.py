@@ -57,7 +57,7 @@ def test_the_maps_d6_is_typed_after_the_price_dice_and_logged(duel):
     battle = sequence.participant.battle
     values = step_forms.clean_action(6, "buy_rare", {
         "task": task.pk, "goods": "item:mordheim_map", "to": f"warrior:{captain.pk}",
-    })  # fmt: skip
+    }, warband=reavers)  # fmt: skip
     with pytest.raises(DiceError, match="needs 5 dice"):
         sequences.act(sequence, actor=owner, step=6, action="buy_rare", values=values,
                       dice=dice_for(battle, entered="1 1 1 1"))  # fmt: skip

@@ -31,7 +31,8 @@ def test_two_tabs_selling_wyrdstone_sell_once(committed_duel):
     sequence, reavers = at(committed_duel, 4)  # exploring stored 2 shards in the chest
 
     def sell():
-        values = step_forms.clean_action(4, "sell", {"shards": "2", "into": "pile"})
+        values = step_forms.clean_action(4, "sell", {"shards": "2", "into": "pile"},
+                                         warband=reavers)  # fmt: skip
         sequences.act(sequence, actor=reavers.owner, step=4, action="sell",
                       values=values, dice=ScriptedDice([]))  # fmt: skip
 

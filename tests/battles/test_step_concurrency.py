@@ -41,7 +41,7 @@ def act(warband, sequence, action, **data):
     def run():
         step = sequence.current_step
         sequences.act(sequence, actor=warband.owner, step=step, action=action,
-                      values=step_forms.clean_action(step, action, data),
+                      values=step_forms.clean_action(step, action, data, warband=warband),
                       dice=ScriptedDice([3, 3, 3]))  # fmt: skip
 
     return run

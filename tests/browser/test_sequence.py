@@ -141,7 +141,7 @@ def test_both_warbands_play_their_whole_sequence(live_server, chromium):
     expect(alice.locator("#step-panel")).to_contain_text("Kurt")
     go_on(alice, 9)
     buy = form(alice, "buy_container")
-    buy.get_by_label("Container to buy").select_option("large_sack")
+    buy.locator("select[name=kind]").select_option("large_sack")
     buy.locator("select[name=pay_from]").select_option(str(chest.pk))
     buy.get_by_role("button", name="Buy").click()
     expect(alice.locator("#step-panel")).to_contain_text("Large Sack 5 (empty)")  # numbered

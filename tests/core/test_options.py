@@ -11,7 +11,7 @@ from django.template import Context, Template
 from django.utils import timezone
 
 from battles.models import Battle
-from core.options import OptionList, render_options
+from core.options import OptionList, OptionsSelect, render_options
 from warbands.models import LedgerEntry, StorageContainer
 
 
@@ -38,6 +38,24 @@ def test_options_escape_names_and_leave_out_the_excluded_one():
         '<option value="1">Chest “&lt;b&gt;{0}&lt;/b&gt;”</option>'
         '<option value="2">Pouch</option><option value="3">Cart</option>'
     )
+
+
+def test_a_forms_select_draws_the_options_it_is_given_with_the_chosen_one_selected():
+    """``OptionsSelect``: a form's field drawn from a page's list built once (the treasury's
+    board), its first option its own; the posted value is selected instead of the list's
+    default, and a value that is no option selects nothing."""
+    boxes = OptionList([box(1, "Chest"), box(2, "Sack & <Co>")])
+    select = OptionsSelect(attrs={"aria-label": "To"})
+    select.source = lambda: render_options(boxes, selected=1)
+    select.blank = "Any <one>"
+
+    assert select.render("target", None) == (
+        '<select name="target" aria-label="To"><option value="">Any &lt;one&gt;</option>'
+        '<option value="1" selected>Chest</option><option value="2">Sack &amp; &lt;Co&gt;</option>'
+        "</select>"
+    )
+    assert '<option value="2" selected>' in select.render("target", "2")
+    assert " selected" not in select.render("target", "9")
 
 
 def test_a_henchman_group_is_named_with_its_size():

@@ -13,7 +13,7 @@ def test_the_wsgi_entry_point_loads_the_views_and_freezes_them_out_of_the_collec
     what they made is frozen (``gc.freeze``), so that full collections no longer walk it."""
     code = (
         "import gc, sys; before = gc.get_freeze_count(); import core.wsgi;"
-        "print(before, gc.get_freeze_count(), 'warbands.treasury_views' in sys.modules)"
+        "print(before, gc.get_freeze_count(), 'warbands.treasury.views' in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],

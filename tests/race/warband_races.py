@@ -318,6 +318,19 @@ def store():
     )
 
 
+@race("treasury_store_pile", "the pile's 5 gc are stored once")
+def store_pile():
+    warband = mustered_warband()
+    sack = _sacks(warband)[-1]  # 27 gc
+    treasury.move_treasure(sack, treasury.loose_pile(warband), actor=warband.owner, gold=5)
+    return Shot(
+        warband.owner,
+        reverse("treasury_store_pile", args=[warband.pk]),
+        {"target": sack.pk, "gold": 5},
+        applied=lambda: _entries(warband, Reason.TRANSFER, container=sack, amount=5),
+    )
+
+
 NOT_RACED = {
     "warband_roster": "a page",
     "warband_muster": "a page",

@@ -8,7 +8,7 @@ from django.urls import reverse
 from tests.factories import hide_secrets, mustered_warband
 from warbands import treasury
 from warbands.models import LedgerEntry
-from warbands.treasury_views import TreasuryBoard
+from warbands.treasury.board import TreasuryBoard
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -172,7 +172,7 @@ def test_another_warbands_container_is_not_a_valid_choice(client, warband):
     )
 
     assert response.status_code == 422
-    assert "Select a valid choice" in response.content.decode()
+    assert "Choose one of your containers." in response.content.decode()
 
 
 def test_without_htmx_a_move_redirects_back_to_the_treasury(client, warband):
@@ -395,7 +395,7 @@ def test_a_ledger_page_holds_its_own_rows_and_counts_the_whole_ledger(rf, warban
     def page(**query):
         request = rf.get("/", query)
         request.user = warband.owner
-        return TreasuryBoard(request, warband).ledger[1]
+        return TreasuryBoard(warband.owner, warband, request=request).ledger[1]
 
     first, second = page(), page(page=2)
 

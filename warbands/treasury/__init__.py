@@ -7,13 +7,19 @@ service keeps). The modules:
 
 - ``ledger``: ledger entries and balances, the locks, the context a change is made in;
 - ``queries``: reads (a warband's containers, totals, the pile of unstored treasure);
-- ``moves``: the owner's moves between containers, equipping and storing warriors' items;
+- ``moves``: the owner's moves between containers, equipping and storing warriors' items,
+  storing what lies unstored;
 - ``containers``: buying, selling, naming, numbering and placing containers, and the purse
   stored at the end of mustering;
 - ``capture``: containers captured or lost, unstored treasure lost after a battle;
 - ``audit``: every balance against the sum of its ledger entries, and value minted from
   nothing (``conservation_problems``);
 - ``provenance``: what corrections gave each warband, and gold an item they added brought.
+
+Its edge, which the treasury page and the post-battle steps share, is here too, above the
+services and imported by its callers directly (this module does not): ``forms`` (each form's
+``apply`` calls the services), ``board`` (what a page shows of a treasury, and the forms'
+lists) and ``views`` (the treasury page); their partials are ``templates/warbands/treasury/``.
 
 Callers use the package (``treasury.move_treasure(...)``); the modules import each other
 directly, never this one.
@@ -62,6 +68,7 @@ from warbands.treasury.moves import (
     move_stored_item,
     move_treasure,
     release_warrior,
+    store_pile,
     store_warrior_item,
 )
 from warbands.treasury.provenance import (
@@ -76,6 +83,7 @@ from warbands.treasury.queries import (
     containers_of,
     held_containers,
     loose_pile,
+    made,
     totals,
     totals_of,
     with_stored_items,
@@ -113,6 +121,7 @@ __all__ = [
     "lock_warbands",
     "loose_pile",
     "lose_container",
+    "made",
     "move_stored_item",
     "move_treasure",
     "mustering_spent",
@@ -128,6 +137,7 @@ __all__ = [
     "sell_container",
     "settle_unstored_treasure",
     "storage_problems",
+    "store_pile",
     "store_purse",
     "store_warrior_item",
     "totals",

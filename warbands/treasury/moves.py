@@ -91,6 +91,31 @@ def _move_treasure(source, target, actor, gold, wyrdstone, context):
     return source, target
 
 
+def store_pile(
+    pile: StorageContainer,
+    target: StorageContainer,
+    *,
+    actor,
+    gold: int = 0,
+    wyrdstone: int = 0,
+    items=(),
+    context: Context | None = None,
+) -> None:
+    """Put unstored treasure (MiM: found or received, it waits for a container) into one of
+    the owner's containers: gold and shards in one move, then each chosen item
+    (``move_treasure``, ``move_stored_item``, which lock and check both)."""
+    if target.kind == StorageContainer.LOOSE:
+        raise RuleViolation("Choose a container to store it in.")
+    if not (gold or wyrdstone or items):
+        raise RuleViolation("Say what to store: gold crowns, shards or items.")
+    with atomic_change(context):
+        if gold or wyrdstone:
+            move_treasure(pile, target, actor=actor, gold=gold, wyrdstone=wyrdstone,
+                          context=context)  # fmt: skip
+        for stored in items:
+            move_stored_item(stored, target, actor=actor, context=context)
+
+
 @transaction.atomic
 def move_stored_item(
     stored: StoredItem, target: StorageContainer, *, actor, context: Context | None = None

@@ -81,3 +81,10 @@ def loose_pile(warband: Warband) -> StorageContainer:
     pile, _ = StorageContainer.objects.get_or_create(warband=warband, kind=StorageContainer.LOOSE)
     pile.warband = warband  # the caller's: the treasury need not read it again
     return pile
+
+
+def made(container: StorageContainer) -> StorageContainer:
+    """A container a form chose (``forms.ContainerField``): the unstored pile, made now when it
+    was chosen before the warband had one. Called inside the change's transaction, so that a
+    refusal leaves no pile behind."""
+    return loose_pile(container.warband) if container.pk is None else container

@@ -330,7 +330,7 @@ class Command(BaseCommand):
         """An action of the current step, its input read through the step's form as the
         page's post would be (``battles.aftermath.forms``)."""
         step = sequence.current_step
-        values = step_forms.clean_action(step, action, data)
+        values = step_forms.clean_action(step, action, data, warband=sequence.participant.warband)
         return sequences.act(sequence, actor=owner, step=step, action=action, values=values)
 
     def finish_task(self, sequence, task, owner, step, dice) -> None:
