@@ -108,8 +108,10 @@ def _drawn(game: Game, entries: list[dict], seats: Seats, *, events, fighters=No
         read = fighters_of(game).select_related("side__participant__warband__warband_type")
         read = read.filter(Q(pk__in=missing) | Q(side_id__in=summed | phased)).order_by()
     elif missing:
+        # (no warrior who took one out: a row of a warrior put out of action changes its side's
+        # count too, and comes with the query above)
         read = Fighter.objects.filter(game=game, pk__in=missing).order_by()
-        read = read.select_related("warrior", "taken_out_by", "side__participant__warband")
+        read = read.select_related("warrior", "side__participant__warband")
     else:
         read = []
     fighters.update((f.pk, f) for f in read)

@@ -27,6 +27,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
@@ -91,6 +92,7 @@ def _game(request: HttpRequest, pk: int) -> Game:
 def _context(request, game: Game, *, note="", error="", fighter_id=None, whole=True) -> dict:
     return {
         "board": board(game, request.user) if whole else None,
+        "move": _move_url(game),
         "note": note,
         "error": error,
         "error_fighter": fighter_id if error else None,
@@ -149,6 +151,11 @@ def _answer(request, game: Game, changes, *, status=200, note="", error="", figh
                   status=status)  # fmt: skip
 
 
+def _move_url(game: Game) -> str:
+    """Where every form of the page posts its move (reversed once, not once a form)."""
+    return reverse("play_move", args=[game.battle_id])
+
+
 def _panel(request, game: Game, fighter_pk: int) -> dict | None:
     """The panel of one of the user's warriors, or None when he is not the user's."""
     view = next(
@@ -166,6 +173,7 @@ def _panel(request, game: Game, fighter_pk: int) -> dict | None:
         "tests": play.TESTS.values(),
         "carried": carried_labels(game),
         "causes": [c for c in Fighter.Cause.choices if c[0] != "enemy"],
+        "move": _move_url(game),
     }
 
 

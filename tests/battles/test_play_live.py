@@ -219,6 +219,26 @@ def test_the_tapping_phones_answer_is_its_row_its_undo_and_the_line(client, duel
     assert lines(caught_up) == ["Captain Adler charged.", "Brandt ran."]
 
 
+def test_an_organiser_who_does_not_play_gets_the_rows_he_moves(client, duel):
+    """He moves every side's warriors: the changed row comes with its buttons, to him."""
+    battle = begin(duel)
+    adler, *_ = fighters(battle, duel["reavers"])
+    seen = version(battle)
+    moves.set_state(battle.pk, adler.pk, play.KNOCKED_DOWN, actor=duel["reavers"].owner)
+    client.force_login(duel["organiser"])
+
+    answer = poll(client, battle, seen)
+    tapped = move(client, battle, action="state", fighter=adler.pk, state="stunned",
+                  shown=seen + 1)  # fmt: skip
+
+    assert rows(answer) == {adler.pk}
+    assert 'data-testid="tap-stunned"' in text(answer)
+    assert tapped.status_code == 200
+    assert rows(tapped) == {adler.pk}
+    assert re.search(r'data-testid="state">Stunned<', text(tapped))
+    assert 'data-testid="undo"' in text(tapped)
+
+
 def test_a_refusal_comes_back_in_the_row_and_changes_nothing(client, duel):
     battle = begin(duel)
     adler, *_ = fighters(battle, duel["reavers"])
