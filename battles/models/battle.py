@@ -143,7 +143,7 @@ class Participant(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         help_text="An organiser who declared the carried items for the warband's player: they "
-        "wait for the player's confirmation (battles.sequence.carried_items).",
+        "wait for the player's confirmation.",
     )
     securers = models.PositiveSmallIntegerField(
         default=0, help_text="Warriors still on the table able to secure carried items."
