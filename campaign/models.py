@@ -90,7 +90,7 @@ class Campaign(models.Model):
     def save(self, *args, **kwargs):
         """Never writes ``version`` back: only ``campaign.versions`` changes it, in a statement
         of its own, and a copy read before a bump must not undo it."""
-        if not self._state.adding and kwargs.get("update_fields") is None:
+        if self.pk is not None and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [
                 f.name
                 for f in self._meta.concrete_fields

@@ -151,9 +151,9 @@ def test_no_module_imports_another_modules_private_names():
     assert offenders == {}
 
 
-# Django's public API only: a model's ``_state`` is Django's bookkeeping (reading
-# ``self._state.adding`` in ``save`` is documented; setting it is not), ``is_cached`` is no
-# documented method, and a paginator's cached properties are Django's to compute.
+# Django's public API only: a model's ``_state`` is Django's bookkeeping (a new row is one
+# whose primary key is still None; writing ``_state`` fakes what Django knows), ``is_cached``
+# is no documented method, and a paginator's cached properties are Django's to compute.
 PAGINATOR_CACHED = {
     name for name, value in vars(Paginator).items() if isinstance(value, cached_property)
 }
@@ -195,7 +195,7 @@ def _is_paginator(node: ast.expr, paginators: set[str]) -> bool:
 
 
 def django_internals(source: str) -> list[str]:
-    """Uses of Django's internals in ``source``: assignments to a model's ``_state``, calls of
+    """Uses of Django's internals in ``source``: any use of a model's ``_state``, calls of
     ``is_cached``, assignments to a paginator's attributes (or its ``__dict__``), and
     subclasses of ``Paginator`` that override its cached properties."""
     tree = ast.parse(source)
@@ -224,6 +224,8 @@ def django_internals(source: str) -> list[str]:
         if isinstance(target, ast.Name)
     }
     for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "_state":
+            found.append(f"{node.lineno}: uses {ast.unparse(node)}")
         if isinstance(node, ast.Call) and _named(node.func) == "is_cached":
             found.append(f"{node.lineno}: calls {ast.unparse(node.func)}()")
         for target in _targets(node):
@@ -249,6 +251,7 @@ def test_no_module_uses_djangos_internals():
     "source",
     [
         "record._state.adding = False",
+        "if not self._state.adding:\n    pass",
         "obj._state.db = 'default'",
         "a, obj._state.adding = 1, False",
         "setattr(record._state, 'adding', False)",
@@ -268,7 +271,7 @@ def test_the_internals_finder_finds_each_kind(source):
 
 def test_the_internals_finder_lets_the_documented_api_be():
     source = (
-        "if not self._state.adding:\n    pass\n"
+        "if self.pk is None:\n    pass\n"
         "paginator = Paginator(rows, 30)\npage = paginator.page(2)\nn = paginator.count\n"
         "record.pk, record.changes = 1, 2\n"
     )

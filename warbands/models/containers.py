@@ -375,7 +375,8 @@ class LedgerEntry(models.Model):
         return f"{self.amount:+d} {self.get_kind_display()} ({self.get_reason_display()})"
 
     def save(self, *args, **kwargs):
-        if not self._state.adding:
+        """Inserts only: an entry read back from the database has its primary key."""
+        if self.pk is not None:
             raise TypeError("Ledger entries are append-only: write a new entry instead.")
         super().save(*args, **kwargs)
 
