@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 
 from battles.rules import scenarios
+from campaign.models import RandomFortuneEntry
 from campaign.versions import VersionedQuerySet
 
 
@@ -50,8 +51,8 @@ class Battle(models.Model):
     random_fortune = models.BooleanField(default=False)
     fortune_table = models.CharField(
         max_length=4,
-        choices=[("d66", "D66"), ("d100", "D100")],
-        default="d66",
+        choices=RandomFortuneEntry.Table.choices,
+        default=RandomFortuneEntry.Table.D66,
         help_text="The random fortune table the scenario names.",
     )
     fortune_markers = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -21,6 +21,7 @@ from battles.models import Participant
 from battles.report.sides import Outcome
 from battles.rules import ReportedResult
 from battles.rules.scenarios import Scenario
+from campaign.models import RandomFortuneEntry
 
 
 class RecordForm(BattleForm):
@@ -134,7 +135,7 @@ def carried_item_declarations(data, items, enemies) -> tuple[list[Declaration], 
 
 class ReportForm(BattleForm):
     fortune_table = forms.ChoiceField(
-        choices=[("d66", "D66"), ("d100", "D100")], label="Random fortune table", required=False
+        choices=RandomFortuneEntry.Table.choices, label="Random fortune table", required=False
     )
 
 
@@ -174,7 +175,7 @@ class RecoverForm(forms.Form):
 class FortuneTableForm(forms.Form):
     """The campaign's random fortune table as lines "low-high | result | kind"."""
 
-    table = forms.ChoiceField(choices=[("d66", "D66"), ("d100", "D100")])
+    table = forms.ChoiceField(choices=RandomFortuneEntry.Table.choices)
     lines = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 10}),
         required=False,
