@@ -17,17 +17,29 @@ fields), and nothing changes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from django import forms
+from django.urls import reverse
+from django.utils.html import format_html
 
-from battles.aftermath import TREASURY_STEPS
+from battles.aftermath.dramatis_personae import DramatisPersonae
+from battles.aftermath.experience import Experience
+from battles.aftermath.rare_items import RareItems
+from battles.aftermath.reallocation import Reallocate
+from battles.aftermath.recruits import Recruits
+from battles.aftermath.registry import STEPS, handler
+from battles.aftermath.treasury_steps import TreasuryStep
+from battles.aftermath.veterans import Veterans
+from battles.aftermath.wyrdstone import SellWyrdstone
 from battles.dice import parse_faces
 from battles.forms import DiceField
 from core.dice import split_digits
 from core.errors import RuleViolation
 from warbands.models import StorageContainer
 from warbands.treasury import forms as treasury_forms
+from warbands.treasury.board import FORMS as BOARD_FORMS
+from warbands.treasury.board import Post
 from warbands.treasury.forms import ContainerField, TreasuryForm
 
 LARGEST_KEY = 2**63 - 1  # a bigint primary key
@@ -187,34 +199,63 @@ class SellItemForm(TreasuryForm):
     into = ContainerField(label="Money into", pile=True)
 
 
-ACTIONS: dict[tuple[int, str], type[forms.Form]] = {
-    (2, "award"): NoInput,
-    (4, "sell"): SellWyrdstoneForm,
-    (5, "add_veterans"): AddModelsForm,
-    (6, "buy_rare"): BuyRareForm,
-    (7, "hire_sword"): HireSwordForm,
-    (7, "upkeep"): UpkeepForm,
-    (8, "hire"): HireForm,
-    (8, "add_models"): AddModelsForm,
-    (8, "buy"): BuyForm,
-    (8, "buy_stash"): BuyStashForm,
-    (8, "sell"): SellItemForm,
-    # The treasury page's forms (``warbands.treasury.forms``; the board draws them).
-    (9, "move"): treasury_forms.MoveTreasureForm,
-    (9, "move_item"): treasury_forms.MoveItemForm,
-    (9, "equip"): treasury_forms.EquipForm,
-    (9, "unequip"): treasury_forms.StoreItemForm,
-    (9, "buy_container"): treasury_forms.BuyContainerForm,
-    (9, "sell_container"): treasury_forms.SellContainerForm,
-    (9, "place"): treasury_forms.PlaceContainerForm,
-    # Storing what lies unstored, in every treasury step but the last: step 10 only counts
-    # what is left unstored, which is lost as it ends.
-    **{
-        (step, "store"): treasury_forms.StorePileForm
-        for step in TREASURY_STEPS
-        if step != TREASURY_STEPS[-1]
-    },
+#: The form that reads each action of the steps, keyed by the action itself: a step's method
+#: marked ``@action``, whose name is what the page posts (``Step.handlers``). A step's own
+#: actions and the ones it inherits (``TreasuryStep.store``) are all its ``handlers``; this is
+#: the one place that says which form reads each, and nothing else names them.
+ACTION_FORMS: dict[Callable, type[forms.Form]] = {
+    Experience.award: NoInput,  # 2
+    # Storing what lies unstored, in every treasury step but the last (3 to 9): step 10 only
+    # counts what is left unstored, which is lost as it ends.
+    TreasuryStep.store: treasury_forms.StorePileForm,
+    SellWyrdstone.sell: SellWyrdstoneForm,  # 4
+    Veterans.add_veterans: AddModelsForm,  # 5
+    RareItems.buy_rare: BuyRareForm,  # 6
+    DramatisPersonae.hire_sword: HireSwordForm,  # 7
+    DramatisPersonae.upkeep: UpkeepForm,
+    Recruits.hire: HireForm,  # 8
+    Recruits.add_models: AddModelsForm,
+    Recruits.buy: BuyForm,
+    Recruits.buy_stash: BuyStashForm,
+    Recruits.sell: SellItemForm,
+    # 9: the treasury page's forms (``warbands.treasury.forms``; the board draws them).
+    Reallocate.move: treasury_forms.MoveTreasureForm,
+    Reallocate.move_item: treasury_forms.MoveItemForm,
+    Reallocate.equip: treasury_forms.EquipForm,
+    Reallocate.unequip: treasury_forms.StoreItemForm,
+    Reallocate.buy_container: treasury_forms.BuyContainerForm,
+    Reallocate.sell_container: treasury_forms.SellContainerForm,
+    Reallocate.place: treasury_forms.PlaceContainerForm,
 }
+
+#: The treasury board's name of each of its forms (``TreasuryBoard.forms``), which a step's
+#: action posts under when its form is one of them.
+BOARD_NAMES: dict[type[forms.Form], str] = {
+    form: name for name, (form, _view) in BOARD_FORMS.items()
+}
+
+
+def action_forms(step: int) -> dict[str, type[forms.Form]]:
+    """The actions of ``step`` by the names the page posts, each with the form that reads it."""
+    return {name: ACTION_FORMS[method] for name, method in handler(step).handlers.items()}
+
+
+def board_posts(sequence) -> dict[str, Post]:
+    """Where the treasury's forms that the current step offers post: to the sequence, with the
+    step and the step's action that the form reads, by the board's name of the form."""
+    url = reverse("sequence_act", args=[sequence.pk])
+    step = sequence.current_step
+    return {
+        BOARD_NAMES[form]: Post(url, format_html(HIDDEN, step, name))
+        for name, form in action_forms(step).items()
+        if form in BOARD_NAMES
+    }
+
+
+# What a step's form of the board posts besides its fields: the step, and its action.
+HIDDEN = (
+    '<input type="hidden" name="step" value="{}"><input type="hidden" name="action" value="{}">'
+)
 
 
 class CompletionForm(forms.Form):
@@ -271,9 +312,11 @@ def clean_action(step: int, action: str, data: Mapping, *, warband=None):
     makes the change. Only an action whose form has a dice field takes typed dice; any other
     rolls what it needs by the server (a hired wizard's spells), and dice typed for it are
     refused rather than ignored."""
-    form = ACTIONS.get((step, action))
+    if step not in STEPS:
+        raise RuleViolation("The form is out of date: reload the page.")
+    form = action_forms(step).get(action)
     if form is None:
-        raise RuleViolation("Nothing to do here.")
+        raise RuleViolation(handler(step).no_such_action())
     if "dice" not in form.base_fields:
         typed = split_digits(parse_faces(str(data.get("dice") or "")[:120]), 6)
         if typed:
@@ -288,20 +331,6 @@ def clean_action(step: int, action: str, data: Mapping, *, warband=None):
     bound = form(data, warband=warband)
     values = _cleaned(bound)
     return bound if hasattr(bound, "apply") else values
-
-
-#: The name the treasury's board draws a step's form by (``TreasuryBoard.forms``), where it is
-#: not the action's own.
-BOARD_NAMES = {
-    (9, "unequip"): "store_item",
-    (9, "buy_container"): "buy",
-    (9, "sell_container"): "sell",
-    **{(step, "store"): "store_pile" for step in TREASURY_STEPS},
-}
-
-
-def board_name(step: int, action: str) -> str:
-    return BOARD_NAMES.get((step, action), action)
 
 
 def clean_completion(data: Mapping) -> dict:

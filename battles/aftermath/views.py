@@ -23,7 +23,6 @@ from core.dice import DiceError
 from core.errors import RuleViolation
 from warbands.permissions import can_see_treasury
 from warbands.treasury import forms as treasury_forms
-from warbands.treasury.board import FORMS as BOARD_FORMS
 from warbands.treasury.forms import TreasuryForm
 
 
@@ -99,7 +98,8 @@ def sequence_context(
         else f"battles/aftermath/steps/_step_{min(step, 11)}.html",
     }
     if handler is not None and not secret_step:
-        context.update(handler.page_context(sequence, request.user))
+        posts = step_forms.board_posts(sequence)
+        context.update(handler.page_context(sequence, request.user, posts))
         if refused is not None and "board" in context:
             context["board"].forms.refuse(*refused)
             context["refused_at_form"] = True
@@ -202,17 +202,15 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
     return _panel(request, sequence, told=True, body=True)
 
 
-def _refused_form(posted: dict, values, refusal: RuleViolation):
+def _refused_form(values, refusal: RuleViolation):
     """(name, form) of the treasury's form that ``refusal`` refused, when the step's board
     draws it (``TreasuryBoard.forms``): the form that did not read (``step_forms.Refused``),
     or the one the treasury's services refused, with their message."""
     form = getattr(refusal, "form", None)
     if form is None and isinstance(values, TreasuryForm):
         form = treasury_forms.refused(values, refusal)
-    name = step_forms.board_name(posted.get("step"), posted.get("action"))
-    if name in BOARD_FORMS and isinstance(form, BOARD_FORMS[name][0]):
-        return name, form
-    return None
+    name = step_forms.BOARD_NAMES.get(type(form))
+    return (name, form) if name else None
 
 
 @require_POST
@@ -220,7 +218,7 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
     """An action of the current step. A form of the treasury reads the warband's things: only
     a user who may play the step has it read."""
     sequence = get_sequence_for_user(request, pk)
-    posted, values = {}, None
+    values = None
     try:
         posted = step_forms.clean_posted(request.POST)
         aftermath_permissions.check_acts(request.user, sequence)
@@ -239,9 +237,7 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
             values=values, dice=dice,
         )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
-        refused = (
-            _refused_form(posted, values, refusal) if isinstance(refusal, RuleViolation) else None
-        )
+        refused = _refused_form(values, refusal) if isinstance(refusal, RuleViolation) else None
         return _panel(request, sequence, error=str(refusal), refused=refused)
     return _panel(request, sequence, told=True, body=True)
 
