@@ -36,7 +36,7 @@ from battles.dice import parse_faces
 from battles.forms import DiceField
 from core.dice import split_digits
 from core.errors import RuleViolation
-from warbands.models import StorageContainer
+from warbands.models import HiredSword, StorageContainer
 from warbands.treasury import forms as treasury_forms
 from warbands.treasury.board import FORMS as BOARD_FORMS
 from warbands.treasury.board import Post
@@ -53,9 +53,12 @@ def as_key(raw: str) -> int | None:
 
 
 class Whole(forms.IntegerField):
-    """A whole number from ``minimum`` to ``maximum``; blank means 0."""
+    """A whole number from ``minimum`` to ``maximum``; blank means 0. ``attrs``: what its input
+    asks for beyond those bounds (a group's usual size: ``max`` 5 where the rules allow 20)."""
 
-    def __init__(self, label: str, *, minimum: int = 0, maximum: int = 10_000) -> None:
+    def __init__(
+        self, label: str, *, minimum: int = 0, maximum: int = 10_000, attrs=None, **kwargs
+    ) -> None:
         bounds = f"{label}: give a number from {minimum} to {maximum}."
         super().__init__(
             label=label,
@@ -67,7 +70,9 @@ class Whole(forms.IntegerField):
                 "min_value": bounds,
                 "max_value": bounds,
             },
+            **kwargs,
         )
+        self.widget.attrs.update(attrs or {})
 
     def to_python(self, value):
         raw = str(value if value is not None else "").strip()
@@ -80,7 +85,10 @@ class Whole(forms.IntegerField):
 
 class Key(forms.Field):
     """The key of one of the warband's things. Blank or not a key: None (the step then asks
-    to choose)."""
+    to choose). Drawn by its page as a hidden input: a choice among the page's own lists is
+    drawn with them (``core.options``)."""
+
+    widget = forms.HiddenInput
 
     def __init__(self, **kwargs) -> None:
         super().__init__(required=False, **kwargs)
@@ -111,6 +119,8 @@ class Text(forms.CharField):
     def __init__(self, *, max_length: int = 100, **kwargs) -> None:
         self.cut = max_length
         super().__init__(required=False, **kwargs)
+        if isinstance(self.widget, forms.TextInput):
+            self.widget.attrs.setdefault("maxlength", str(max_length))
 
     def to_python(self, value):
         return super().to_python(value)[: self.cut]
@@ -119,24 +129,48 @@ class Text(forms.CharField):
 # --- The forms of the actions -------------------------------------------------------------
 
 
+class Shown:
+    """A step's form as its page draws it (``battles.aftermath.forms.page.StepForms``).
+    ``drawn``: the fields the page draws from the form, each with its message beside it (a
+    message of another field, a choice drawn from the page's own lists, is the form's own, at
+    its top); ``row``: the field that tells apart the forms of an action drawn once per row
+    (a warrior's purchases), drawn hidden; ``show``: what its fields ask for that depends on
+    the page (the shards held)."""
+
+    drawn: tuple[str, ...] = ()
+    row = ""
+
+    def show(self, page: dict, row: str = "") -> None:
+        """Set what depends on ``page``, the step's page context (and on the ``row``)."""
+
+
 class NoInput(forms.Form):
     pass
 
 
-class SellWyrdstoneForm(TreasuryForm):
-    shards = Whole("Shards to sell", minimum=1, maximum=1000)
+class SellWyrdstoneForm(Shown, TreasuryForm):
+    shards = Whole("Shards to sell", minimum=1, maximum=1000, attrs={"required": True})
     into = ContainerField(label="Money into", pile=True)
+    drawn = ("shards",)
+
+    def show(self, page: dict, row: str = "") -> None:
+        """All the shards held, and no more."""
+        held = page.get("shards_held") or 0
+        self.fields["shards"].widget.attrs["max"] = held
+        self.initial.setdefault("shards", held)
 
 
-class AddModelsForm(forms.Form):
+class AddModelsForm(Shown, forms.Form):
     """More models for a henchman group (veterans in step 5, new recruits in step 8)."""
 
     group = Key()
-    models = Whole("How many", minimum=1, maximum=20)
+    models = Whole("How many", minimum=1, maximum=20, initial=1,
+                   attrs={"max": 5, "required": True})  # fmt: skip
     pay_from = Key()
+    drawn = ("models",)
 
 
-class BuyRareForm(TreasuryForm):
+class BuyRareForm(Shown, TreasuryForm):
     """A rare item: its price dice, when its price has dice not rolled yet (the step checks
     their count: ``battles.aftermath.rare_items.price_roll``). ``to``: a warrior's key, or one
     of the warband's containers (None when it is not one: the step names the item it asks a
@@ -147,7 +181,14 @@ class BuyRareForm(TreasuryForm):
     to = Tagged(key=True)
     pay_from = Key()
     haggle = forms.BooleanField(required=False)  # Haggle: 2D6 off (``battles.aftermath.haggle``)
-    dice = DiceField(label="Price dice")
+    dice = DiceField(
+        label="Price dice", widget=forms.TextInput(attrs={"placeholder": "server rolls"})
+    )
+    drawn = ("haggle", "dice")
+    row = "task"  # one form per rarity roll that succeeded
+
+    def show(self, page: dict, row: str = "") -> None:
+        self.fields["dice"].widget.attrs["maxlength"] = 20  # a price's dice and Haggle's
 
     def clean_to(self):
         where, pk = self.cleaned_data["to"]
@@ -157,13 +198,28 @@ class BuyRareForm(TreasuryForm):
         return where, held.first() if pk else None
 
 
-class HireSwordForm(forms.Form):
-    sword = Text(max_length=60)  # a hired sword of the catalogue, by key; blank: typed by hand
-    name = Text()
-    kind = Text()
-    hire_fee = Whole("Hire fee", maximum=1000)
-    upkeep = Whole("Upkeep", maximum=1000)
+class HireSwordForm(Shown, forms.Form):
+    # A hired sword of the catalogue, by key (one form per row); blank: typed by hand.
+    sword = Text(max_length=60, widget=forms.HiddenInput)
+    name = Text(label="Name")
+    kind = Text(label="Kind", widget=forms.Select(choices=HiredSword.Kind.choices))
+    hire_fee = Whole("Hire fee", maximum=1000, initial=0)
+    upkeep = Whole("Upkeep", maximum=1000, initial=0)
     pay_from = Key()
+    drawn = ("name", "kind", "hire_fee", "upkeep")
+    row = "sword"
+
+    def show(self, page: dict, row: str = "") -> None:
+        """A sword of the catalogue may be named; one typed by hand must be."""
+        name = self.fields["name"].widget
+        if not row:
+            name.attrs["required"] = True
+            return
+        swords = {sword.key: sword.name for sword, _reason in page.get("sword_catalogue", ())}
+        named = swords.get(row, "hired sword")
+        name.attrs.update(
+            {"placeholder": "Name (optional)", "aria-label": f"Name of the new {named}"}
+        )
 
 
 class UpkeepForm(forms.Form):
@@ -173,25 +229,30 @@ class UpkeepForm(forms.Form):
     pay_from = Key()
 
 
-class HireForm(forms.Form):
+class HireForm(Shown, forms.Form):
     warrior_type = Key()
-    group_size = Whole("Group size", maximum=20)  # henchmen only: the step asks for 1 or more
-    name = Text()
+    # Henchmen only: the step asks for 1 or more.
+    group_size = Whole("Group size", maximum=20, initial=1, attrs={"min": 1, "max": 5})
+    name = Text(label="Name", widget=forms.TextInput(attrs={"placeholder": "optional"}))
     pay_from = Key()
+    drawn = ("name", "group_size")
 
 
-class BuyForm(forms.Form):
+class BuyForm(Shown, forms.Form):
     warrior = Key()
     item = Text()
     pay_from = Key()
     haggle = forms.BooleanField(required=False)
+    drawn = ("haggle",)
+    row = "warrior"  # one form per warrior
 
 
-class BuyStashForm(TreasuryForm):
+class BuyStashForm(Shown, TreasuryForm):
     item = Text()
     into = ContainerField(label="into")
     pay_from = Key()
     haggle = forms.BooleanField(required=False)
+    drawn = ("haggle",)
 
 
 class SellItemForm(TreasuryForm):
@@ -263,6 +324,11 @@ class CompletionForm(forms.Form):
 
     notes_confirmed = forms.BooleanField(required=False)
 
+    def __init__(self, *args, notes: bool = False, **kwargs) -> None:
+        super().__init__(*args, auto_id=False, **kwargs)
+        if notes:  # the page asks for the confirmation: the browser asks for the tick
+            self.fields["notes_confirmed"].widget.attrs["required"] = True
+
 
 class PostedStepForm(forms.Form):
     """What every post of the sequence carries: the step it was drawn for, physical dice
@@ -279,7 +345,7 @@ class PostedStepForm(forms.Form):
     action = Text(max_length=40)
     dice = DiceField()
     answer = Text(max_length=200)
-    reason = Text(max_length=300)
+    reason = Text(max_length=300, label="Why (shown in the battle's history)")
     # The current step the page showed (reopening: nothing happens when it has moved on).
     current = forms.IntegerField(required=False, min_value=0, max_value=11)
     # Reopening: the organiser saw which later steps it undoes, and confirmed.
