@@ -18,7 +18,9 @@ The package, in the order one reads it:
 - ``services``: what the pages call (prepare, run a task, act, complete, undo);
 - ``reopening``: an organiser reopens an earlier step, once told which later steps that
   undoes first, and why it cannot when later treasury changes depend on it;
-- ``forms`` and ``views``: the sequence's page, its steps' forms and the posts they make.
+- ``forms`` and ``views``: the sequence's page, its steps' forms and the posts they make;
+  ``forms.page`` draws the forms field by field, a refused one again with each message
+  beside its field.
 
 A step's actions are declared once, on each side of the line between the services and the
 forms: the step's methods marked ``@action`` are its actions, by their names
