@@ -18,7 +18,21 @@ The package, in the order one reads it:
 - ``services``: what the pages call (prepare, run a task, act, complete, undo);
 - ``reopening``: an organiser reopens an earlier step, once told which later steps that
   undoes first, and why it cannot when later treasury changes depend on it;
-- ``forms`` and ``views``: the sequence's page, its steps' forms and the posts they make.
+- ``forms`` and ``views``: the sequence's page, its steps' forms and the posts they make;
+  ``forms.page`` draws the forms field by field, a refused one again with each message
+  beside its field.
+
+A step's actions are declared once, on each side of the line between the services and the
+forms: the step's methods marked ``@action`` are its actions, by their names
+(``Step.handlers``: the engine dispatches a post to one of them, and refuses any other name),
+and ``forms.ACTION_FORMS`` gives the form that reads each, keyed by the method itself (not by a
+name or a step number: a renamed or removed action no longer imports). The view cleans a
+post with ``forms.action_forms(step)[name]``, and the treasury's board posts each of its forms
+that a step reads under the step's action (``forms.board_posts``, from the board's own names
+of its forms). The forms table cannot sit on the step class beside its methods: the services
+import no form (the views clean the post, the services take cleaned values, from the pages, the
+demo and the tests alike), and the forms read the steps, so the step naming its form would
+make the two import each other.
 
 This module only re-exports the public API for the callers outside the package
 (``from battles import aftermath``); the modules inside import each other directly.

@@ -12,6 +12,7 @@ paid, the upkeep: ``HiredSword``). Readings where the rules are silent:
 
 from __future__ import annotations
 
+from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import TreasuryStep, pay, step_board
 from battles.models import PostBattleSequence
 from core.errors import RuleViolation
@@ -58,10 +59,9 @@ class DramatisPersonae(TreasuryStep):
     pay the upkeep of those already with the warband, or let them go."""
 
     number = 7
-    actions = ("hire_sword", "upkeep")
 
-    def page_context(self, sequence, user):
-        context = {"board": step_board(sequence, user)}
+    def page_context(self, sequence, user, posts=None):
+        context = {"board": step_board(sequence, user, posts)}
         decided = _settled(sequence)
         context["upkeep"] = [(h, decided.get(str(h.pk))) for h in upkeep_due(sequence)]
         context["sword_upkeep"] = [
@@ -82,7 +82,8 @@ class DramatisPersonae(TreasuryStep):
         listed = [w.name for w in swords_due(sequence) if f"w{w.pk}" not in decided]
         return [f"Pay {name}'s upkeep or let him go." for name in typed + listed]
 
-    def do_hire_sword(self, ctx, values, dice):
+    @action
+    def hire_sword(self, ctx, values, dice):
         if values.get("sword"):
             return self.hire_from_catalogue(ctx, values, dice)
         name = values["name"].strip()
@@ -123,7 +124,8 @@ class DramatisPersonae(TreasuryStep):
         )
         return f"Hired {name} ({sword.name}) for {sword.hire_fee} gc."
 
-    def do_upkeep(self, ctx, values, dice):
+    @action
+    def upkeep(self, ctx, values, dice):
         if values.get("warrior"):
             return self.sword_upkeep(ctx, values)
         sword = next((h for h in upkeep_due(ctx.sequence) if h.pk == values["hired_sword"]), None)

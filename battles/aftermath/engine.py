@@ -10,6 +10,7 @@ exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -107,10 +108,18 @@ def step_context(sequence: PostBattleSequence, actor) -> Context:
 # --- Steps ---------------------------------------------------------------------------------
 
 
+def action(method: Callable) -> Callable:
+    """Mark a step's method ``(self, ctx, values, dice) -> summary`` as one of the actions the
+    player posts, under the method's name (``Step.handlers``). The form that reads its post is
+    the forms' to say, keyed by this method (``battles.aftermath.forms.ACTION_FORMS``)."""
+    method.is_action = True
+    return method
+
+
 class Step:
     """One step of the sequence. ``prepare`` lists the step's rolls as it becomes the current
     one (no changes to the roster; drawing its page never writes); ``act`` applies an action
-    the player posted; ``complete`` ends the step."""
+    the player posted (one of its ``handlers``); ``complete`` ends the step."""
 
     number: int
     # It may hold rolls to make (tasks): ``planned`` as it becomes current, or added by its
@@ -119,6 +128,16 @@ class Step:
     # Its rolls may stop to ask the player (``NeedsAnswer``) after changing something: the
     # task runs in a savepoint that the question rolls back. Steps that never ask say so.
     asks = True
+    # Its actions by name: its methods marked ``@action``, its own and those it inherits.
+    handlers: dict[str, Callable] = {}
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.handlers = {
+            name: method
+            for name in dir(cls)
+            if getattr(method := getattr(cls, name), "is_action", False)
+        }
 
     def prepare(self, sequence: PostBattleSequence) -> None:
         """List the rolls ``planned`` for the step, once (``list_rolls``)."""
@@ -131,8 +150,9 @@ class Step:
         """The rolls the step makes, read from the battle and the roster, unsaved."""
         return []
 
-    def page_context(self, sequence: PostBattleSequence, user) -> dict:
-        """What the step's template shows besides its tasks."""
+    def page_context(self, sequence: PostBattleSequence, user, posts=None) -> dict:
+        """What the step's template shows besides its tasks. ``posts``: where the forms of the
+        treasury's board post, in a step that draws it (``battles.aftermath.forms.board_posts``)."""
         return {}
 
     def blockers(self, sequence: PostBattleSequence, tasks=None) -> list[str]:
@@ -143,8 +163,17 @@ class Step:
         return [f"Roll for {task.label} first." for task in tasks if not task.done]
 
     def act(self, ctx: Context, action: str, values: dict, dice) -> str:
-        """Apply ``action`` with its cleaned ``values`` (``battles.aftermath.forms``)."""
-        raise RuleViolation("Nothing to do here.")
+        """Apply ``action``, one of the step's ``handlers``, with its cleaned ``values``
+        (``battles.aftermath.forms.clean_action``)."""
+        handler = self.handlers.get(action)
+        if handler is None:
+            raise RuleViolation(self.no_such_action())
+        return handler(self, ctx, values, dice)
+
+    def no_such_action(self) -> str:
+        """The refusal of an action the step does not have."""
+        name = STEP_NAMES[self.number]
+        return f"Nothing to do here: step {self.number} ({name}) has no such action."
 
     def run_task(self, ctx: Context, task: SequenceTask, dice) -> str:
         raise RuleViolation("Nothing to roll here.")

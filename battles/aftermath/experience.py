@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from battles.aftermath.engine import Context, Step
+from battles.aftermath.engine import Context, Step, action
 from battles.aftermath.injuries import kill_warrior
 from battles.models import SequenceTask, WarriorOutcome
 from battles.rules import experience as xp_rules
@@ -68,7 +68,7 @@ class Experience(Step):
             return ["Award the experience first."]
         return super().blockers(sequence, tasks)
 
-    def page_context(self, sequence, user):
+    def page_context(self, sequence, user, posts=None):
         if sequence.state.get("experience_awarded"):
             return {"awarded": sequence.state.get("experience_lines", [])}
         return {"gains": self.gains(sequence)}
@@ -121,9 +121,8 @@ class Experience(Step):
             gains.append(Gain(warrior, tuple(lines)))
         return gains
 
-    def act(self, ctx, action, values, dice):
-        if action != "award":
-            raise RuleViolation("Nothing to do here.")
+    @action
+    def award(self, ctx, values, dice):
         if ctx.sequence.state.get("experience_awarded"):
             raise RuleViolation("The experience has been awarded already: nothing changed.")
         lines, shown = [], []

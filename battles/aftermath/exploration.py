@@ -143,8 +143,8 @@ class Exploration(TreasuryStep):
             )  # fmt: skip
         return tasks
 
-    def page_context(self, sequence, user):
-        context = {"board": step_board(sequence, user)}
+    def page_context(self, sequence, user, posts=None):
+        context = {"board": step_board(sequence, user, posts)}
         context["notes"] = notes_of(sequence, 3)
         played = scenarios.scenario(sequence.participant.battle.scenario_key)
         context["scenario_income"] = played if played.income else None

@@ -22,6 +22,7 @@ modifiers) per hero who was not taken out of action. Readings where the rules ar
 from __future__ import annotations
 
 from battles.aftermath import haggle, mordheim_map
+from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
     gold_held,
@@ -94,7 +95,6 @@ class RareItems(TreasuryStep):
     number = 6
     rolls = True
     asks = False
-    actions = ("buy_rare",)
 
     def planned(self, sequence):
         bonus = sequence.participant.warband.warband_type.rare_item_modifier
@@ -124,8 +124,8 @@ class RareItems(TreasuryStep):
             streetwise=streetwise, warband_bonus=warband_bonus, kept_gems=hero.kept_gems
         )
 
-    def page_context(self, sequence, user):
-        context = {"board": step_board(sequence, user)}
+    def page_context(self, sequence, user, posts=None):
+        context = {"board": step_board(sequence, user, posts)}
         offers, wares = [], None
         key = sequence.participant.warband.warband_type.key
         for task in sequence.tasks.filter(step=6, void=False, kind="rarity", done=True):
@@ -157,7 +157,8 @@ class RareItems(TreasuryStep):
         shown = f"+{modifier} " if modifier else ""
         return f"2D6 {roll.faces[0]}+{roll.faces[1]} {shown}= {total}: items up to Rare {total}."
 
-    def do_buy_rare(self, ctx, values, dice):
+    @action
+    def buy_rare(self, ctx, values, dice):
         task = (
             SequenceTask.objects.select_for_update(no_key=True)
             .filter(

@@ -22,7 +22,7 @@ class UpdateRating(Step):
     def blockers(self, sequence, tasks=None):
         return []
 
-    def page_context(self, sequence, user):
+    def page_context(self, sequence, user, posts=None):
         warband = sequence.participant.warband
         # The rating before the battle and now, side by side: what the battle changed.
         before = sequence.participant.rating_before

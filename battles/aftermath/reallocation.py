@@ -9,52 +9,59 @@ containers' capacity and who may carry what.
 
 from __future__ import annotations
 
+from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import TreasuryStep
 from warbands.models import amount_parts
 
 
 class Reallocate(TreasuryStep):
     """Step 9: move gold, shards and items between containers and warriors (items only to
-    warriors whose list allows them), buy, sell and load containers. Each ``do_`` gets its
+    warriors whose list allows them), buy, sell and load containers. Each action gets its
     form, read and checked (``battles.aftermath.forms.clean_action``)."""
 
     number = 9
-    actions = ("move", "move_item", "equip", "unequip", "buy_container", "sell_container", "place")
 
-    def do_move(self, ctx, form, dice):
+    @action
+    def move(self, ctx, form, dice):
         source, target = form.apply(actor=ctx.actor, context=ctx.treasury_context())
         moved = " and ".join(
             amount_parts(form.cleaned_data["gold"], form.cleaned_data["wyrdstone"])
         )
         return f"Moved {moved} from {source.the} to {target.the}."
 
-    def do_move_item(self, ctx, form, dice):
+    @action
+    def move_item(self, ctx, form, dice):
         stored = form.apply(actor=ctx.actor, context=ctx.treasury_context())
         return f"Moved {stored.name} to {form.cleaned_data['target'].the}."
 
-    def do_equip(self, ctx, form, dice):
+    @action
+    def equip(self, ctx, form, dice):
         owned = form.apply(actor=ctx.actor, context=ctx.treasury_context())
         ctx.journal.created(owned)
         return f"{form.cleaned_data['warrior'].name} takes {form.cleaned_data['stored_item'].name}."
 
-    def do_unequip(self, ctx, form, dice):
+    @action
+    def unequip(self, ctx, form, dice):
         owned = form.cleaned_data["owned"]
         ctx.journal.will_delete(owned)
         form.apply(actor=ctx.actor, context=ctx.treasury_context())
         target = form.cleaned_data["target"]
         return f"{owned.item.name} of {owned.warrior.name} stored in {target.the}."
 
-    def do_buy_container(self, ctx, form, dice):
+    @action
+    def buy_container(self, ctx, form, dice):
         bought = ctx.journal.created(form.apply(actor=ctx.actor, context=ctx.treasury_context()))
         return f"Bought a {bought.spec.name} for {bought.spec.price} gc."
 
-    def do_sell_container(self, ctx, form, dice):
+    @action
+    def sell_container(self, ctx, form, dice):
         container = form.cleaned_data["container"]
         with ctx.journal.watch(container, ["status", "parent"]):
             form.apply(actor=ctx.actor, context=ctx.treasury_context())
         return f"Sold {container.the} for {container.spec.price // 2} gc."
 
-    def do_place(self, ctx, form, dice):
+    @action
+    def place(self, ctx, form, dice):
         container, parent = form.cleaned_data["container"], form.cleaned_data["parent"]
         with ctx.journal.watch(container, ["parent"]):
             form.apply(actor=ctx.actor, context=ctx.treasury_context())

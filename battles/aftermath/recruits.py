@@ -21,6 +21,7 @@ silent:
 from __future__ import annotations
 
 from battles.aftermath import haggle, leader_return
+from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
     check_group_grows,
@@ -87,9 +88,8 @@ class Recruits(TreasuryStep):
     """Step 8: hire new warriors and buy Common items; sell items for half their price."""
 
     number = 8
-    actions = ("hire", "add_models", "buy", "buy_stash", "sell")
 
-    def page_context(self, sequence, user):
+    def page_context(self, sequence, user, posts=None):
         warband = sequence.participant.warband
         # What the recruits' forms need of each warrior: its type, profile and items.
         warriors = list(
@@ -97,7 +97,7 @@ class Recruits(TreasuryStep):
             .select_related("warrior_type")
             .with_items()
         )
-        context = {"board": step_board(sequence, user, warriors=warriors)}
+        context = {"board": step_board(sequence, user, posts, warriors=warriors)}
         recruits = _recruits(sequence)
         key = warband.warband_type.key
         by_type = equipment.list_entries_by_type({w.warrior_type_id for w in warriors})
@@ -126,7 +126,8 @@ class Recruits(TreasuryStep):
         )
         return context
 
-    def do_hire(self, ctx, values, dice):
+    @action
+    def hire(self, ctx, values, dice):
         warrior_type = WarriorType.objects.filter(
             warband_type=ctx.warband.warband_type, pk=values["warrior_type"]
         ).first()
@@ -176,7 +177,8 @@ class Recruits(TreasuryStep):
         note_receipt(ctx, f"Hired {name} ({warrior_type.name}{size}): {paid}.")
         return f"Hired {name} ({warrior_type.name}{size}) for {cost} gc{led}."
 
-    def do_add_models(self, ctx, values, dice):
+    @action
+    def add_models(self, ctx, values, dice):
         group = own_warrior(ctx, values["group"])
         if group.is_hero:
             raise RuleViolation("Heroes are not in groups.")
@@ -190,7 +192,8 @@ class Recruits(TreasuryStep):
         note_receipt(ctx, f"Hired {models} more for {group.name}: {paid}.")
         return f"{models} more join {group.name} for {cost} gc."
 
-    def do_buy(self, ctx, values, dice):
+    @action
+    def buy(self, ctx, values, dice):
         """A warrior buys from his own lists (``trading.list_terms``): Common items at the
         list price. Hired swords keep their own equipment: nothing is bought for them."""
         warrior = own_warrior(ctx, values["warrior"])
@@ -249,7 +252,8 @@ class Recruits(TreasuryStep):
         note_receipt(ctx, f"Bought {entry.item.name}{models} for {warrior.name}: {paid}{haggled}.")
         return f"{bought}{entry.item.name} for {warrior.name} ({cost} gc{haggled})."
 
-    def do_buy_stash(self, ctx, values, dice):
+    @action
+    def buy_stash(self, ctx, values, dice):
         """A Common item of the chart into a container (``trading.stash_terms``), at the
         chart's price; its dice, if it has any, rolled by the server now."""
         item = Item.objects.filter(key=values["item"]).first()
@@ -274,7 +278,8 @@ class Recruits(TreasuryStep):
         note_receipt(ctx, f"Bought {item.name} into {container.the}: {paid}{haggled}.")
         return f"Bought {item.name} for {price} gc{haggled}, into {container.the}."
 
-    def do_sell(self, ctx, values, dice):
+    @action
+    def sell(self, ctx, values, dice):
         """Trading: any item sells for half its price (rounded down). An item a correction
         added was never paid for: it goes for nothing (``WarriorItem.sale_price``), and the
         ledger names where it came from, so that the audit would see any gold it brought.

@@ -18,10 +18,7 @@ journal, so that undo restores both. Readings where the rules are silent:
 
 from __future__ import annotations
 
-from django.urls import reverse
-from django.utils.html import format_html
-
-from battles.aftermath.engine import Context, Step
+from battles.aftermath.engine import Context, Step, action
 from battles.models import PostBattleSequence, WarriorOutcome
 from core.errors import RuleViolation
 from warbands import rules as roster_rules
@@ -29,7 +26,7 @@ from warbands import services as warband_services
 from warbands import treasury
 from warbands.models import LedgerEntry, StorageContainer, Warrior, amount_parts
 from warbands.rules import trading
-from warbands.treasury.board import Post, TreasuryBoard
+from warbands.treasury.board import TreasuryBoard
 
 Reason = LedgerEntry.Reason
 
@@ -153,54 +150,27 @@ class TreasuryStep(Step):
     """A step that touches the secret treasury. Any of them can put unstored treasure into a
     container (``store``)."""
 
-    actions: tuple[str, ...] = ()
-
     def blockers(self, sequence, tasks=None):
         return []
 
-    def act(self, ctx, action, values, dice):
-        if action == "store":
-            return store_from_pile(ctx, values)
-        if action not in self.actions:
-            raise RuleViolation("Nothing to do here.")
-        return getattr(self, f"do_{action}")(ctx, values, dice)
+    @action
+    def store(self, ctx, form, dice):
+        return store_from_pile(ctx, form)
 
-    def page_context(self, sequence, user):
-        return {"board": step_board(sequence, user)}
+    def page_context(self, sequence, user, posts=None):
+        return {"board": step_board(sequence, user, posts)}
 
 
-#: The treasury page's forms a step draws, by the board's names: the step's action for each.
-STEP_ACTIONS = {
-    "move": "move",
-    "move_item": "move_item",
-    "equip": "equip",
-    "store_item": "unequip",
-    "buy": "buy_container",
-    "sell": "sell_container",
-    "place": "place",
-    "store_pile": "store",
-}
-
-
-def step_board(sequence: PostBattleSequence, user, *, warriors=None) -> TreasuryBoard:
+def step_board(sequence: PostBattleSequence, user, posts=None, *, warriors=None) -> TreasuryBoard:
     """The treasury as the step's page shows it: the treasury page's board (its containers
     through ``permissions.visible_containers``; the sequence page is the owner's), whose forms
-    post to the sequence with the step's action. Every list of containers names a pouch's hero
-    with its contents ("Pouch 1 of Karl (5 gc)": the ``contents`` label of ``core.options``),
-    so that two pouches are told apart by who carries them. ``warriors``: the step's own read
-    of the warband's warriors, when it needs more of them than the treasury's forms."""
-    url = reverse("sequence_act", args=[sequence.pk])
-    step = sequence.current_step
-    posts = {
-        name: Post(url, format_html(HIDDEN, step, action)) for name, action in STEP_ACTIONS.items()
-    }
-    return TreasuryBoard(user, sequence.participant.warband, posts=posts, warriors=warriors)
-
-
-# What a step's form posts besides its fields: the step it was drawn for, and its action.
-HIDDEN = (
-    '<input type="hidden" name="step" value="{}"><input type="hidden" name="action" value="{}">'
-)
+    post to the sequence (``posts``: ``battles.aftermath.forms.board_posts``, the step's action
+    for each form; none, for a reading that draws no form). Every list of containers names a
+    pouch's hero with its contents ("Pouch 1 of Karl (5 gc)": the ``contents`` label of
+    ``core.options``), so that two pouches are told apart by who carries them. ``warriors``:
+    the step's own read of the warband's warriors, when it needs more of them than the
+    treasury's forms."""
+    return TreasuryBoard(user, sequence.participant.warband, posts=posts or {}, warriors=warriors)
 
 
 def store_from_pile(ctx: Context, form) -> str:

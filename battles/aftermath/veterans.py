@@ -9,6 +9,7 @@ the new men may bring. Readings where the rules are silent:
 
 from __future__ import annotations
 
+from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
     check_group_grows,
@@ -38,7 +39,6 @@ class Veterans(TreasuryStep):
     number = 5
     rolls = True
     asks = False
-    actions = ("add_veterans",)
 
     def planned(self, sequence):
         if not _experienced_groups(sequence.participant.warband):
@@ -46,8 +46,8 @@ class Veterans(TreasuryStep):
         label = "Veterans: 2D6 for the experience available"
         return [SequenceTask(sequence=sequence, step=5, order=0, kind="veterans", label=label)]
 
-    def page_context(self, sequence, user):
-        context = {"board": step_board(sequence, user)}
+    def page_context(self, sequence, user, posts=None):
+        context = {"board": step_board(sequence, user, posts)}
         task = sequence.tasks.filter(step=5, void=False, kind="veterans", done=True).first()
         available = (task.result or {}).get("available", 0) if task else None
         used = sequence.state.get("veterans_used", 0)
@@ -66,7 +66,8 @@ class Veterans(TreasuryStep):
         task.result = {"available": roll.total}
         return f"2D6 {roll.faces[0]}+{roll.faces[1]} = {roll.total} experience available."
 
-    def do_add_veterans(self, ctx, values, dice):
+    @action
+    def add_veterans(self, ctx, values, dice):
         task = ctx.sequence.tasks.filter(step=5, void=False, kind="veterans", done=True).first()
         if task is None:
             raise RuleViolation("Roll for the experience available first.")

@@ -15,6 +15,8 @@ from battles import permissions as battle_permissions
 from battles.aftermath import forms as step_forms
 from battles.aftermath import permissions as aftermath_permissions
 from battles.aftermath import task_dice, task_options
+from battles.aftermath.forms import CompletionForm
+from battles.aftermath.forms import page as page_forms
 from battles.dice import dice_for
 from battles.models import PostBattleSequence, SequenceTask
 from battles.permissions import get_sequence_for_user
@@ -23,7 +25,6 @@ from core.dice import DiceError
 from core.errors import RuleViolation
 from warbands.permissions import can_see_treasury
 from warbands.treasury import forms as treasury_forms
-from warbands.treasury.board import FORMS as BOARD_FORMS
 from warbands.treasury.forms import TreasuryForm
 
 
@@ -37,9 +38,10 @@ def sequence_context(
 ) -> dict:
     """What the page shows. ``body``: only the current step's part (``#step-body``), after an
     action that told its record (``sequences.act``): the other steps' records, which only the
-    list of steps shows, are not read. ``refused``: (name, form) of a treasury form the step
-    drew (``TreasuryBoard.forms``) that was refused: drawn again with its messages, beside its
-    fields, instead of above the step."""
+    list of steps shows, are not read. ``refused``: what a refused post sent back, drawn again
+    with its messages beside its fields instead of above the step (``_refused``): ("board",
+    name, form) of a treasury form the step drew (``TreasuryBoard.forms``), ("step", action,
+    form) of one of the step's own, ("task", task's key, (post, message)) of a task's roll."""
     step = sequence.current_step
     if body:
         told = getattr(sequence, "told_record", None)
@@ -66,6 +68,12 @@ def sequence_context(
     if secret_step:
         tasks = []
     task_dice.label_tasks(sequence, tasks)  # what each task's form types
+    refused_at_form = False
+    for task in tasks:
+        if not task.done and getattr(task, "dice_entry", None) is not None:
+            refusal = refused[2] if refused and refused[:2] == ("task", task.pk) else None
+            task.roll_form = page_forms.roll_form(task, *(refusal or ()))
+            refused_at_form = refused_at_form or bool(refusal)
     task_options.explain_options(tasks)  # a skill's summary beside each choice
     context = {
         "sequence": sequence,
@@ -98,13 +106,26 @@ def sequence_context(
         if secret_step
         else f"battles/aftermath/steps/_step_{min(step, 11)}.html",
     }
+    context["completion_form"] = CompletionForm()
+    if context["is_organiser"]:
+        context["reopen_form"] = page_forms.reopen_form()
     if handler is not None and not secret_step:
-        context.update(handler.page_context(sequence, request.user))
-        if refused is not None and "board" in context:
-            context["board"].forms.refuse(*refused)
-            context["refused_at_form"] = True
-        if getattr(handler, "after_tasks", False):
-            context["after_template"] = f"battles/aftermath/steps/_step_{step}_after.html"
+        posts = step_forms.board_posts(sequence)
+        context.update(handler.page_context(sequence, request.user, posts))
+        context["completion_form"] = CompletionForm(notes=bool(context.get("notes")))
+        kind, name, form = refused or ("", "", None)
+        if kind == "board" and "board" in context:
+            context["board"].forms.refuse(name, form)
+            refused_at_form = True
+        actions = step_forms.action_forms(step)
+        mine = kind == "step" and name in actions and isinstance(form, actions[name])
+        context["step_forms"] = page_forms.StepForms(
+            sequence, context, (name, page_forms.refused_at_its_fields(form)) if mine else None
+        )
+        refused_at_form = refused_at_form or mine
+    context["refused_at_form"] = refused_at_form
+    if handler is not None and not secret_step and getattr(handler, "after_tasks", False):
+        context["after_template"] = f"battles/aftermath/steps/_step_{step}_after.html"
     return context
 
 
@@ -197,22 +218,26 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
         sequences.run_task(
             sequence, task, actor=request.user, step=posted["step"], dice=dice, answers=answers
         )
-    except (RuleViolation, DiceError) as refusal:
+    except DiceError as refusal:  # beside the task's dice field
+        refused = ("task", task.pk, (request.POST, str(refusal)))
+        return _panel(request, sequence, error=str(refusal), refused=refused)
+    except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
     return _panel(request, sequence, told=True, body=True)
 
 
-def _refused_form(posted: dict, values, refusal: RuleViolation):
-    """(name, form) of the treasury's form that ``refusal`` refused, when the step's board
-    draws it (``TreasuryBoard.forms``): the form that did not read (``step_forms.Refused``),
-    or the one the treasury's services refused, with their message."""
+def _refused(posted: dict, values, refusal: Exception):
+    """What ``refusal`` refused, for the page to draw again with its messages beside its fields
+    (``sequence_context``): the form that did not read (``step_forms.Refused``), or the
+    treasury's form that the treasury's services refused, with their message; a form of the
+    treasury's board by the board's name of it, else by the step's action."""
     form = getattr(refusal, "form", None)
-    if form is None and isinstance(values, TreasuryForm):
+    if form is None and isinstance(values, TreasuryForm) and isinstance(refusal, RuleViolation):
         form = treasury_forms.refused(values, refusal)
-    name = step_forms.board_name(posted.get("step"), posted.get("action"))
-    if name in BOARD_FORMS and isinstance(form, BOARD_FORMS[name][0]):
-        return name, form
-    return None
+    if form is None:
+        return None
+    name = step_forms.BOARD_NAMES.get(type(form))
+    return ("board", name, form) if name else ("step", posted.get("action"), form)
 
 
 @require_POST
@@ -239,9 +264,7 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
             values=values, dice=dice,
         )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
-        refused = (
-            _refused_form(posted, values, refusal) if isinstance(refusal, RuleViolation) else None
-        )
+        refused = _refused(posted, values, refusal)
         return _panel(request, sequence, error=str(refusal), refused=refused)
     return _panel(request, sequence, told=True, body=True)
 

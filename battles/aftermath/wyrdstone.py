@@ -10,6 +10,7 @@ sequence, any number of shards at the table's price for the batch
 
 from __future__ import annotations
 
+from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
     locked_containers,
@@ -35,10 +36,9 @@ class SellWyrdstone(TreasuryStep):
     """Step 4: once per sequence, any number of shards at the table's price for the batch."""
 
     number = 4
-    actions = ("sell",)
 
-    def page_context(self, sequence, user):
-        context = {"board": step_board(sequence, user)}
+    def page_context(self, sequence, user, posts=None):
+        context = {"board": step_board(sequence, user, posts)}
         warband = sequence.participant.warband
         shards = treasury.totals(warband)["wyrdstone"]
         size = warband_size(warband)
@@ -50,7 +50,8 @@ class SellWyrdstone(TreasuryStep):
         )
         return context
 
-    def do_sell(self, ctx, values, dice):
+    @action
+    def sell(self, ctx, values, dice):
         if ctx.sequence.state.get("wyrdstone_sold"):
             raise RuleViolation("Wyrdstone is sold only once per post-battle sequence.")
         shards = values["shards"]

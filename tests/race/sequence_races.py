@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from battles import aftermath as sequences
-from battles.aftermath.forms import ACTIONS
+from battles.aftermath.registry import STEPS
 from battles.models import PostBattleSequence
 from core.dice import ScriptedDice
 from tests.helpers import act, at, mustered_duel, play_to, sequence_of, warriors
@@ -85,8 +85,8 @@ def store_race(step: int):
     return setup
 
 
-for _step, _action in ACTIONS:
-    if _action == "store":
+for _step, _handler in STEPS.items():
+    if "store" in _handler.handlers:
         race(f"sequence_act:{_step}:store", "the pile's 5 gc are stored once")(store_race(_step))
 
 

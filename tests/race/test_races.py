@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from battles.aftermath.forms import ACTIONS
+from battles.aftermath.registry import STEPS
 from tests.factories import mustered_warband
 from tests.race import (
     battle_races,
@@ -46,7 +46,9 @@ def test_every_post_endpoint_is_raced():
 
 
 def test_every_sequence_action_is_raced():
-    actions = {f"sequence_act:{step}:{action}" for step, action in ACTIONS}
+    actions = {
+        f"sequence_act:{number}:{name}" for number, step in STEPS.items() for name in step.handlers
+    }
     missing = actions - set(RACES)
     assert not missing, f"sequence actions with no race: {sorted(missing)}"
 
