@@ -147,8 +147,7 @@ def play_to(sequence, step, actor):
                 faces = [3, 3, 1, 3, 3]
             answers = {}
             for _ in range(8):  # answer any question with its first option
-                task = sequences.run_task(sequence, task, actor=actor, step=current,
-                                          dice=ScriptedDice(faces), answers=answers)  # fmt: skip
+                task = roll(sequence, task, faces, actor, answers)
                 if task.done:
                     break
                 answers = {task.question["key"]: task.question["options"][0][0]}
@@ -173,10 +172,10 @@ def at(duel, step):
 
 
 def roll(sequence, task, faces, actor, answers=None):
-    """Run ``task`` of its step with the dice showing ``faces``."""
+    """Run ``task`` of its step with the dice showing ``faces``: the task as rolled."""
     return sequences.run_task(
         sequence, task, actor=actor, step=task.step, dice=ScriptedDice(faces), answers=answers
-    )
+    ).task
 
 
 def roster_state(warband) -> dict:
@@ -354,13 +353,14 @@ def at_step(duel, step, **battle):
 
 
 def act(sequence, action, actor, dice=(), **data):
-    """An action posted as its page posts it: read through the step's form first."""
+    """An action posted as its page posts it: read through the step's form first. What the
+    action says it did."""
     step = sequence.current_step
     return sequences.act(
         sequence, actor=actor, step=step, action=action,
         values=step_forms.clean_action(step, action, data, warband=sequence.participant.warband),
         dice=ScriptedDice(dice),
-    )  # fmt: skip
+    ).summary  # fmt: skip
 
 
 def task_of(sequence, kind):

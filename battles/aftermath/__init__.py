@@ -42,6 +42,7 @@ from battles.aftermath.permissions import TREASURY_STEPS, may_act
 from battles.aftermath.registry import handler
 from battles.aftermath.reopening import ConfirmReopening, LaterStep, ReopenRefused, reopen_step
 from battles.aftermath.services import (
+    Outcome,
     act,
     complete_step,
     live_records,
@@ -57,6 +58,7 @@ __all__ = [
     "TREASURY_STEPS",
     "ConfirmReopening",
     "LaterStep",
+    "Outcome",
     "ReopenRefused",
     "act",
     "complete_step",

@@ -13,6 +13,8 @@ Their dice are kept, so a task answered later replays the same faces (``ReplayDi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.postgres.aggregates import StringAgg
 from django.db import transaction
 from django.db.models import Case, OuterRef, Subquery, TextField, When
@@ -91,6 +93,21 @@ def waiting_for(user):
 # --- Changes -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What a change (``run_task``, ``act``, ``complete_step``) left, for its page to draw
+    without reading it again: ``sequence``, the row as the change left it (read under its lock,
+    with the caller's participant, battle and warband); ``record``, the current step's live
+    record with the action's changes counted (``act``; None when the change did not tell it);
+    ``task``, the task as rolled (``run_task``: done, or asking ``question``); ``summary``,
+    what the action says it did (``act``)."""
+
+    sequence: PostBattleSequence
+    record: StepRecord | None = None
+    task: SequenceTask | None = None
+    summary: str = ""
+
+
 def prepare(sequence: PostBattleSequence) -> None:
     """List the current step's rolls (nothing on the roster changes), as the step becomes
     current: completing the step before, undoing the step after, reopening it. Under the
@@ -100,7 +117,7 @@ def prepare(sequence: PostBattleSequence) -> None:
 
 
 @transaction.atomic
-def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=None) -> SequenceTask:
+def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=None) -> Outcome:
     """Roll (or go on rolling, with the player's answers) for one task of the current step."""
     caller, sequence = sequence, lock_sequence(sequence, actor, step=step)
     task = (
@@ -135,8 +152,8 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
         task.faces = replay.faces
         task.question = task_dice.question(needs, dice)
         task.save(update_fields=["faces", "answers", "question"])
-        _tell(caller, sequence)
-        return task
+        _catch_up(caller, sequence)
+        return Outcome(sequence, task=task)
     # The rolls of this task, the ones made before a question included, say what they decided.
     result = f"{task.label}: {summary}"[:300]
     if asked_before:
@@ -148,16 +165,14 @@ def run_task(sequence, task: SequenceTask, *, actor, step: int, dice, answers=No
     task.save(update_fields=["faces", "answers", "question", "result", "summary", "done"])
     _log_rolls(rolled, result)
     ctx.journal.save()
-    _tell(caller, sequence)
-    return task
+    _catch_up(caller, sequence)
+    return Outcome(sequence, task=task)
 
 
-def _tell(caller: PostBattleSequence, locked: PostBattleSequence, record=None) -> None:
-    """The caller's copy of the sequence learns where the sequence is now, as the service
-    left it (``run_task``, ``act``, ``complete_step``): the page need not read it again.
-    ``record``: the current step's record as the action saved it (``changes`` counted), which
-    ``act``'s answer shows instead of reading the records (``told_record``)."""
-    caller.told_record = record
+def _catch_up(caller: PostBattleSequence, locked: PostBattleSequence) -> None:
+    """The caller's copy of the sequence takes the fields the change moved (step, state,
+    completion), so that a caller playing on with it (the demo, the tests) posts the step
+    that is current now. The page draws ``Outcome.sequence`` instead."""
     caller.current_step = locked.current_step
     caller.state = locked.state
     caller.completed_at = locked.completed_at
@@ -178,7 +193,9 @@ def _waiting(task: SequenceTask) -> str:
 
 
 @transaction.atomic
-def act(sequence, *, actor, step: int, action: str, values: dict | None = None, dice=None) -> str:
+def act(
+    sequence, *, actor, step: int, action: str, values: dict | None = None, dice=None
+) -> Outcome:
     """An action of the current step other than a task (award the experience, sell …), with
     the values its form cleaned (``battles.aftermath.forms.clean_action``)."""
     caller, sequence = sequence, lock_sequence(sequence, actor, step=step)
@@ -187,12 +204,12 @@ def act(sequence, *, actor, step: int, action: str, values: dict | None = None, 
         summary = handler(step).act(ctx, action, values or {}, dice)
     ctx.journal.summary = summary or ""
     ctx.journal.save()
-    _tell(caller, sequence, ctx.record)
-    return summary
+    _catch_up(caller, sequence)
+    return Outcome(sequence, record=ctx.record, summary=summary or "")
 
 
 @transaction.atomic
-def complete_step(sequence, *, actor, step: int, values: dict | None = None) -> PostBattleSequence:
+def complete_step(sequence, *, actor, step: int, values: dict | None = None) -> Outcome:
     """Finish the current step and move to the next (``values``: its completion form's)."""
     caller, sequence = sequence, lock_sequence(sequence, actor, step=step)
     step_handler = handler(step)
@@ -217,8 +234,8 @@ def complete_step(sequence, *, actor, step: int, values: dict | None = None) -> 
     sequence.save(update_fields=["current_step", "completed_at"])
     ctx.journal.save(completed_by=actor)
     prepare(sequence)
-    _tell(caller, sequence)
-    return sequence
+    _catch_up(caller, sequence)
+    return Outcome(sequence)
 
 
 @transaction.atomic

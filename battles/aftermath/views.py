@@ -34,18 +34,19 @@ def sequence_context(
     *,
     error: str = "",
     body: bool = False,
+    record=None,
     refused=None,
 ) -> dict:
     """What the page shows. ``body``: only the current step's part (``#step-body``), after an
-    action that told its record (``sequences.act``): the other steps' records, which only the
-    list of steps shows, are not read. ``refused``: what a refused post sent back, drawn again
+    action of the step, with ``record``, the step's record as the action left it
+    (``Outcome.record``; None: it told none): the other steps' records, which only the list of
+    steps shows, are not read. ``refused``: what a refused post sent back, drawn again
     with its messages beside its fields instead of above the step (``_refused``): ("board",
     name, form) of a treasury form the step drew (``TreasuryBoard.forms``), ("step", action,
     form) of one of the step's own, ("task", task's key, (post, message)) of a task's roll."""
     step = sequence.current_step
     if body:
-        told = getattr(sequence, "told_record", None)
-        live = {step: told} if told else {}
+        live = {step: record} if record else {}
     else:
         live = {r.step: r for r in sequences.live_records(sequence)}
     records = live
@@ -134,14 +135,14 @@ def _panel(
     sequence: PostBattleSequence,
     *,
     error: str = "",
-    told: bool = False,
+    outcome: sequences.Outcome | None = None,
     body: bool = False,
     reopen: dict | None = None,
     refused=None,
 ) -> HttpResponse:
-    """The step panel after a post. ``told``: the service that succeeded left ``sequence``
-    where the sequence is now (``run_task``, ``act``, ``complete_step``); else it is re-read
-    (a refusal, an undo: another tab may have moved it on). ``body``: an action of the step
+    """The step panel after a post. ``outcome``: what the service that succeeded left
+    (``run_task``, ``act``, ``complete_step``), drawn as it is; without one, ``sequence`` is
+    re-read (a refusal, an undo: another tab may have moved it on). ``body``: an action of the step
     (``act``, a task's roll) changes nothing in the list of steps, so only the step's part is
     drawn and swapped (``HX-Retarget``). ``reopen``: a reopening to confirm (``ask``, with
     what was ``posted``) or refused (``refused``), shown in the panel. ``refused``: the
@@ -150,9 +151,18 @@ def _panel(
         if error:
             messages.error(request, str(reopen["refused"]) if reopen else error)
         return redirect("sequence_detail", sequence.pk)
-    if not told:
+    if outcome is not None:
+        sequence = outcome.sequence
+    else:
         sequence.refresh_progress()
-    context = sequence_context(request, sequence, error=error, body=body, refused=refused)
+    context = sequence_context(
+        request,
+        sequence,
+        error=error,
+        body=body,
+        record=outcome and outcome.record,
+        refused=refused,
+    )
     context["reopen"] = reopen
     if not request.htmx:  # the confirmation, on a page of its own
         panel = render_to_string(
@@ -215,7 +225,7 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
             user=request.user,
             secret=sequence.current_step in sequences.TREASURY_STEPS,
         )
-        sequences.run_task(
+        outcome = sequences.run_task(
             sequence, task, actor=request.user, step=posted["step"], dice=dice, answers=answers
         )
     except DiceError as refusal:  # beside the task's dice field
@@ -223,7 +233,7 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
         return _panel(request, sequence, error=str(refusal), refused=refused)
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
-    return _panel(request, sequence, told=True, body=True)
+    return _panel(request, sequence, outcome=outcome, body=True)
 
 
 def _refused(posted: dict, values, refusal: Exception):
@@ -259,14 +269,14 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
             secret=sequence.current_step in sequences.TREASURY_STEPS,
         )
-        sequences.act(
+        outcome = sequences.act(
             sequence, actor=request.user, step=posted["step"], action=posted["action"],
             values=values, dice=dice,
         )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
         refused = _refused(posted, values, refusal)
         return _panel(request, sequence, error=str(refusal), refused=refused)
-    return _panel(request, sequence, told=True, body=True)
+    return _panel(request, sequence, outcome=outcome, body=True)
 
 
 @require_POST
@@ -274,7 +284,7 @@ def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
     sequence = get_sequence_for_user(request, pk)
     try:
         posted = step_forms.clean_posted(request.POST)
-        sequences.complete_step(
+        outcome = sequences.complete_step(
             sequence,
             actor=request.user,
             step=posted["step"],
@@ -282,7 +292,7 @@ def sequence_complete(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except RuleViolation as refusal:
         return _panel(request, sequence, error=str(refusal))
-    return _panel(request, sequence, told=True)
+    return _panel(request, sequence, outcome=outcome)
 
 
 @require_POST

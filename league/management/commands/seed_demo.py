@@ -331,7 +331,7 @@ class Command(BaseCommand):
         page's post would be (``battles.aftermath.forms``)."""
         step = sequence.current_step
         values = step_forms.clean_action(step, action, data, warband=sequence.participant.warband)
-        return sequences.act(sequence, actor=owner, step=step, action=action, values=values)
+        return sequences.act(sequence, actor=owner, step=step, action=action, values=values).summary
 
     def finish_task(self, sequence, task, owner, step, dice) -> None:
         """Roll a task, answering its questions: the first choice, except for an advance's
@@ -340,7 +340,7 @@ class Command(BaseCommand):
         while not task.done:
             task = sequences.run_task(
                 sequence, task, actor=owner, step=step, dice=dice, answers=answers
-            )
+            ).task
             if task.question:
                 options = task.question["options"]
                 answers = {
