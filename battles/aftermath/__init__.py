@@ -15,12 +15,16 @@ The package, in the order one reads it:
   ``dramatis_personae`` (7), ``recruits`` (8), ``reallocation`` (9), ``rating`` (10);
 - ``registry``: the steps by number;
 - ``start``: the sequences a confirmed battle starts (called by ``battles.report.services``);
-- ``services``: what the pages call (prepare, run a task, act, complete, undo);
+- ``services``: what the pages call (prepare, run a task, act, complete, undo); each change
+  returns an ``Outcome`` (the sequence as it left it, and the record or task it made), which
+  the page draws without reading it again;
 - ``reopening``: an organiser reopens an earlier step, once told which later steps that
   undoes first, and why it cannot when later treasury changes depend on it;
 - ``forms`` and ``views``: the sequence's page, its steps' forms and the posts they make;
-  ``forms.page`` draws the forms field by field, a refused one again with each message
-  beside its field.
+  ``forms.fields`` reads a post's values, ``forms.actions`` holds the steps' forms, each
+  offering the choices its page's rows give (``Shown.show``), and ``forms.page`` draws them
+  field by field, a refused one again with each message beside its field (a step's rule
+  names the field it refused: ``RuleViolation.field``).
 
 A step's actions are declared once, on each side of the line between the services and the
 forms: the step's methods marked ``@action`` are its actions, by their names

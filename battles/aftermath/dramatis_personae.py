@@ -73,7 +73,6 @@ class DramatisPersonae(TreasuryStep):
             )
         )
         context["sword_catalogue"] = hired_swords.hireable_swords(sequence.participant.warband)
-        context["sword_kinds"] = HiredSword.Kind.choices
         return context
 
     def blockers(self, sequence, tasks=None):

@@ -180,7 +180,7 @@ class RareItems(TreasuryStep):
         if kind == "container":
             spec = container_rules.CATALOGUE.get(key)
             if spec is None or spec.rarity is None or spec.price is None:
-                raise RuleViolation("Choose a rare item or container.")
+                raise RuleViolation("Choose a rare item or container.", field="goods")
             if spec.rarity > result["total"]:
                 raise RuleViolation(
                     f"A {spec.name} is Rare {spec.rarity}: the roll was {result['total']}."

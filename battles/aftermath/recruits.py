@@ -132,7 +132,7 @@ class Recruits(TreasuryStep):
             warband_type=ctx.warband.warband_type, pk=values["warrior_type"]
         ).first()
         if warrior_type is None:
-            raise RuleViolation("Choose a warrior type of your list.")
+            raise RuleViolation("Choose a warrior type of your list.", field="warrior_type")
         models = 1 if warrior_type.is_hero else values["group_size"]
         if not 1 <= models <= 20:
             raise RuleViolation("Group size: give a number from 1 to 20.")
@@ -179,11 +179,13 @@ class Recruits(TreasuryStep):
 
     @action
     def add_models(self, ctx, values, dice):
-        group = own_warrior(ctx, values["group"])
+        group = own_warrior(ctx, values["group"], field="group")
         if group.is_hero:
-            raise RuleViolation("Heroes are not in groups.")
+            raise RuleViolation("Heroes are not in groups.", field="group")
         if group.experience:
-            raise RuleViolation(f"{group.name} have experience: add veterans in step 5.")
+            raise RuleViolation(
+                f"{group.name} have experience: add veterans in step 5.", field="group"
+            )
         models = values["models"]
         check_group_grows(ctx, group, models)
         cost = (group.warrior_type.cost + equipment_per_model(group)) * models
@@ -207,7 +209,7 @@ class Recruits(TreasuryStep):
         entries = listed.get(warrior.warrior_type_id, [])
         entry = next((e for e in entries if e.item.key == key), None)
         if entry is None:
-            raise RuleViolation(f"That is not an item of {warrior.name}'s list.")
+            raise RuleViolation(f"That is not an item of {warrior.name}'s list.", field="item")
         recruit = warrior.pk in _recruits(ctx.sequence)
         buyer = equipment.buyer_of(warrior, founding=False, being_recruited=recruit)
         offer = trading.list_terms(
@@ -297,7 +299,7 @@ class Recruits(TreasuryStep):
                 .first()
             )
             if stored is None:
-                raise RuleViolation("Choose an item to sell.")
+                raise RuleViolation("Choose an item to sell.", field="what")
             price, corrected, name = stored.sale_price, stored.correction_id, stored.name
             if not (price or corrected):
                 raise RuleViolation(f"No trader buys {stored.name}.")
@@ -318,7 +320,7 @@ class Recruits(TreasuryStep):
                 .first()
             )
             if owned is None:
-                raise RuleViolation("Choose an item to sell.")
+                raise RuleViolation("Choose an item to sell.", field="what")
             if owned.item.category in treasury.NOT_STORABLE:
                 raise RuleViolation(f"{owned.item.name} cannot be sold.")
             price = owned.sale_price * owned.warrior.group_size
@@ -328,7 +330,7 @@ class Recruits(TreasuryStep):
             name = f"{owned.item.name} of {owned.warrior.name}"
             ctx.journal.delete(owned)
         else:
-            raise RuleViolation("Choose an item to sell.")
+            raise RuleViolation("Choose an item to sell.", field="what")
         if not price:
             note_receipt(ctx, f"Gave away {name}: added by a correction, it fetches nothing.")
             return f"{name} fetches nothing: a correction added it, nobody paid for it. It is gone."

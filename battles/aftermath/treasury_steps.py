@@ -34,8 +34,9 @@ Reason = LedgerEntry.Reason
 # --- Reading the post ----------------------------------------------------------------------
 
 
-def own_warrior(ctx: Context, pk: int | None) -> Warrior:
-    """One of the warband's active warriors (with his type and race), else refused."""
+def own_warrior(ctx: Context, pk: int | None, *, field: str = "") -> Warrior:
+    """One of the warband's active warriors (with his type and race), else refused (beside
+    ``field``, the form's field that chose him)."""
     found = (
         Warrior.objects.filter(warband=ctx.warband, pk=pk, status=Warrior.Status.ACTIVE)
         .select_related("warrior_type", "warrior_type__race")
@@ -44,7 +45,7 @@ def own_warrior(ctx: Context, pk: int | None) -> Warrior:
         else None
     )
     if found is None:
-        raise RuleViolation("Choose one of your warriors.")
+        raise RuleViolation("Choose one of your warriors.", field=field)
     return found
 
 

@@ -71,9 +71,9 @@ class Veterans(TreasuryStep):
         task = ctx.sequence.tasks.filter(step=5, void=False, kind="veterans", done=True).first()
         if task is None:
             raise RuleViolation("Roll for the experience available first.")
-        group = own_warrior(ctx, values["group"])
+        group = own_warrior(ctx, values["group"], field="group")
         if group.is_hero or group.experience == 0:
-            raise RuleViolation("Veterans join an experienced henchman group.")
+            raise RuleViolation("Veterans join an experienced henchman group.", field="group")
         models = values["models"]
         used = ctx.sequence.state.get("veterans_used", 0)
         left = task.result["available"] - used

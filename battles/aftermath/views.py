@@ -43,7 +43,8 @@ def sequence_context(
     steps shows, are not read. ``refused``: what a refused post sent back, drawn again
     with its messages beside its fields instead of above the step (``_refused``): ("board",
     name, form) of a treasury form the step drew (``TreasuryBoard.forms``), ("step", action,
-    form) of one of the step's own, ("task", task's key, (post, message)) of a task's roll."""
+    form) of one of the step's own, ("task", task's key, (post, message)) of a task's roll,
+    ("answer", task's key, (post, message)) of a task's question."""
     step = sequence.current_step
     if body:
         live = {step: record} if record else {}
@@ -76,6 +77,11 @@ def sequence_context(
             task.roll_form = page_forms.roll_form(task, *(refusal or ()))
             refused_at_form = refused_at_form or bool(refusal)
     task_options.explain_options(tasks)  # a skill's summary beside each choice
+    for task in tasks:
+        if not task.done and task.question and not task.question.get("dice"):
+            refusal = refused[2] if refused and refused[:2] == ("answer", task.pk) else None
+            task.answer_form = page_forms.answer_form(task, *(refusal or ()))
+            refused_at_form = refused_at_form or bool(refusal)
     context = {
         "sequence": sequence,
         "battle": sequence.participant.battle,
@@ -109,7 +115,7 @@ def sequence_context(
     }
     context["completion_form"] = CompletionForm()
     if context["is_organiser"]:
-        context["reopen_form"] = page_forms.reopen_form()
+        context["reopen_form"] = page_forms.reopen_form(context["steps"])
     if handler is not None and not secret_step:
         posts = step_forms.board_posts(sequence)
         context.update(handler.page_context(sequence, request.user, posts))
@@ -210,14 +216,19 @@ def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
-    """Roll for a task, or answer its question (``answer``)."""
+    """Roll for a task, or answer its question (``answer``, one of its options: else refused
+    beside them)."""
     sequence = get_sequence_for_user(request, pk)
     task = get_object_or_404(SequenceTask, pk=task_pk, sequence=sequence)
+    choice = task.question and not task.question.get("dice")  # a further roll: dice only
     try:
         posted = step_forms.clean_posted(request.POST)
-        answer = posted["answer"]
-        choice = task.question and not task.question.get("dice")  # a further roll: dice only
-        answers = {task.question["key"]: answer} if choice and answer else {}
+        answers = {}
+        if choice:
+            answer = step_forms.AnswerForm(request.POST, task=task)
+            if not answer.is_valid():
+                raise step_forms.Refused(answer)
+            answers = {task.question["key"]: answer.cleaned_data["answer"]}
         dice = dice_for(
             sequence.participant.battle,
             entered=posted["dice"],
@@ -228,21 +239,45 @@ def sequence_task(request: HttpRequest, pk: int, task_pk: int) -> HttpResponse:
         outcome = sequences.run_task(
             sequence, task, actor=request.user, step=posted["step"], dice=dice, answers=answers
         )
-    except DiceError as refusal:  # beside the task's dice field
-        refused = ("task", task.pk, (request.POST, str(refusal)))
+    except (RuleViolation, DiceError) as refusal:  # beside the task's answer or dice field
+        form = getattr(refusal, "form", None)
+        refused = None
+        if choice and (isinstance(refusal, DiceError) or isinstance(form, step_forms.AnswerForm)):
+            told = "" if form is not None else str(refusal)  # the form's own, else the dice's
+            refused = ("answer", task.pk, (request.POST, told))
+        elif isinstance(refusal, DiceError) or _refuses_dice(form):
+            refused = ("task", task.pk, (request.POST, _dice_message(form, refusal)))
         return _panel(request, sequence, error=str(refusal), refused=refused)
-    except RuleViolation as refusal:
-        return _panel(request, sequence, error=str(refusal))
     return _panel(request, sequence, outcome=outcome, body=True)
 
 
-def _refused(posted: dict, values, refusal: Exception):
+def _refuses_dice(form) -> bool:
+    """``form``, the post's envelope, refused for its dice alone (typed too long)."""
+    return isinstance(form, step_forms.PostedStepForm) and set(form.errors) == {"dice"}
+
+
+def _dice_message(form, refusal: Exception) -> str:
+    return form.errors["dice"][0] if _refuses_dice(form) else str(refusal)
+
+
+def _refused(request, sequence, posted: dict, values, refusal: Exception):
     """What ``refusal`` refused, for the page to draw again with its messages beside its fields
-    (``sequence_context``): the form that did not read (``step_forms.Refused``), or the
-    treasury's form that the treasury's services refused, with their message; a form of the
-    treasury's board by the board's name of it, else by the step's action."""
+    (``sequence_context``): the form that did not read (``step_forms.Refused``), the treasury's
+    form that the treasury's services refused, or the step's form whose field a rule refused
+    (``RuleViolation.field``), with their messages; a form of the treasury's board by the
+    board's name of it, else by the step's action. The post's envelope refused (dice typed
+    too long) is drawn as the action's form, with the message beside its own field."""
     form = getattr(refusal, "form", None)
-    if form is None and isinstance(values, TreasuryForm) and isinstance(refusal, RuleViolation):
+    if isinstance(form, step_forms.PostedStepForm) or (
+        form is None and getattr(refusal, "field", "")
+    ):
+        cleaned = form.cleaned_data if form is not None else posted
+        posted = {"action": cleaned.get("action")}
+        form = step_forms.refused_beside(
+            cleaned.get("step"), posted["action"], request.POST, refusal,
+            warband=sequence.participant.warband, values=values,
+        )  # fmt: skip
+    elif form is None and isinstance(values, TreasuryForm) and isinstance(refusal, RuleViolation):
         form = treasury_forms.refused(values, refusal)
     if form is None:
         return None
@@ -274,7 +309,7 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
             values=values, dice=dice,
         )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
-        refused = _refused(posted, values, refusal)
+        refused = _refused(request, sequence, posted, values, refusal)
         return _panel(request, sequence, error=str(refusal), refused=refused)
     return _panel(request, sequence, outcome=outcome, body=True)
 

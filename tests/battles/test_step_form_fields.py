@@ -11,7 +11,8 @@ from django import forms
 from django.urls import reverse
 
 from battles import aftermath as sequences
-from battles.aftermath.forms import BuyRareForm, Shown
+from battles.aftermath.forms import BuyRareForm
+from battles.aftermath.forms.fields import Shown
 from battles.aftermath.forms.page import StepForms, refused_at_its_fields
 from tests.helpers import at_step, battle_of, fingerprint, play_to, sequence_of
 from warbands import treasury

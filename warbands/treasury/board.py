@@ -247,7 +247,8 @@ class TreasuryBoard:
         if name == "heroes":
             return render_options(self.heroes)
         chosen = {"stores": self.targets, "sellable": self.sellable, "coaches": self.coaches,
-                  "loadable": self.loadable, "carriers": self.carriers}  # fmt: skip
+                  "loadable": self.loadable, "carriers": self.carriers,
+                  "paying": self.paying}  # fmt: skip
         return render_options(chosen[name], style)
 
     # --- The page's own parts ---------------------------------------------------------------

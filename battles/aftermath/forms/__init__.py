@@ -16,7 +16,6 @@ fields), and nothing changes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 
 from django import forms
@@ -25,6 +24,19 @@ from django.utils.html import format_html
 
 from battles.aftermath.dramatis_personae import DramatisPersonae
 from battles.aftermath.experience import Experience
+from battles.aftermath.forms.actions import (
+    AddModelsForm,
+    BuyForm,
+    BuyRareForm,
+    BuyStashForm,
+    HireForm,
+    HireSwordForm,
+    NoInput,
+    SellItemForm,
+    SellWyrdstoneForm,
+    UpkeepForm,
+)
+from battles.aftermath.forms.fields import Text
 from battles.aftermath.rare_items import RareItems
 from battles.aftermath.reallocation import Reallocate
 from battles.aftermath.recruits import Recruits
@@ -36,229 +48,10 @@ from battles.dice import parse_faces
 from battles.forms import DiceField
 from core.dice import split_digits
 from core.errors import RuleViolation
-from warbands.models import HiredSword, StorageContainer
 from warbands.treasury import forms as treasury_forms
 from warbands.treasury.board import FORMS as BOARD_FORMS
 from warbands.treasury.board import Post
-from warbands.treasury.forms import ContainerField, TreasuryForm
-
-LARGEST_KEY = 2**63 - 1  # a bigint primary key
-WHOLE = re.compile(r"-?[0-9]{1,12}")  # longer is out of every bound anyway
-KEY = re.compile(r"[0-9]{1,19}")
-
-
-def as_key(raw: str) -> int | None:
-    """``raw`` as a primary key (ASCII digits, within a bigint), else None."""
-    return int(raw) if KEY.fullmatch(raw) and int(raw) <= LARGEST_KEY else None
-
-
-class Whole(forms.IntegerField):
-    """A whole number from ``minimum`` to ``maximum``; blank means 0. ``attrs``: what its input
-    asks for beyond those bounds (a group's usual size: ``max`` 5 where the rules allow 20)."""
-
-    def __init__(
-        self, label: str, *, minimum: int = 0, maximum: int = 10_000, attrs=None, **kwargs
-    ) -> None:
-        bounds = f"{label}: give a number from {minimum} to {maximum}."
-        super().__init__(
-            label=label,
-            required=False,
-            min_value=minimum,
-            max_value=maximum,
-            error_messages={
-                "invalid": f"{label}: give a whole number.",
-                "min_value": bounds,
-                "max_value": bounds,
-            },
-            **kwargs,
-        )
-        self.widget.attrs.update(attrs or {})
-
-    def to_python(self, value):
-        raw = str(value if value is not None else "").strip()
-        if not raw:
-            return 0
-        if not WHOLE.fullmatch(raw):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return int(raw)
-
-
-class Key(forms.Field):
-    """The key of one of the warband's things. Blank or not a key: None (the step then asks
-    to choose). Drawn by its page as a hidden input: a choice among the page's own lists is
-    drawn with them (``core.options``)."""
-
-    widget = forms.HiddenInput
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(required=False, **kwargs)
-
-    def to_python(self, value):
-        return as_key(str(value or "").strip())
-
-
-class Tagged(forms.CharField):
-    """A choice written ``tag:rest`` ("stored:12", "container:cart"): the pair of its parts,
-    the rest a key (an int, else None) when ``key``."""
-
-    def __init__(self, *, key: bool = False, **kwargs) -> None:
-        self.key = key
-        super().__init__(required=False, max_length=100, **kwargs)
-
-    def to_python(self, value):
-        tag, _, rest = super().to_python(value).partition(":")
-        if self.key:
-            rest = as_key(rest)
-        return tag, rest
-
-
-class Text(forms.CharField):
-    """A short text (a name, a choice among the step's own); longer input is cut at
-    ``max_length``."""
-
-    def __init__(self, *, max_length: int = 100, **kwargs) -> None:
-        self.cut = max_length
-        super().__init__(required=False, **kwargs)
-        if isinstance(self.widget, forms.TextInput):
-            self.widget.attrs.setdefault("maxlength", str(max_length))
-
-    def to_python(self, value):
-        return super().to_python(value)[: self.cut]
-
-
-# --- The forms of the actions -------------------------------------------------------------
-
-
-class Shown:
-    """A step's form as its page draws it (``battles.aftermath.forms.page.StepForms``).
-    ``drawn``: the fields the page draws from the form, each with its message beside it (a
-    message of another field, a choice drawn from the page's own lists, is the form's own, at
-    its top); ``row``: the field that tells apart the forms of an action drawn once per row
-    (a warrior's purchases), drawn hidden; ``show``: what its fields ask for that depends on
-    the page (the shards held)."""
-
-    drawn: tuple[str, ...] = ()
-    row = ""
-
-    def show(self, page: dict, row: str = "") -> None:
-        """Set what depends on ``page``, the step's page context (and on the ``row``)."""
-
-
-class NoInput(forms.Form):
-    pass
-
-
-class SellWyrdstoneForm(Shown, TreasuryForm):
-    shards = Whole("Shards to sell", minimum=1, maximum=1000, attrs={"required": True})
-    into = ContainerField(label="Money into", pile=True)
-    drawn = ("shards",)
-
-    def show(self, page: dict, row: str = "") -> None:
-        """All the shards held, and no more."""
-        held = page.get("shards_held") or 0
-        self.fields["shards"].widget.attrs["max"] = held
-        self.initial.setdefault("shards", held)
-
-
-class AddModelsForm(Shown, forms.Form):
-    """More models for a henchman group (veterans in step 5, new recruits in step 8)."""
-
-    group = Key()
-    models = Whole("How many", minimum=1, maximum=20, initial=1,
-                   attrs={"max": 5, "required": True})  # fmt: skip
-    pay_from = Key()
-    drawn = ("models",)
-
-
-class BuyRareForm(Shown, TreasuryForm):
-    """A rare item: its price dice, when its price has dice not rolled yet (the step checks
-    their count: ``battles.aftermath.rare_items.price_roll``). ``to``: a warrior's key, or one
-    of the warband's containers (None when it is not one: the step names the item it asks a
-    container for)."""
-
-    task = Key()
-    goods = Tagged()
-    to = Tagged(key=True)
-    pay_from = Key()
-    haggle = forms.BooleanField(required=False)  # Haggle: 2D6 off (``battles.aftermath.haggle``)
-    dice = DiceField(
-        label="Price dice", widget=forms.TextInput(attrs={"placeholder": "server rolls"})
-    )
-    drawn = ("haggle", "dice")
-    row = "task"  # one form per rarity roll that succeeded
-
-    def show(self, page: dict, row: str = "") -> None:
-        self.fields["dice"].widget.attrs["maxlength"] = 20  # a price's dice and Haggle's
-
-    def clean_to(self):
-        where, pk = self.cleaned_data["to"]
-        if where == "warrior":
-            return where, pk
-        held = StorageContainer.objects.held().filter(warband=self.warband, pk=pk)
-        return where, held.first() if pk else None
-
-
-class HireSwordForm(Shown, forms.Form):
-    # A hired sword of the catalogue, by key (one form per row); blank: typed by hand.
-    sword = Text(max_length=60, widget=forms.HiddenInput)
-    name = Text(label="Name")
-    kind = Text(label="Kind", widget=forms.Select(choices=HiredSword.Kind.choices))
-    hire_fee = Whole("Hire fee", maximum=1000, initial=0)
-    upkeep = Whole("Upkeep", maximum=1000, initial=0)
-    pay_from = Key()
-    drawn = ("name", "kind", "hire_fee", "upkeep")
-    row = "sword"
-
-    def show(self, page: dict, row: str = "") -> None:
-        """A sword of the catalogue may be named; one typed by hand must be."""
-        name = self.fields["name"].widget
-        if not row:
-            name.attrs["required"] = True
-            return
-        swords = {sword.key: sword.name for sword, _reason in page.get("sword_catalogue", ())}
-        named = swords.get(row, "hired sword")
-        name.attrs.update(
-            {"placeholder": "Name (optional)", "aria-label": f"Name of the new {named}"}
-        )
-
-
-class UpkeepForm(forms.Form):
-    hired_sword = Key()
-    warrior = Key()  # a hired sword of the catalogue on the roster
-    decision = Text()
-    pay_from = Key()
-
-
-class HireForm(Shown, forms.Form):
-    warrior_type = Key()
-    # Henchmen only: the step asks for 1 or more.
-    group_size = Whole("Group size", maximum=20, initial=1, attrs={"min": 1, "max": 5})
-    name = Text(label="Name", widget=forms.TextInput(attrs={"placeholder": "optional"}))
-    pay_from = Key()
-    drawn = ("name", "group_size")
-
-
-class BuyForm(Shown, forms.Form):
-    warrior = Key()
-    item = Text()
-    pay_from = Key()
-    haggle = forms.BooleanField(required=False)
-    drawn = ("haggle",)
-    row = "warrior"  # one form per warrior
-
-
-class BuyStashForm(Shown, TreasuryForm):
-    item = Text()
-    into = ContainerField(label="into")
-    pay_from = Key()
-    haggle = forms.BooleanField(required=False)
-    drawn = ("haggle",)
-
-
-class SellItemForm(TreasuryForm):
-    what = Tagged(key=True)
-    into = ContainerField(label="Money into", pile=True)
-
+from warbands.treasury.forms import TreasuryForm
 
 #: The form that reads each action of the steps, keyed by the action itself: a step's method
 #: marked ``@action``, whose name is what the page posts (``Step.handlers``). A step's own
@@ -352,6 +145,39 @@ class PostedStepForm(forms.Form):
     confirmed = forms.BooleanField(required=False)
 
 
+class AnswerWidget(forms.RadioSelect):
+    """A question's choices, each with the rule's summary (a skill's) for its label
+    (``radio.data.summary``: the page draws each radio with it, in ``_tasks.html``)."""
+
+    def __init__(self, attrs=None) -> None:
+        super().__init__(attrs)
+        self.summaries: dict[str, str] = {}
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        option["summary"] = self.summaries.get(str(value), "")
+        return option
+
+
+class AnswerForm(forms.Form):
+    """The player's answer to a task's question (``task.question``): one of its options. The
+    options are the question's, which the task keeps, so reading a post needs no query."""
+
+    answer = forms.ChoiceField(
+        widget=AnswerWidget, error_messages={"required": "Choose one.",
+                                             "invalid_choice": "Choose one of the options."}
+    )  # fmt: skip
+
+    def __init__(self, *args, task, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        question = task.question or {}
+        rows = getattr(task, "option_rows", None) or question.get("options", ())
+        field = self.fields["answer"]
+        field.choices = [(row[0], row[1]) for row in rows]
+        field.widget.summaries = {str(row[0]): row[2] for row in rows if len(row) > 2}
+        field.label = question.get("text", "")
+
+
 class Refused(RuleViolation):
     """A post whose form does not read: its first message, and the form (``form``) with all
     of them, for a page that draws it again with each message beside its field."""
@@ -397,6 +223,35 @@ def clean_action(step: int, action: str, data: Mapping, *, warband=None):
     bound = form(data, warband=warband)
     values = _cleaned(bound)
     return bound if hasattr(bound, "apply") else values
+
+
+def refused_beside(step, action, data: Mapping, refusal: RuleViolation, *, warband, values=None):
+    """The form of ``action`` in ``step`` bound to the refused post ``data``, with what
+    ``refusal`` said beside the field it names: the post's envelope (``PostedStepForm``,
+    dice typed too long) refused by its fields, a step's rule by its ``field``; ``values``:
+    the form already bound, when the post read. None when the action has no such form or no
+    such field (the message then stays above the step)."""
+    form_class = action_forms(step).get(action) if step in STEPS else None
+    if form_class is None:
+        return None
+    if isinstance(values, form_class):
+        form = values
+    else:
+        form = form_class(
+            data, **({"warband": warband} if issubclass(form_class, TreasuryForm) else {})
+        )
+        form.is_valid()
+    envelope = getattr(refusal, "form", None)
+    if isinstance(envelope, PostedStepForm):
+        for name, messages in envelope.errors.items():
+            for message in messages:
+                form.add_error(name if name in form.fields else None, message)
+        return form
+    field = getattr(refusal, "field", "")
+    if field not in form.fields:
+        return None
+    form.add_error(field, str(refusal))
+    return form
 
 
 def clean_completion(data: Mapping) -> dict:

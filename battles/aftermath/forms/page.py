@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django import forms
 
-from battles.aftermath.forms import PostedStepForm, Shown, action_forms
+from battles.aftermath.forms import AnswerForm, PostedStepForm, action_forms
+from battles.aftermath.forms.fields import Shown
 from warbands.treasury.forms import TreasuryForm
 
 
@@ -56,12 +57,12 @@ class Rows:
         self.step_forms, self.action = step_forms, action
 
     def get(self, key) -> forms.Form:
-        return self.step_forms.form(self.action, str(key))
+        form_class = self.step_forms.classes[self.action]
+        return self.step_forms.form(self.action, form_class.row_key(key))
 
 
 def _row_of(form: forms.Form) -> str:
-    row = getattr(form, "row", "")
-    return str(form.data.get(row, "")).strip() if row else ""
+    return form.posted_row() if isinstance(form, Shown) else ""
 
 
 def refused_at_its_fields(form: forms.Form) -> forms.Form:
@@ -91,8 +92,25 @@ def roll_form(task, posted=None, refusal: str = "") -> PostedStepForm:
     return form
 
 
-def reopen_form() -> PostedStepForm:
-    """The organiser's reason for reopening a step, which the history shows."""
+def reopen_form(steps) -> PostedStepForm:
+    """The step an organiser reopens, among the ``steps`` done (the page's (number, name,
+    status, record) rows; step 0 is the battle's, reopened on its own), and the reason, which
+    the history shows."""
     form = PostedStepForm(auto_id=False)
+    form.fields["step"].widget = forms.Select(
+        choices=[(n, f"{n}: {name}") for n, name, status, _ in steps if status == "done" and n]
+    )
     form.fields["reason"].widget.attrs["required"] = True
+    return form
+
+
+def answer_form(task, posted=None, refusal: str = "") -> AnswerForm:
+    """The choices of a task's question, each with its summary (``task.option_rows``, when the
+    page read them). ``posted`` and ``refusal``: its post that was refused, and why, beside
+    the choices."""
+    form = AnswerForm(posted, auto_id=False, task=task)
+    if posted is not None:
+        form.is_valid()
+        if refusal:
+            form.add_error("answer", refusal)
     return form
