@@ -5,19 +5,25 @@ from __future__ import annotations
 
 from django import forms
 
-from battles.aftermath.forms.fields import (
-    Key,
-    Shown,
-    Tagged,
-    Text,
-    Whole,
-    _chosen,
-    _pay_from,
-    _refused_offer,
-)
+from battles.aftermath.forms.fields import Key, RowSelect, Shown, Tagged, Text, Whole
 from battles.forms import DiceField
+from core.options import OptionsSelect
 from warbands.models import HiredSword, StorageContainer, Warrior
 from warbands.treasury.forms import ContainerField, TreasuryForm
+
+
+def _chosen(required: bool = True) -> RowSelect:
+    return RowSelect(attrs={"required": True} if required else None)
+
+
+def _refused_offer(refusal: str | None) -> dict:
+    return {"disabled": True, "class": "refused", "title": refusal} if refusal else {}
+
+
+def _pay_from() -> Key:
+    widget = OptionsSelect()
+    widget.blank = "Any container with enough (or several together)"
+    return Key(label="Pay from", widget=widget)
 
 
 class NoInput(forms.Form):
@@ -224,7 +230,7 @@ class BuyStashForm(Shown, TreasuryForm):
     pay_from = Key()
     haggle = forms.BooleanField(required=False)
     drawn = ("item", "into", "haggle")
-    lists = {"into": "targets"}
+    lists = {"into": "stores"}  # no pile: an item bought is stored
 
     def show(self, page: dict, row: str = "") -> None:
         """The stash's items (an item the warband may not take disabled, with why), into one
@@ -232,8 +238,6 @@ class BuyStashForm(Shown, TreasuryForm):
         super().show(page, row)
         self.fields["item"].widget.attrs["aria-label"] = "Item for the stash"
         self.fields["into"].widget.attrs["aria-label"] = "Container for the item"
-        board = page.get("board")
-        self.fields["into"].widget.source = board.options_of("stores") if board else str
         self.offer("item", [
             (offer.key, f"{offer.name}, {offer.label}"
              + (" (rolled when bought)" if offer.price_dice else "")

@@ -9,8 +9,6 @@ import re
 
 from django import forms
 
-from core.options import OptionsSelect
-
 LARGEST_KEY = 2**63 - 1  # a bigint primary key
 WHOLE = re.compile(r"-?[0-9]{1,12}")  # longer is out of every bound anyway
 KEY = re.compile(r"[0-9]{1,19}")
@@ -110,10 +108,6 @@ class RowSelect(forms.Select):
         return option
 
 
-def _chosen(required: bool = True) -> RowSelect:
-    return RowSelect(attrs={"required": True} if required else None)
-
-
 # --- The forms of the actions -------------------------------------------------------------
 
 
@@ -155,13 +149,3 @@ class Shown:
             if attrs and attrs[0]:
                 widget.option_attrs[str(value)] = attrs[0]
         widget.choices = choices
-
-
-def _refused_offer(refusal: str | None) -> dict:
-    return {"disabled": True, "class": "refused", "title": refusal} if refusal else {}
-
-
-def _pay_from() -> Key:
-    widget = OptionsSelect()
-    widget.blank = "Any container with enough (or several together)"
-    return Key(label="Pay from", widget=widget)
