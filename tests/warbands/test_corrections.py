@@ -4,8 +4,6 @@ who, when, from what to what and why; a refusal changes nothing; only the owner 
 organisers open the page or read the record. The request flow itself (refusals, withdrawals,
 lapses, an organiser's own warband) is in ``test_correction_requests``."""
 
-import re
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -14,7 +12,7 @@ from django.urls import reverse
 from campaign.models import Campaign, CampaignEvent
 from core.errors import RuleViolation
 from tests.factories import WarbandFactory, hire
-from tests.helpers import fingerprint, warriors
+from tests.helpers import fingerprint, message_beside, warriors
 from tests.test_bad_input import Forms, fuzz
 from warbands import corrections
 from warbands.models import (
@@ -252,17 +250,6 @@ def test_a_request_says_nothing_in_the_feed_until_it_applies(duel):
 
 
 # --- Refusals --------------------------------------------------------------------------------
-
-
-def message_beside(html: str, field_id: str) -> str:
-    """The message drawn right after the field ``field_id``, which names it (aria-describedby)."""
-    tag = re.search(rf'<(input|select)[^>]*\bid="{field_id}"[^>]*>', html)
-    assert tag and f'aria-describedby="{field_id}_error"' in tag.group(0), field_id
-    after = re.match(rf'(?:<option[^>]*>[^<]*</option>|</?optgroup[^>]*>|</select>|</label>|\s)*'
-                     rf'<small class="errorlist" id="{field_id}_error"'
-                     r' role="alert">([^<]*)</small>', html[tag.end():])  # fmt: skip
-    assert after, f"no message after {field_id}"
-    return after.group(1)
 
 
 # Each refused post's message, beside its field ("id_<kind>_<field>") or, for what the service
