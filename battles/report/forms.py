@@ -11,6 +11,7 @@ awards to heroes), another scenario's experience is typed as a number.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from django import forms
 from django.core.validators import MaxValueValidator
@@ -21,6 +22,7 @@ from battles.models import Participant
 from battles.report.sides import Outcome
 from battles.rules import ReportedResult
 from battles.rules.scenarios import Scenario
+from core.options import OptionsSelect
 
 
 class RecordForm(BattleForm):
@@ -219,14 +221,15 @@ class FortuneTableForm(forms.Form):
 
 class WarriorSideForm(forms.Form):
     """One warrior's row. The bounds are the table's: a skirmish puts no more than 50 enemies
-    out of action and a scenario gives no more than 20 experience."""
+    out of action and a scenario gives no more than 20 experience. Its cells have no visible
+    labels: each widget's aria-label names the warrior and the column."""
 
     took_part = forms.BooleanField(required=False)
     ooa = forms.BooleanField(required=False)
-    models = forms.IntegerField(required=False, min_value=0)
-    by = forms.IntegerField(required=False, min_value=1)
-    enemies = forms.IntegerField(required=False, min_value=0, max_value=50)
-    experience = forms.IntegerField(required=False, min_value=0, max_value=20)
+    models = forms.IntegerField(required=False, min_value=0, initial=0)
+    by = forms.IntegerField(required=False, min_value=1, widget=OptionsSelect)
+    enemies = forms.IntegerField(required=False, min_value=0, max_value=50, initial=0)
+    experience = forms.IntegerField(required=False, min_value=0, max_value=20, initial=0)
 
     LABELS = {
         "models": "models out of action",
@@ -250,11 +253,31 @@ class WarriorSideForm(forms.Form):
                 forms.BooleanField(required=False, label=award.label)
                 if award.most == 1
                 else forms.IntegerField(
-                    required=False, min_value=0, max_value=award.most, label=award.label
+                    required=False, min_value=0, max_value=award.most, label=award.label, initial=0
                 )
             )
             self.LABELS = {**self.LABELS, name: award.label}
             self.award_fields.append((award, name))
+        who = warrior.name
+        named = {
+            "took_part": f"{who} took part",
+            "ooa": f"{who} out of action",
+            "models": f"How many of {who} went out of action",
+            "by": f"Who took {who} out",
+            "enemies": f"Enemies {who} put out of action",
+            "experience": f"Scenario experience of {who}",
+            **{name: f"{who}: {award.label}" for award, name in self.award_fields},
+        }
+        for name, label in named.items():
+            self.fields[name].widget.attrs["aria-label"] = label
+        self.fields["models"].widget.attrs["max"] = warrior.group_size
+        self.fields["by"].widget.blank = "—"
+
+    def drawn_for(self, enemies: Callable[[], str]) -> WarriorSideForm:
+        """``enemies``: the options of the warriors who may have taken him out, built once for
+        every row."""
+        self.fields["by"].widget.source = enemies
+        return self
 
     @property
     def award_cells(self):
@@ -281,9 +304,18 @@ class WarriorSideForm(forms.Form):
 
 
 class SideForm(forms.Form):
-    leader = forms.IntegerField(required=False, label="Led by")
+    leader = forms.IntegerField(
+        required=False,
+        label="Led by",
+        help_text="The hero who led the warband in this battle: he earns the winning leader's "
+        "experience.",
+        widget=forms.Select,
+    )
     shards = forms.IntegerField(
-        required=False, min_value=0, label="Wyrdstone shards the scenario gives the warband"
+        required=False,
+        min_value=0,
+        initial=0,
+        label="Wyrdstone shards the scenario gives the warband",
     )
 
     def __init__(self, *args, played: Scenario, **kwargs):
@@ -291,6 +323,17 @@ class SideForm(forms.Form):
         most = played.most_shards
         self.fields["shards"].max_value = most
         self.fields["shards"].validators.append(MaxValueValidator(most))
+        self.fields["shards"].widget.attrs["max"] = most
+        given = played.income or "Only if the scenario gives wyrdstone of its own."
+        self.fields["shards"].help_text = f"{given} Added in step 3."
+
+    def drawn_for(self, heroes) -> SideForm:
+        """The leader chosen among ``heroes``, the side's heroes free to fight."""
+        self.fields["leader"].widget.choices = [
+            (hero.pk, f"{hero.name} (the warband's leader)" if hero.is_leader else hero.name)
+            for hero in heroes
+        ]
+        return self
 
 
 def side_rows(data, warriors, played: Scenario, *, existing=None) -> list[WarriorSideForm]:
@@ -315,15 +358,9 @@ def side_rows(data, warriors, played: Scenario, *, existing=None) -> list[Warrio
     return rows
 
 
-def side_outcomes(rows) -> tuple[list[Outcome], list[str]]:
-    """The outcomes of the warriors who took part, or a message per row that does not read."""
-    outcomes, errors = [], []
-    for row in rows:
-        if not row.is_valid():
-            name, messages = next(iter(row.errors.items()))
-            errors.append(f"{row.warrior.name}, {row.LABELS.get(name, name)}: {messages[0]}")
-            continue
-        outcome = row.outcome()
-        if outcome is not None:
-            outcomes.append(outcome)
-    return outcomes, errors
+def side_outcomes(rows) -> list[Outcome] | None:
+    """The outcomes of the warriors who took part, or None when a row does not read (its
+    messages are beside its fields)."""
+    if not all(row.is_valid() for row in rows):
+        return None
+    return [outcome for row in rows if (outcome := row.outcome()) is not None]

@@ -10,7 +10,7 @@ from battles.report import sides
 from battles.report.forms import CarriedItemsForm, WarriorSideForm
 from battles.rules import scenarios
 from core.dice import DiceError
-from tests.helpers import battle_of, play_to, reported, sequence_of
+from tests.helpers import battle_of, message_beside, play_to, reported, sequence_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -78,7 +78,9 @@ def test_too_many_enemies_in_the_warriors_form_changes_nothing_and_says_who(clie
     )
 
     assert response.status_code == 422
-    assert f"{captain.name}, enemies put out of action" in response.content.decode()
+    html = response.content.decode()
+    assert f'aria-label="Enemies {captain.name} put out of action"' in html
+    assert "less than or equal to 50" in message_beside(html, f"id_o{captain.pk}-enemies")
     assert not battle.participants.get(warband=duel["reavers"]).outcomes.exists()
 
 
