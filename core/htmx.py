@@ -58,3 +58,14 @@ def refuse(
         messages.error(request, first_message(form))
         return redirect(page)
     return render(request, partial, context(), status=422)
+
+
+def relabel(form: forms.Form, name: str, label: str, *, help_text: str | None = None) -> None:
+    """Label a field as the page draws it, for a posted form too: Django's bound field keeps
+    the label (and help) it was made with, and a form that was validated has made them."""
+    field = form.fields[name]
+    field.label = label
+    if help_text is not None:
+        field.help_text = help_text
+    bound = form[name]
+    bound.label, bound.help_text = field.label, field.help_text or ""

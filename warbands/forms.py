@@ -5,6 +5,7 @@ drawn for a row takes that row and sets its widgets' attributes from it, and its
 
 from django import forms
 
+from core.htmx import relabel
 from warbands import treasury
 from warbands.models import WarbandType, Warrior, WarriorType
 from warbands.rules import containers as container_rules
@@ -110,7 +111,7 @@ class BuyItemForm(forms.Form):
 
     def drawn_for(self, warrior, choices) -> "BuyItemForm":
         self.auto_id = row_ids(warrior.pk)
-        self.fields["item"].label = f"Buy for {warrior.name}"
+        relabel(self, "item", f"Buy for {warrior.name}")
         self.fields["item"].widget.choices = [("", "Choose an item…")] + [
             (entry.item.key, f"{entry.item.name} · {price} gc") for entry, price in choices
         ]

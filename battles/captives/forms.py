@@ -11,6 +11,7 @@ from battles.captives.fates import SLAVERS_ROLL
 from battles.captives.holding import fates_for
 from battles.forms import DiceField
 from battles.models import Captive
+from core.htmx import relabel
 from core.options import OptionsSelect
 from warbands.models import StorageContainer, Warband
 
@@ -108,7 +109,7 @@ class PayForm(forms.Form):
         """Paid from ``paying``: the containers that hold gold."""
         _ids(self, captive)
         self.initial = {"amount": captive.ransom}
-        self.fields["pay_from"].label = f"Pay {captive.ransom} gc from"
+        relabel(self, "pay_from", f"Pay {captive.ransom} gc from")
         self.fields["pay_from"].widget.source = paying
         return self
 
@@ -144,6 +145,6 @@ class FateForm(forms.Form):
     def drawn_for(self, captive: Captive, containers: Callable[[], str]) -> "FateForm":
         _ids(self, captive)
         gold = " and the gold" if len(self.fields["fate"].choices) == 1 else ""
-        self.fields["into"].label = f"His equipment{gold} into"
+        relabel(self, "into", f"His equipment{gold} into")
         self.fields["into"].widget.source = containers
         return self

@@ -22,6 +22,7 @@ from battles.models import Participant
 from battles.report.sides import Outcome
 from battles.rules import ReportedResult
 from battles.rules.scenarios import Scenario
+from core.htmx import relabel
 from core.options import OptionsSelect
 
 
@@ -34,9 +35,20 @@ class ParticipantRowForm(forms.Form):
     """One line per warband of the campaign: did it fight, and how did it end?"""
 
     took_part = forms.BooleanField(required=False)
-    result = forms.ChoiceField(choices=Participant.Result.choices, required=False)
+    result = forms.ChoiceField(choices=[("", "—"), *Participant.Result.choices], required=False)
     routed = forms.BooleanField(required=False)
     rout_order = forms.IntegerField(min_value=1, max_value=20, required=False)
+
+    def __init__(self, *args, warband, **kwargs):
+        super().__init__(*args, **kwargs)
+        name = warband.name
+        for field, label in (
+            ("took_part", f"{name} took part"),
+            ("result", f"Result of {name}"),
+            ("routed", f"{name} routed"),
+            ("rout_order", f"Rout order of {name}"),
+        ):
+            self.fields[field].widget.attrs["aria-label"] = label
 
 
 def participant_rows(data, warbands, *, initial=None):
@@ -45,7 +57,9 @@ def participant_rows(data, warbands, *, initial=None):
     return [
         (
             warband,
-            ParticipantRowForm(data, prefix=f"w{warband.pk}", initial=initial.get(warband.pk)),
+            ParticipantRowForm(
+                data, prefix=f"w{warband.pk}", initial=initial.get(warband.pk), warband=warband
+            ),
         )
         for warband in warbands
     ]
@@ -80,10 +94,20 @@ class CarriedItemForm(forms.Form):
     warband's own warriors, with one of the enemy warbands, or uncontrolled."""
 
     state = forms.ChoiceField(error_messages={"required": "say where it ended the game."})
-    exposed = forms.BooleanField(required=False)
+    exposed = forms.BooleanField(
+        required=False,
+        label="held by routers of Strength under 6 in sight and charge range of a standing enemy",
+    )
 
-    def __init__(self, *args, enemies, **kwargs):
+    def __init__(self, *args, enemies, item=None, **kwargs):
+        if item is not None:
+            kwargs.setdefault("prefix", f"i{item.pk}")
+            enemy = item.state == "enemy" and item.controlled_by_id
+            state = f"enemy-{item.controlled_by_id}" if enemy else item.state
+            kwargs.setdefault("initial", {"state": state, "exposed": item.exposed})
         super().__init__(*args, **kwargs)
+        if item is not None:
+            self.fields["state"].widget.attrs["aria-label"] = f"Where the {item.label} ended"
         self.fields["state"].choices = [
             ("own", "Controlled by our warriors"),
             *((f"enemy-{enemy.pk}", f"Controlled by {enemy.name}") for enemy in enemies),
@@ -105,12 +129,29 @@ class CarriedItemsForm(forms.Form):
     """Who can still secure items at the end of the game (MiM): warriors on the table, a Band
     of Pitters' modifier, standing Quartermasters (when the campaign uses that skill)."""
 
-    securers = forms.IntegerField(required=False, min_value=0, max_value=50)
-    pitters = forms.IntegerField(required=False, min_value=0, max_value=2)
-    quartermasters = forms.IntegerField(required=False, min_value=0, max_value=10)
+    securers = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=50,
+        label="Warriors still on the table who can secure items",
+        widget=forms.NumberInput(attrs={"required": True}),
+    )
+    pitters = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2,
+        label="Band of Pitters",
+        widget=forms.Select(choices=[(0, "None"), (1, "±1"), (2, "±2")]),
+    )
+    quartermasters = forms.IntegerField(
+        required=False, min_value=0, max_value=10, label="Standing Quartermasters"
+    )
     # An organiser's override: a declaration that lets a player's items leave his warband
     # applies without waiting for the player (battles.aftermath.carried_items).
-    override = forms.BooleanField(required=False)
+    override = forms.BooleanField(
+        required=False,
+        label="Apply it now without waiting for the player (the campaign feed names you)",
+    )
 
     NUMBERS = ("securers", "pitters", "quartermasters")
 
@@ -121,12 +162,16 @@ class CarriedItemsForm(forms.Form):
         return {**{key: data.get(key) or 0 for key in self.NUMBERS}, "override": data["override"]}
 
 
-def carried_item_declarations(data, items, enemies) -> tuple[list[Declaration], list[str]]:
-    """A declaration per carried item from the posted form, or a message per item that does
-    not read."""
+def carried_item_rows(data, items, enemies) -> list[tuple[object, CarriedItemForm]]:
+    """A ``CarriedItemForm`` per carried item, showing where it was said to end."""
+    return [(item, CarriedItemForm(data, enemies=enemies, item=item)) for item in items]
+
+
+def carried_item_declarations(rows) -> tuple[list[Declaration], list[str]]:
+    """A declaration per carried item from the posted rows, or a message per item that does
+    not read (also beside its field)."""
     declarations, errors = [], []
-    for item in items:
-        form = CarriedItemForm(data, prefix=f"i{item.pk}", enemies=enemies)
+    for item, form in rows:
         if form.is_valid():
             declarations.append(form.declaration(item.pk))
         else:
@@ -140,10 +185,44 @@ class ReportForm(BattleForm):
     )
 
 
+class ConfirmOnceEntered(forms.RadioSelect):
+    """Confirm or dispute; confirming is offered only once every side is entered."""
+
+    waiting = False
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if self.waiting and value == "yes":
+            option["attrs"]["disabled"] = True
+        return option
+
+
 class RespondForm(forms.Form):
-    agree = forms.ChoiceField(choices=[("yes", "Confirm"), ("no", "Dispute")])
+    agree = forms.ChoiceField(
+        choices=[("yes", "Confirm"), ("no", "Dispute")],
+        widget=ConfirmOnceEntered,
+        error_messages=dict.fromkeys(("required", "invalid_choice"), "Confirm or dispute."),
+    )
     reason = forms.CharField(
-        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+        required=False,
+        max_length=2000,
+        label="What is wrong (when disputing)",
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def drawn_for(self, *, sides_missing: bool) -> RespondForm:
+        self.fields["agree"].widget.waiting = sides_missing
+        if not self.is_bound:
+            self.initial = {"agree": "no" if sides_missing else "yes"}
+        return self
+
+
+def ask_dice(form: forms.Form, name: str, need, label: str, *, maxlength: int = 40) -> None:
+    """A dice field as a page asks it: labelled with what its roll takes (``core.dice.Need``),
+    empty for the server's roll."""
+    relabel(form, name, f"{label}. {need.label}", help_text="")
+    form.fields[name].widget.attrs.update(
+        {"placeholder": "server rolls", "maxlength": maxlength, "data-dice": need.count}
     )
 
 
@@ -154,23 +233,85 @@ class MarkersForm(forms.Form):
     dice = DiceField(label="The D3 for the markers")
     rolloff = DiceField(label="Placement roll-off")
 
+    def drawn_for(self, markers, rolloff) -> MarkersForm:
+        ask_dice(self, "dice", markers, "The markers' D3", maxlength=20)
+        ask_dice(self, "rolloff", rolloff, "Placement roll-off, as ratings tie")
+        return self
+
 
 class DiscoveryForm(forms.Form):
     """A discovery test's D6, then the random fortune table's dice when it finds something."""
 
-    warband = forms.IntegerField()
+    warband = forms.IntegerField(label="Warband that reached the marker", widget=forms.Select)
     dice = DiceField(label="Discovery test")
     table = DiceField(label="Random fortune table")
-    result = forms.CharField(required=False, max_length=200, label="What was found")
+    result = forms.CharField(
+        required=False,
+        max_length=200,
+        label="What was found (the campaign lists no random fortune table)",
+    )
+
+    def drawn_for(self, testers, test, table) -> DiscoveryForm:
+        """``testers``: the participants this user may test a marker for."""
+        self.fields["warband"].widget.choices = [(p.warband_id, p.warband.name) for p in testers]
+        ask_dice(self, "dice", test, "Discovery test", maxlength=20)
+        ask_dice(
+            self, "table", table, "Random fortune table, only if the test finds something",
+            maxlength=20,
+        )  # fmt: skip
+        return self
+
+
+class ChoosingForm(forms.Form):
+    """The roll-off for the order in which the warbands choose uncontrolled items."""
+
+    dice = DiceField()
+
+    def drawn_for(self, need) -> ChoosingForm:
+        ask_dice(self, "dice", need, "Choosing order roll-off")
+        return self
 
 
 class RecoverForm(forms.Form):
     """An uncontrolled item's recovery: its first roll, then each further roll asked for."""
 
-    item = forms.IntegerField()
-    majority = forms.IntegerField(required=False)
+    item = forms.IntegerField(
+        label="Item",
+        widget=forms.Select(attrs={"aria-label": "Uncontrolled item to roll for"}),
+    )
+    majority = forms.IntegerField(
+        required=False,
+        label="Most warriors in sight and charge range of it",
+        widget=forms.Select,
+    )
     dice = DiceField(label="Recovery roll")
     then = FurtherDiceField()
+
+    def drawn_for(self, items, participants, need, *, asking: bool) -> RecoverForm:
+        """``items``: the uncontrolled ones; ``asking``: the form again for a further roll,
+        the first roll's dice kept and no longer typed."""
+        self.fields["item"].widget.choices = [
+            (i.pk, f"{i.label} of {i.owner.name}{' (heavy)' if i.heavy else ''}") for i in items
+        ]
+        self.fields["majority"].widget.choices = [("", "Neither side")] + [
+            (p.warband_id, p.warband.name) for p in participants
+        ]
+        ask_dice(self, "dice", need, "Recovery roll")
+        if asking:
+            widget = self.fields["dice"].widget
+            widget.attrs = {"readonly": True, **widget.attrs}
+        return self
+
+
+class FurtherRollForm(forms.Form):
+    """A further roll a recovery led to (posted as one more ``then`` of ``RecoverForm``)."""
+
+    then = DiceField()
+
+    def drawn_for(self, asking: dict) -> FurtherRollForm:
+        ask_dice(self, "then", asking["need"], f"A further roll: {asking['purpose']}")
+        self.fields["then"].widget.attrs["autofocus"] = True
+        return self
 
 
 class FortuneTableForm(forms.Form):

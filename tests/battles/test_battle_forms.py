@@ -161,7 +161,7 @@ def test_a_dice_field_with_thousands_of_digits_gets_a_message(client, duel, type
     )
 
     assert response.status_code == 422
-    assert "Check the dice" in response.content.decode()
+    assert "at most 120 characters" in message_beside(response.content.decode(), "id_dice")
     assert not battle.dice_rolls.exists()
 
 
