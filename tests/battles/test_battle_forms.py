@@ -7,7 +7,8 @@ from django.urls import reverse
 from battles.dice import parse_faces
 from battles.models import CarriedItemAtEnd
 from battles.report import sides
-from battles.report.forms import CarriedItemsForm, WarriorSideForm
+from battles.report.forms import CarriedItemsForm
+from battles.report.forms.side import WarriorSideForm
 from battles.rules import scenarios
 from core.dice import DiceError
 from tests.helpers import battle_of, message_beside, play_to, reported, sequence_of

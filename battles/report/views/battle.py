@@ -24,7 +24,6 @@ from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, Wa
 from battles.permissions import get_battle_for_user
 from battles.report import fortune, services, sides
 from battles.report import permissions as report_permissions
-from battles.report.board import BattleForms
 from battles.report.forms import (
     CarriedItemsForm,
     ChoosingForm,
@@ -39,6 +38,7 @@ from battles.report.forms import (
     participant_rows,
     reported_results,
 )
+from battles.report.views.board import BattleForms
 from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError, MoreDice, roll_need

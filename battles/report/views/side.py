@@ -13,7 +13,7 @@ from battles.models import WarriorOutcome
 from battles.permissions import get_battle_for_user
 from battles.report import permissions as report_permissions
 from battles.report import sides
-from battles.report.forms import SideForm, side_outcomes, side_rows
+from battles.report.forms.side import SideForm, side_outcomes, side_rows
 from battles.rules import scenarios
 from core.errors import RuleViolation
 from core.htmx import with_refusal
