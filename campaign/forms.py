@@ -34,16 +34,33 @@ class CampaignForm(forms.ModelForm):
 
 
 class JoinForm(forms.Form):
-    code = forms.CharField(max_length=20, label="Join code")
+    code = forms.CharField(
+        max_length=20,
+        label="Join code",
+        widget=forms.TextInput(attrs={"placeholder": "Join code", "aria-label": "Join code"}),
+    )
 
 
 class CoOrganiserForm(forms.Form):
     """A username to invite: checked as sign-up checks one, never against the accounts."""
 
     username = forms.CharField(
-        max_length=150, label="Username", validators=[UnicodeUsernameValidator()]
+        max_length=150,
+        label="Invite a co-organiser (username)",
+        validators=[UnicodeUsernameValidator()],
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_co_%s")
+        super().__init__(*args, **kwargs)
 
 
 class CampaignStatusForm(forms.Form):
-    status = forms.ChoiceField(choices=Campaign.Status.choices)
+    status = forms.ChoiceField(
+        choices=Campaign.Status.choices,
+        widget=forms.Select(attrs={"aria-label": "Campaign status"}),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_status_%s")
+        super().__init__(*args, **kwargs)

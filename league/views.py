@@ -18,7 +18,7 @@ from battles.models import Battle
 from battles.report.forms import FortuneTableForm
 from campaign import co_organisers
 from campaign import services as campaign_services
-from campaign.forms import CampaignForm, CoOrganiserForm, JoinForm
+from campaign.forms import CampaignForm, CampaignStatusForm, CoOrganiserForm, JoinForm
 from campaign.models import (
     FRAGMENT_SECONDS,
     Campaign,
@@ -92,7 +92,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         {
             "memberships": memberships,
             "dashboard": Dashboard(request.user, memberships, every=every),
-            "join_form": JoinForm(),
+            "join_form": JoinForm(auto_id="id_join_%s"),
             # Read when drawn, outside the cached fragments: an invitation changes a campaign
             # the user may not be in, whose version his dashboard's keys do not hold.
             "invitations": OrganiserInvitation.objects.pending()
@@ -210,7 +210,7 @@ def _settings_context(campaign: Campaign, form=None, co_form=None, *, user) -> d
         .filter(campaign=campaign)
         .select_related("invited_by"),
         "warbands": Warband.objects.in_campaign(campaign).select_related("owner", "warband_type"),
-        "statuses": Campaign.Status.choices,
+        "status_form": CampaignStatusForm(initial={"status": campaign.status}),
         "corrections_waiting": partial(corrections.waiting_for, user, [campaign.pk]),
     }
 

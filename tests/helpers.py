@@ -433,3 +433,14 @@ def confirm_with_every_side(battle, deeds=()):
             services.respond(battle, actor=warband.owner, agree=True)
     battle.refresh_from_db()
     return battle
+
+
+def message_beside(html: str, field_id: str) -> str:
+    """The message drawn right after the field ``field_id``, which names it (aria-describedby)."""
+    tag = re.search(rf'<(input|select)[^>]*\bid="{field_id}"[^>]*>', html)
+    assert tag and f'aria-describedby="{field_id}_error"' in tag.group(0), field_id
+    after = re.match(rf'(?:<option[^>]*>[^<]*</option>|</?optgroup[^>]*>|</select>|</label>|\s)*'
+                     rf'<small class="errorlist" id="{field_id}_error"'
+                     r' role="alert">([^<]*)</small>', html[tag.end():])  # fmt: skip
+    assert after, f"no message after {field_id}"
+    return after.group(1)

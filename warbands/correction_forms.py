@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django import forms
 
+from core.options import OptionsSelect
 from warbands import corrections, rules
 from warbands.models import (
     Correction,
@@ -24,6 +25,7 @@ from warbands.models import (
 )
 
 Kind = Correction.Kind
+PROFILE = rules.CHARACTERISTICS
 REASON_REQUIRED = "Say why: every correction is recorded with its reason."
 
 
@@ -34,6 +36,7 @@ class _RowChoice(forms.ModelChoiceField):
         super().__init__(
             queryset=kwargs.pop("queryset", Warrior.objects.none()),
             label=label,
+            widget=OptionsSelect,
             error_messages={
                 "required": f"Choose the {label.lower()}.",
                 "invalid_choice": f"That {label.lower()} is not this warband's any more: "
@@ -50,10 +53,13 @@ class CorrectionForm(forms.Form):
 
     makes: str = ""
     title: str = ""
+    # field: the name of the page's options it draws (``correction_views.CorrectionsBoard``)
+    options: dict[str, str] = {}
     reason = forms.CharField(
         max_length=300,
         label="Why",
         error_messages={"required": REASON_REQUIRED},
+        widget=forms.TextInput(attrs={"placeholder": "recorded for the owner and the organisers"}),
     )
 
     def __init__(self, *args, warband, **kwargs):
@@ -73,6 +79,14 @@ class CorrectionForm(forms.Form):
         for field in self.fields.values():
             if isinstance(field, forms.ModelChoiceField):
                 field.queryset = querysets[field.queryset.model]
+
+    def drawn_for(self, board) -> CorrectionForm:
+        """The form as the page draws it: its selects offer the rows ``board`` read once, and
+        its ids are its own among the page's forms."""
+        self.auto_id = f"id_{self.makes}_%s"
+        for name, source in self.options.items():
+            self.fields[name].widget.source = lambda source=source: getattr(board, source)
+        return self
 
     def clean_reason(self) -> str:
         reason = " ".join(self.cleaned_data["reason"].split())
@@ -100,6 +114,7 @@ class ExperienceForm(CorrectionForm):
         min_value=0, max_value=corrections.MAX_EXPERIENCE, label="New experience"
     )
     field_order = ["warrior", "experience", "reason"]
+    options = {"warrior": "experience_options"}
 
     def values(self) -> dict:
         return {**super().values(), "experience": self.cleaned_data["experience"]}
@@ -110,12 +125,14 @@ class CharacteristicForm(CorrectionForm):
     service = staticmethod(corrections.set_characteristic)
     warrior = _RowChoice(label="Warrior")
     characteristic = forms.ChoiceField(
-        choices=[(name, name) for name in rules.CHARACTERISTICS], label="Characteristic"
+        choices=[(name, f"{name} ({rules.CHARACTERISTIC_NAMES[name]})") for name in PROFILE],
+        label="Characteristic",
     )
     value = forms.IntegerField(
         min_value=0, max_value=corrections.MAX_CHARACTERISTIC, label="New value"
     )
     field_order = ["warrior", "characteristic", "value", "reason"]
+    options = {"warrior": "profile_options"}
 
     def values(self) -> dict:
         data = self.cleaned_data
@@ -133,6 +150,7 @@ class AddInjuryForm(CorrectionForm):
     name = forms.CharField(max_length=100, label="Injury")
     effect = forms.CharField(max_length=200, required=False, label="Effect")
     field_order = ["warrior", "name", "effect", "reason"]
+    options = {"warrior": "warrior_options"}
 
     def values(self) -> dict:
         data = self.cleaned_data
@@ -143,6 +161,7 @@ class RemoveInjuryForm(CorrectionForm):
     makes, title = Kind.INJURY_REMOVED, "Remove an injury"
     service = staticmethod(corrections.remove_injury)
     injury = _RowChoice(label="Injury", queryset=Injury.objects.none())
+    options = {"injury": "injury_options"}
 
     def target(self):
         return self.cleaned_data["injury"]
@@ -153,6 +172,7 @@ class AddSkillForm(CorrectionForm):
     service = staticmethod(corrections.add_skill)
     warrior = _RowChoice(label="Warrior")
     skill = _RowChoice(label="Skill", queryset=Skill.objects.none())
+    options = {"warrior": "warrior_options", "skill": "skill_options"}
 
     def values(self) -> dict:
         return {**super().values(), "skill": self.cleaned_data["skill"]}
@@ -162,6 +182,7 @@ class RemoveSkillForm(CorrectionForm):
     makes, title = Kind.SKILL_REMOVED, "Remove a skill"
     service = staticmethod(corrections.remove_skill)
     known = _RowChoice(label="Skill known", queryset=WarriorSkill.objects.none())
+    options = {"known": "known_skill_options"}
 
     def target(self):
         return self.cleaned_data["known"]
@@ -172,6 +193,7 @@ class AddSpellForm(CorrectionForm):
     service = staticmethod(corrections.add_spell)
     warrior = _RowChoice(label="Warrior")
     spell = _RowChoice(label="Spell", queryset=Spell.objects.none())
+    options = {"warrior": "warrior_options", "spell": "spell_options"}
 
     def values(self) -> dict:
         return {**super().values(), "spell": self.cleaned_data["spell"]}
@@ -181,6 +203,7 @@ class RemoveSpellForm(CorrectionForm):
     makes, title = Kind.SPELL_REMOVED, "Remove a spell"
     service = staticmethod(corrections.remove_spell)
     known = _RowChoice(label="Spell known", queryset=WarriorSpell.objects.none())
+    options = {"known": "known_spell_options"}
 
     def target(self):
         return self.cleaned_data["known"]
@@ -191,6 +214,7 @@ class AddItemForm(CorrectionForm):
     service = staticmethod(corrections.add_item)
     warrior = _RowChoice(label="Warrior")
     item = _RowChoice(label="Item", queryset=Item.objects.none())
+    options = {"warrior": "warrior_options", "item": "item_options"}
 
     def values(self) -> dict:
         return {**super().values(), "item": self.cleaned_data["item"]}
@@ -200,6 +224,7 @@ class RemoveItemForm(CorrectionForm):
     makes, title = Kind.ITEM_REMOVED, "Remove an item"
     service = staticmethod(corrections.remove_item)
     owned = _RowChoice(label="Item carried", queryset=WarriorItem.objects.none())
+    options = {"owned": "owned_options"}
 
     def target(self):
         return self.cleaned_data["owned"]
@@ -244,7 +269,17 @@ class DecisionForm(forms.Form):
             "invalid_choice": "Approve or refuse the request.",
         },
     )
-    reason = forms.CharField(max_length=300, required=False, label="Why")
+    reason = forms.CharField(
+        max_length=300,
+        required=False,
+        label="Why not",
+        widget=forms.TextInput(attrs={"placeholder": "the player reads it", "required": True}),
+    )
+
+    def drawn_for(self, correction) -> DecisionForm:
+        """The refusal's form of one request (the button to approve posts no reason)."""
+        self.auto_id = f"id_decide_{correction.pk}_%s"
+        return self
 
     def clean(self):
         data = super().clean()
@@ -261,12 +296,3 @@ def posted(data, *, warband) -> forms.Form:
     if not kind.is_valid():
         return kind
     return FORMS[kind.cleaned_data["kind"]](data, warband=warband)
-
-
-def first_error(form: forms.Form) -> str:
-    """The form's first error, with its field's label."""
-    for field, errors in form.errors.items():
-        if field not in form.fields or field in ("kind", "reason"):
-            return errors[0]
-        return f"{form.fields[field].label}: {errors[0]}"
-    return "Please check the form."

@@ -1,9 +1,19 @@
-"""Forms of the roster pages. Each lists its fields explicitly."""
+"""Forms of the roster pages. Each lists its fields explicitly; the muster board draws one
+form per row it offers (a warrior type to hire, a warrior's group, his purchases), so a form
+drawn for a row takes that row and sets its widgets' attributes from it, and its own ids
+(``auto_id``) so that the rows' fields stay apart."""
 
 from django import forms
 
+from core.htmx import relabel
 from warbands import treasury
 from warbands.models import WarbandType, Warrior, WarriorType
+from warbands.rules import containers as container_rules
+
+
+def row_ids(row: str) -> str:
+    """The ``auto_id`` of a row's form: ``id_group_size_12`` for warrior 12's group."""
+    return f"id_%s_{row}"
 
 
 class WarbandCreateForm(forms.Form):
@@ -16,45 +26,138 @@ class WarbandCreateForm(forms.Form):
 
 
 class HireForm(forms.Form):
-    warrior_type = forms.ModelChoiceField(queryset=WarriorType.objects.none())
-    name = forms.CharField(max_length=100, required=False)
-    group_size = forms.IntegerField(min_value=1, max_value=20, initial=1)
+    """Hire a warrior type of the warband's list. Drawn for one type (``warrior_type``): a
+    hero's group size is 1, unasked; a spellcaster's starting spell is asked only of him."""
+
+    warrior_type = forms.ModelChoiceField(
+        queryset=WarriorType.objects.none(), widget=forms.HiddenInput
+    )
+    name = forms.CharField(
+        max_length=100,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "Name (optional)"}),
+    )
+    group_size = forms.IntegerField(
+        min_value=1, max_value=20, initial=1, widget=forms.NumberInput(attrs={"required": True})
+    )
     spell_roll = forms.IntegerField(
         min_value=1,
         max_value=6,
         required=False,
         label="Starting spell (D6 you rolled)",
-        help_text="Leave empty and the server rolls it.",
+        widget=forms.NumberInput(
+            attrs={
+                "placeholder": "D6",
+                "aria-label": "Starting spell: the D6 you rolled (empty: the server rolls)",
+                "title": "Starting spell: the D6 you rolled, or leave empty for a server roll",
+            }
+        ),
     )
 
-    def __init__(self, *args, warband, **kwargs):
+    def __init__(self, *args, warband, warrior_type: WarriorType | None = None, **kwargs):
+        if warrior_type is not None:
+            kwargs.setdefault("initial", {"warrior_type": warrior_type.pk})
         super().__init__(*args, **kwargs)
         self.fields["warrior_type"].queryset = WarriorType.objects.filter(
             warband_type=warband.warband_type
         )
+        if warrior_type is not None:
+            self.drawn_for(warrior_type)
+
+    def drawn_for(self, warrior_type: WarriorType) -> "HireForm":
+        """The form as its type's row draws it (the posted one too, after a refusal)."""
+        self.auto_id = row_ids(f"type_{warrior_type.pk}")
+        name = warrior_type.name
+        self.fields["name"].widget.attrs["aria-label"] = f"Name of the new {name}"
+        size = self.fields["group_size"]
+        if warrior_type.is_hero:
+            size.widget = forms.HiddenInput()
+        else:
+            size.widget.attrs["max"] = warrior_type.group_max
+            size.widget.attrs["aria-label"] = f"How many {name}"
+        self.asks_spell = bool(warrior_type.spell_list_id and warrior_type.starting_spells)
+        return self
 
 
 class HireSwordForm(forms.Form):
-    sword = forms.SlugField(max_length=60)
-    name = forms.CharField(max_length=100, required=False)
+    sword = forms.SlugField(
+        max_length=60,
+        widget=forms.HiddenInput,
+        error_messages=dict.fromkeys(("required", "invalid"), "Choose a hired sword to hire."),
+    )
+    name = forms.CharField(
+        max_length=100,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "Name (optional)"}),
+    )
+
+    def drawn_for(self, sword) -> "HireSwordForm":
+        self.auto_id = row_ids(f"sword_{sword.key}")
+        if not self.is_bound:
+            self.initial = {"sword": sword.key}
+        self.fields["name"].widget.attrs["aria-label"] = f"Name of the new {sword.name}"
+        return self
 
 
 class BuyItemForm(forms.Form):
-    item = forms.SlugField(max_length=60)
+    """An item of the warrior's equipment list; whether it is on his list, the service says.
+    Drawn for a warrior, the select offers his ``choices`` (entries and their prices)."""
+
+    item = forms.SlugField(
+        max_length=60,
+        widget=forms.Select,
+        error_messages=dict.fromkeys(("required", "invalid"), "Choose an item to buy."),
+    )
+
+    def drawn_for(self, warrior, choices) -> "BuyItemForm":
+        self.auto_id = row_ids(warrior.pk)
+        relabel(self, "item", f"Buy for {warrior.name}")
+        self.fields["item"].widget.choices = [("", "Choose an item…")] + [
+            (entry.item.key, f"{entry.item.name} · {price} gc") for entry, price in choices
+        ]
+        return self
 
 
 class GroupSizeForm(forms.Form):
-    group_size = forms.IntegerField(min_value=1, max_value=20)
+    group_size = forms.IntegerField(min_value=1, max_value=20, label="Models in the group")
+
+    def drawn_for(self, warrior) -> "GroupSizeForm":
+        self.auto_id = row_ids(warrior.pk)
+        if not self.is_bound:
+            self.initial = {"group_size": warrior.group_size}
+        self.fields["group_size"].widget.attrs["max"] = warrior.warrior_type.group_max
+        return self
 
 
 class RenameForm(forms.Form):
     name = forms.CharField(max_length=100)
 
 
+def _container_label(kind: str) -> str:
+    spec = container_rules.spec(kind)
+    return f"{spec.name} · {spec.price} gc · holds {spec.capacity.gold} gc"
+
+
 class MusterContainerForm(forms.Form):
-    kind = forms.ChoiceField(choices=[(kind, kind) for kind in treasury.BUYABLE_CONTAINERS])
-    holder = forms.ModelChoiceField(queryset=Warrior.objects.none(), required=False)
+    kind = forms.ChoiceField(label="Buy a container", choices=())
+    holder = forms.ModelChoiceField(
+        queryset=Warrior.objects.none(),
+        required=False,
+        label="For the hero (a pouch)",
+        empty_label="—",
+    )
 
     def __init__(self, *args, warband, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [
+            (kind, _container_label(kind)) for kind in treasury.BUYABLE_CONTAINERS
+        ]
         self.fields["holder"].queryset = Warrior.objects.fighting().filter(warband=warband)
+        self.fields["holder"].label_from_instance = lambda warrior: warrior.name
+
+    def drawn_for(self, warriors) -> "MusterContainerForm":
+        """The holder offered among ``warriors`` (the board's roster, read once): its heroes."""
+        self.fields["holder"].choices = [("", "—")] + [
+            (w.pk, w.name) for w in warriors if w.is_hero
+        ]
+        return self

@@ -7,8 +7,11 @@ partial with the reason, status 422.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign.permissions import get_campaign_for_user
 from core.dice import DiceError, EnteredDice, ServerDice
 from core.errors import RuleViolation
+from core.htmx import Refusal, first_message, refuse, with_refusal
 from warbands import equipment, hired_swords, permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
@@ -30,22 +34,12 @@ from warbands.forms import (
     RenameForm,
     WarbandCreateForm,
 )
-from warbands.models import StorageContainer, Warband, WarriorItem
-from warbands.rules import containers as container_rules
+from warbands.models import StorageContainer, Warband, Warrior, WarriorItem
 
 
 def _redirect(request: HttpRequest, to: str, *args) -> HttpResponse:
     url = reverse(to, args=args)
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-
-def _first_error(form) -> str:
-    for field, errors in form.errors.items():
-        if field not in form.fields:
-            return errors[0]
-        label = form.fields[field].label or field.replace("_", " ").capitalize()
-        return f"{label}: {errors[0]}"
-    return "Please check the form."
 
 
 @require_http_methods(["GET", "POST"])
@@ -71,46 +65,111 @@ def warband_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
 
 
-def muster_context(warband: Warband, *, error: str = "") -> dict:
+@dataclass
+class WarriorCard:
+    """A warrior on the muster board, with the forms his card draws."""
+
+    warrior: Warrior
+    choices: list
+    size: GroupSizeForm | None
+    buy: BuyItemForm | None
+
+
+def _placed(refused, at, kind: type, fresh: Callable[[], forms.Form]):
+    """The form drawn at ``at``: the refused one, when it was posted there, or ``fresh()``."""
+    if refused is not None and refused[0] == at and isinstance(refused[1], kind):
+        return refused[1]
+    return fresh()
+
+
+def _posted_row(refused, at: str, field: str, rows: list, key) -> str | None:
+    """The row key a refused form of ``at`` was posted for, when the board offers that row."""
+    if refused is None or refused[0] != at:
+        return None
+    posted = str(refused[1].data.get(field, ""))
+    return next((posted for row in rows if str(key(row[0])) == posted), None)
+
+
+def muster_context(warband: Warband, *, refused=None) -> dict:
+    """The muster board. ``refused``: (where, the posted form refused there), drawn in place
+    of that form with its messages: "hire", "hire-sword", "storage", "finish" or a warrior's
+    pk (his card's forms and buttons)."""
     warriors = list(services.roster(warband))
     entries = equipment.list_entries_by_type({w.warrior_type_id for w in warriors})
+    cards = []
+    for w in warriors:
+        choices = equipment.equipment_choices(w, entries.get(w.warrior_type_id, []))
+        size = None if w.is_hero else _placed(refused, w.pk, GroupSizeForm, GroupSizeForm)
+        buy = _placed(refused, w.pk, BuyItemForm, BuyItemForm) if choices else None
+        cards.append(
+            WarriorCard(
+                w,
+                choices,
+                size.drawn_for(w) if size else None,
+                buy.drawn_for(w, choices) if buy else None,
+            )
+        )
+    hireable = services.hireable_types(warband, warriors)
+    hire_at = _posted_row(refused, "hire", "warrior_type", hireable, lambda t: t.pk)
+    swords = hired_swords.hireable_swords(warband)
+    sword_at = _posted_row(refused, "hire-sword", "sword", swords, lambda s: s.key)
+    container = _placed(
+        refused, "storage", MusterContainerForm, lambda: MusterContainerForm(warband=warband)
+    )
     return {
         "containers": list(
             StorageContainer.objects.real().filter(warband=warband).select_related("holder")
         ),
-        "buyable_containers": [
-            (kind, container_rules.spec(kind)) for kind in treasury.BUYABLE_CONTAINERS
-        ],
+        "container_form": container.drawn_for(warriors),
         "warband": warband,
-        "warriors": [
-            (w, equipment.equipment_choices(w, entries.get(w.warrior_type_id, [])))
-            for w in warriors
-        ],
+        "cards": cards,
         "rating": services.rating(warriors),
         "models": sum(w.group_size for w in warriors if not w.hired_sword_id),
         "heroes": sum(1 for w in warriors if w.is_hero and not w.hired_sword_id),
-        "hireable": services.hireable_types(warband, warriors),
-        "sword_catalogue": hired_swords.hireable_swords(warband),
+        "hireable": [
+            (
+                wt,
+                reason,
+                refused[1].drawn_for(wt)
+                if hire_at == str(wt.pk)
+                else HireForm(warband=warband, warrior_type=wt),
+            )
+            for wt, reason in hireable
+        ],
+        "sword_catalogue": [
+            (
+                sword,
+                reason,
+                (refused[1] if sword_at == sword.key else HireSwordForm()).drawn_for(sword),
+            )
+            for sword, reason in swords
+        ],
         "problems": services.muster_problems(warband, warriors),
-        "error": error,
+        "refused_at": refused[0] if refused else None,
+        "refusal": refused[1] if refused else None,
+        # a hire refused for a row the board does not offer: its message above the list
+        "unplaced": first_message(refused[1])
+        if refused and refused[0] in ("hire", "hire-sword") and not (hire_at or sword_at)
+        else "",
     }
 
 
-def _board(request: HttpRequest, warband: Warband, *, error: str = "", at="") -> HttpResponse:
-    """The muster board after a POST: the partial for htmx, the page again otherwise. ``at``:
-    where the refused control is (a warrior, or "hire", "hire-sword", "storage", "finish"),
-    so that its refusal shows beside it, not at the top of a long page."""
+def _board(request: HttpRequest, warband: Warband, *, refused=None) -> HttpResponse:
+    """The muster board after a POST: the partial for htmx, the page again otherwise.
+    ``refused``: (where, the refused form), so that its messages show beside it, not at the
+    top of a long page."""
     warband.refresh_from_db(fields=["gold_crowns", "status", "name"])
+    if refused is not None:
+        return refuse(
+            request,
+            refused[1],
+            partial="warbands/warband_muster.html#muster-board",
+            context=lambda: muster_context(warband, refused=refused),
+            page=reverse("warband_muster", args=[warband.pk]),
+        )
     if not request.htmx:
-        if error:
-            messages.error(request, error)
         return redirect("warband_muster", warband.pk)
-    return render(
-        request,
-        "warbands/warband_muster.html#muster-board",
-        {**muster_context(warband, error=error), "error_at": at},
-        status=422 if error else 200,
-    )
+    return render(request, "warbands/warband_muster.html#muster-board", muster_context(warband))
 
 
 @require_GET
@@ -126,7 +185,7 @@ def warband_hire(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk, write=True)
     form = HireForm(request.POST, warband=warband)
     if not form.is_valid():
-        return _board(request, warband, at="hire", error=_first_error(form))
+        return _board(request, warband, refused=("hire", form))
     roll = form.cleaned_data["spell_roll"]
     try:
         services.hire_warrior(
@@ -138,7 +197,7 @@ def warband_hire(request: HttpRequest, pk: int) -> HttpResponse:
             dice=EnteredDice([roll]) if roll else ServerDice(),
         )
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, warband, at="hire", error=str(refusal))
+        return _board(request, warband, refused=("hire", with_refusal(form, refusal)))
     return _board(request, warband)
 
 
@@ -148,7 +207,7 @@ def warband_hire_sword(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk, write=True)
     form = HireSwordForm(request.POST)
     if not form.is_valid():
-        return _board(request, warband, at="hire-sword", error="Choose a hired sword to hire.")
+        return _board(request, warband, refused=("hire-sword", form))
     try:
         hired_swords.hire_at_muster(
             warband,
@@ -158,7 +217,7 @@ def warband_hire_sword(request: HttpRequest, pk: int) -> HttpResponse:
             dice=ServerDice(),  # the Warlock's starting spells
         )
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, warband, at="hire-sword", error=str(refusal))
+        return _board(request, warband, refused=("hire-sword", with_refusal(form, refusal)))
     return _board(request, warband)
 
 
@@ -167,11 +226,11 @@ def warrior_buy_item(request: HttpRequest, pk: int) -> HttpResponse:
     warrior = permissions.get_warrior_for_user(request, pk, write=True)
     form = BuyItemForm(request.POST)
     if not form.is_valid():
-        return _board(request, warrior.warband, at=warrior.pk, error="Choose an item to buy.")
+        return _board(request, warrior.warband, refused=(warrior.pk, form))
     try:
         services.buy_item(warrior, actor=request.user, item_key=form.cleaned_data["item"])
     except RuleViolation as refusal:
-        return _board(request, warrior.warband, at=warrior.pk, error=str(refusal))
+        return _board(request, warrior.warband, refused=(warrior.pk, with_refusal(form, refusal)))
     return _board(request, warrior.warband)
 
 
@@ -182,7 +241,7 @@ def warrior_remove_item(request: HttpRequest, pk: int, item_pk: int) -> HttpResp
     try:
         services.remove_item(owned, actor=request.user)
     except RuleViolation as refusal:
-        return _board(request, warrior.warband, at=warrior.pk, error=str(refusal))
+        return _board(request, warrior.warband, refused=(warrior.pk, Refusal(str(refusal))))
     return _board(request, warrior.warband)
 
 
@@ -191,13 +250,13 @@ def warrior_group_size(request: HttpRequest, pk: int) -> HttpResponse:
     warrior = permissions.get_warrior_for_user(request, pk, write=True)
     form = GroupSizeForm(request.POST)
     if not form.is_valid():
-        return _board(request, warrior.warband, at=warrior.pk, error=_first_error(form))
+        return _board(request, warrior.warband, refused=(warrior.pk, form))
     try:
         services.set_group_size(
             warrior, actor=request.user, group_size=form.cleaned_data["group_size"]
         )
     except RuleViolation as refusal:
-        return _board(request, warrior.warband, at=warrior.pk, error=str(refusal))
+        return _board(request, warrior.warband, refused=(warrior.pk, with_refusal(form, refusal)))
     return _board(request, warrior.warband)
 
 
@@ -213,7 +272,7 @@ def warrior_dismiss(request: HttpRequest, pk: int) -> HttpResponse:
         services.dismiss_warrior(warrior, actor=request.user)
     except RuleViolation as refusal:
         if warband.is_draft:
-            return _board(request, warband, at=warrior.pk, error=str(refusal))
+            return _board(request, warband, refused=(warrior.pk, Refusal(str(refusal))))
         messages.error(request, str(refusal))
         return _redirect(request, "warband_roster", warband.pk)
     if warband.is_draft:
@@ -228,7 +287,7 @@ def warband_buy_container(request: HttpRequest, pk: int) -> HttpResponse:
     warband = permissions.get_warband_for_user(request, pk, write=True)
     form = MusterContainerForm(request.POST, warband=warband)
     if not form.is_valid():
-        return _board(request, warband, at="storage", error=_first_error(form))
+        return _board(request, warband, refused=("storage", form))
     try:
         treasury.buy_container(
             warband,
@@ -237,7 +296,7 @@ def warband_buy_container(request: HttpRequest, pk: int) -> HttpResponse:
             holder=form.cleaned_data["holder"],
         )
     except RuleViolation as refusal:
-        return _board(request, warband, at="storage", error=str(refusal))
+        return _board(request, warband, refused=("storage", with_refusal(form, refusal)))
     return _board(request, warband)
 
 
@@ -251,7 +310,7 @@ def warband_return_container(request: HttpRequest, pk: int, container_pk: int) -
             raise RuleViolation("Mustering is over: sell containers from the treasury page.")
         treasury.sell_container(container, actor=request.user, proceeds_to=None)
     except RuleViolation as refusal:
-        return _board(request, warband, at="storage", error=str(refusal))
+        return _board(request, warband, refused=("storage", Refusal(str(refusal))))
     return _board(request, warband)
 
 
@@ -261,7 +320,7 @@ def warband_finish(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.finish_muster(warband, actor=request.user)
     except RuleViolation as refusal:
-        return _board(request, warband, at="finish", error=str(refusal))
+        return _board(request, warband, refused=("finish", Refusal(str(refusal))))
     messages.success(request, f"{warband.name} is ready for battle.")
     return _redirect(request, "warband_roster", warband.pk)
 

@@ -10,10 +10,12 @@ back as the same partial with its reason, status 422).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from battles.captives import exchange, ransom
@@ -25,7 +27,8 @@ from battles.dice import dice_for
 from battles.models import Captive
 from core.dice import DiceError
 from core.errors import RuleViolation
-from core.options import OptionList
+from core.htmx import first_message, refuse, with_refusal
+from core.options import OptionList, render_options
 from warbands.models import StorageContainer, Warband, WarriorItem
 from warbands.permissions import can_edit_warband, can_see_treasury, get_warband_for_user
 
@@ -43,9 +46,19 @@ def _with_items(*lists: list[Captive]) -> None:
         warrior.carrying = carrying[warrior.pk]
 
 
-def captives_context(
-    request: HttpRequest, warband: Warband, *, error: str = "", done: str = ""
-) -> dict:
+def _forms_of(captive: Captive, refused, fresh: dict) -> dict:
+    """The captive's forms by name, the refused one (when it was posted for him) in place
+    of its fresh one."""
+    forms = {}
+    for name, (kind, make) in fresh.items():
+        posted = refused[1] if refused and refused[0] == captive.pk else None
+        forms[name] = posted if isinstance(posted, kind) else make()
+    return forms
+
+
+def captives_context(request: HttpRequest, warband: Warband, *, refused=None, done="") -> dict:
+    """``refused``: (the captive's pk, the posted form refused for him), drawn in place of that
+    form with its messages."""
     held, taken = captives.held_by(warband), captives.held_from(warband)
     _with_items(held, taken)
     may_act = can_edit_warband(request.user, warband)
@@ -58,9 +71,11 @@ def captives_context(
         "taken": taken,
         "history": captives.history(warband),
         "may_act": may_act,
-        "error": error,
+        "refused_at": refused[0] if refused else None,
+        "refusal": refused[1] if refused else None,
         "done": done,
     }
+    placed = False
     if may_act:
         # The player's own containers, with what each holds: he alone sees these forms.
         containers = OptionList(
@@ -69,51 +84,67 @@ def captives_context(
             .select_related("holder")
             .order_by("pk")
         )
+        paying = OptionList(c for c in containers if c.gold_crowns)
+        options = partial(render_options, containers, "contents")
+        gold = partial(render_options, paying, "contents")
         for captive in held:
             captive.exchangeable = [t for t in taken if t.captor_id == captive.warrior.warband_id]
-        context.update(
-            containers=containers,
-            paying=OptionList(c for c in containers if c.gold_crowns),
-            fates=captives.fates_for(warband),
-            slavers_roll=captive_fates.SLAVERS_ROLL,
-        )
+            captive.forms = _forms_of(captive, refused, {
+                "ransom": (RansomForm, lambda: RansomForm(warband=warband)),
+                "exchange": (ExchangeForm, lambda c=captive: ExchangeForm(captive=c)),
+                "fate": (FateForm, lambda: FateForm(warband=warband)),
+            })  # fmt: skip
+            forms = captive.forms
+            forms["ransom"].drawn_for(captive, options)
+            forms["exchange"].drawn_for(captive)
+            forms["fate"].drawn_for(captive, options)
+            placed |= captive.pk == context["refused_at"]
+        for captive in taken:
+            captive.forms = _forms_of(captive, refused, {
+                "pay": (PayForm, lambda: PayForm(warband=warband)),
+                "accept": (AcceptForm, AcceptForm),
+            })  # fmt: skip
+            captive.forms["pay"].drawn_for(captive, gold)
+            captive.forms["accept"].drawn_for(captive)
+            placed |= captive.pk == context["refused_at"]
+        context.update(paying=paying)
+    # a refusal for a captive the page no longer shows: its message above the board
+    context["unplaced"] = first_message(refused[1]) if refused and not placed else ""
     return context
 
 
-def _board(request: HttpRequest, warband: Warband, *, error: str = "", done: str = ""):
+def _board(request: HttpRequest, warband: Warband, *, refused=None, done: str = ""):
+    if refused is not None:
+        return refuse(
+            request,
+            refused[1],
+            partial="battles/captives/captives.html#captives-board",
+            context=lambda: captives_context(request, warband, refused=refused),
+            page=reverse("warband_captives", args=[warband.pk]),
+        )
     if not request.htmx:
-        if error:
-            messages.error(request, error)
-        elif done:
+        if done:
             messages.success(request, done)
         return redirect("warband_captives", warband.pk)
     return render(
         request,
         "battles/captives/captives.html#captives-board",
-        captives_context(request, warband, error=error, done=done),
-        status=422 if error else 200,
+        captives_context(request, warband, done=done),
     )
 
 
-def _first_error(form) -> str:
-    for field, errors in form.errors.items():
-        if field in form.fields:
-            return f"{form.fields[field].label or field.capitalize()}: {errors[0]}"
-        return errors[0]
-    return "Please check the form."
-
-
 def _act(
-    request: HttpRequest, warband: Warband, form, change: Callable[[dict], str]
+    request: HttpRequest, warband: Warband, captive: Captive, form, change: Callable[[dict], str]
 ) -> HttpResponse:
-    """The board after a form: the form's first error or the service's refusal (status 422,
-    nothing changed), else the board with what ``change`` (given the cleaned data) did."""
+    """The board after ``captive``'s form: the form with its messages or the service's
+    refusal (status 422, nothing changed), else the board with what ``change`` (given the
+    cleaned data) did."""
     if not form.is_valid():
-        return _board(request, warband, error=_first_error(form))
+        return _board(request, warband, refused=(captive.pk, form))
     try:
         done = change(form.cleaned_data)
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, warband, error=str(refusal))
+        return _board(request, warband, refused=(captive.pk, with_refusal(form, refusal)))
     return _board(request, warband, done=done)
 
 
@@ -150,7 +181,7 @@ def captive_ransom(request: HttpRequest, pk: int, captive_pk: int) -> HttpRespon
             return f"The ransom for {name} is withdrawn."
         return f"You ask {data['ransom']} gc for {name}, paid into the {data['into']}."
 
-    return _act(request, warband, RansomForm(request.POST, warband=warband), change)
+    return _act(request, warband, captive, RansomForm(request.POST, warband=warband), change)
 
 
 @require_POST
@@ -165,7 +196,7 @@ def captive_exchange(request: HttpRequest, pk: int, captive_pk: int) -> HttpResp
             return f"The exchange offered for {captive.warrior.name} is withdrawn."
         return f"You offer {captive.warrior.name} in exchange for {offered.warrior.name}."
 
-    return _act(request, warband, ExchangeForm(request.POST, captive=captive), change)
+    return _act(request, warband, captive, ExchangeForm(request.POST, captive=captive), change)
 
 
 @require_POST
@@ -179,7 +210,7 @@ def captive_fate(request: HttpRequest, pk: int, captive_pk: int) -> HttpResponse
             captive, actor=request.user, fate=data["fate"], into=data["into"], dice=dice
         )
 
-    return _act(request, warband, FateForm(request.POST, warband=warband), change)
+    return _act(request, warband, captive, FateForm(request.POST, warband=warband), change)
 
 
 @require_POST
@@ -193,7 +224,7 @@ def captive_pay(request: HttpRequest, pk: int, captive_pk: int) -> HttpResponse:
         )
         return f"{captive.warrior.name} is back, ransomed for {data['amount']} gc."
 
-    return _act(request, warband, PayForm(request.POST, warband=warband), change)
+    return _act(request, warband, captive, PayForm(request.POST, warband=warband), change)
 
 
 @require_POST
@@ -207,4 +238,4 @@ def captive_accept(request: HttpRequest, pk: int, captive_pk: int) -> HttpRespon
         )
         return f"{mine.warrior.name} is back; {theirs.warrior.name} went home."
 
-    return _act(request, warband, AcceptForm(request.POST), change)
+    return _act(request, warband, captive, AcceptForm(request.POST), change)

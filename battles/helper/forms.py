@@ -101,3 +101,167 @@ class MoveForm(forms.Form):
         """ "draw" or a warband's id."""
         winner = self.cleaned_data["winner"]
         return int(winner) if ROW_ID.fullmatch(winner) else None
+
+
+# The forms the page draws. Every move posts ``MoveForm`` (``action`` names it); these draw
+# the fields a move asks for, with the attributes a phone needs. The page draws many of the
+# same kind (a Rout test per side, a re-roll per skill), none bound: they carry no ids.
+
+
+class DiceInput(forms.TextInput):
+    """Dice typed on a phone; empty, the server rolls."""
+
+    def __init__(self, testid: str = "", **attrs) -> None:
+        attrs = {"inputmode": "numeric", "placeholder": "empty: the server rolls",
+                 "autocomplete": "off", **attrs}  # fmt: skip
+        if testid:
+            attrs["data-testid"] = testid
+        super().__init__(attrs)
+
+
+class RollForm(forms.Form):
+    """A Rout test or its re-roll: the dice."""
+
+    dice = forms.CharField(required=False, max_length=40, label="Dice", widget=DiceInput())
+
+    def __init__(self, *args, testid: str = "", **kwargs) -> None:
+        kwargs.setdefault("auto_id", False)
+        super().__init__(*args, **kwargs)
+        if testid:
+            self.fields["dice"].widget.attrs["data-testid"] = testid
+
+
+class NoteForm(forms.Form):
+    text = forms.CharField(
+        max_length=250,
+        label="A note for the log",
+        widget=forms.TextInput(
+            attrs={"placeholder": "A note for the log", "aria-label": "A note for the log"}
+        ),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_note_%s")
+        super().__init__(*args, **kwargs)
+
+
+class EndForm(forms.Form):
+    """Who won, when the players end the game: a warband that has not routed, or a draw."""
+
+    winner = forms.ChoiceField(
+        label="Result", choices=(), widget=forms.Select(attrs={"data-testid": "winner"})
+    )
+
+    def __init__(self, *args, sides, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_end_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [
+            ("", "Choose…"),
+            *((s.warband.pk, f"{s.warband.name} won") for s in sides
+              if not s.side.participant.routed),
+            ("draw", "A draw"),
+        ]  # fmt: skip
+
+
+class FallForm(forms.Form):
+    dice = forms.CharField(
+        required=False,
+        max_length=40,
+        label="Dice (one D6 for the D3)",
+        widget=DiceInput("fall-dice"),
+    )
+
+
+class RallyForm(forms.Form):
+    nearest_is_enemy = forms.BooleanField(
+        required=False,
+        label="The closest model to him is an enemy (fleeing, stunned, knocked-down and hidden "
+        "ones aside): he cannot rally",
+        widget=forms.CheckboxInput(attrs={"data-testid": "nearest-enemy"}),
+    )
+    near_leader = forms.BooleanField(
+        required=False, label="Within 6\" of his standing leader: use the leader's Leadership"
+    )
+    dice = forms.CharField(required=False, max_length=40, widget=DiceInput("rally-dice"))
+
+    def __init__(self, *args, leadership: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["dice"].label = f"Dice (2D6 against Ld {leadership})"
+
+
+class OutOfActionForm(forms.Form):
+    taken_out = forms.ChoiceField(
+        label="What took him out",
+        choices=(),
+        widget=forms.Select(attrs={"data-testid": "taken-out"}),
+    )
+
+    def __init__(self, *args, enemies, causes, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["taken_out"].choices = [
+            ("", "Choose…"),
+            ("An enemy warrior", [(f"enemy-{e.pk}", f"{e.name} ({e.warband.name})")
+                                  for e in enemies]),
+            ("Something else", [(value, str(label).capitalize()) for value, label in causes]),
+        ]  # fmt: skip
+
+
+class TestForm(forms.Form):
+    test = forms.ChoiceField(
+        label="Which",
+        choices=[("", "Choose…")] + [(t.key, t.label) for t in play.TESTS.values()],
+        widget=forms.Select(attrs={"data-testid": "test-kind"}),
+    )
+    height = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=30,
+        label="Height, inches",
+        help_text='How far he would fall. Jumping down: a test per full 2", 6" at most; a gap '
+        'is 3" wide at most. Climbing up needs none.',
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-testid": "test-height"}),
+    )
+    dice = forms.CharField(
+        required=False, max_length=40, label="Dice", widget=DiceInput("test-dice")
+    )
+
+
+class LootForm(forms.Form):
+    loot = forms.ChoiceField(
+        label="What",
+        choices=[("", "Choose…"), ("wyrdstone", "Wyrdstone shards"), ("gold", "Gold crowns"),
+                 ("item", "An item"), ("container", "A carried container")],
+    )  # fmt: skip
+    amount = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=500,
+        initial=1,
+        label="How many",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    what = forms.CharField(
+        required=False,
+        max_length=100,
+        label="Which item or container",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, fighter, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["what"].widget.attrs["list"] = f"carried-{fighter.pk}"
+
+
+def panel_forms(fighter, *, enemies, causes) -> dict[str, forms.Form]:
+    """The forms of a warrior's panel, each with ids of its own."""
+
+    def ids(kind: str) -> str:
+        return f"id_{kind}_{fighter.pk}_%s"
+
+    return {
+        "fall": FallForm(auto_id=ids("fall")),
+        "rally": RallyForm(auto_id=ids("rally"), leadership=fighter.warrior.Ld),
+        "out": OutOfActionForm(auto_id=ids("out"), enemies=enemies, causes=causes),
+        "test": TestForm(auto_id=ids("test")),
+        "loot": LootForm(auto_id=ids("loot"), fighter=fighter),
+    }

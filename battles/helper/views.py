@@ -35,7 +35,15 @@ from django_htmx.http import reswap, retarget
 from battles.helper import checks, delta, end, moves, rout, start
 from battles.helper.board import board, carried_labels, enemies_of
 from battles.helper.common import recording
-from battles.helper.forms import ROW_ID, MoveForm, StartForm
+from battles.helper.forms import (
+    ROW_ID,
+    EndForm,
+    MoveForm,
+    NoteForm,
+    RollForm,
+    StartForm,
+    panel_forms,
+)
 from battles.models import Fighter, Game
 from battles.permissions import get_battle_for_user
 from battles.rules import play
@@ -90,8 +98,14 @@ def _game(request: HttpRequest, pk: int) -> Game:
 
 
 def _context(request, game: Game, *, note="", error="", fighter_id=None, whole=True) -> dict:
+    drawn = board(game, request.user) if whole else None
     return {
-        "board": board(game, request.user) if whole else None,
+        "board": drawn,
+        # the forms the board draws (drawn lazily: an answer of changes draws few of them)
+        "note_fields": NoteForm,
+        "roll_form": RollForm,
+        "rout_form": lambda: RollForm(testid="rout-dice"),
+        "end_form": lambda: EndForm(sides=drawn.sides),
         "move": _move_url(game),
         "note": note,
         "error": error,
@@ -167,12 +181,11 @@ def _panel(request, game: Game, fighter_pk: int) -> dict | None:
         raise Http404("No such warrior in this game.")
     if not view.mine:
         return None
+    causes = [c for c in Fighter.Cause.choices if c[0] != "enemy"]
     return {
         "view": view,
-        "enemies": enemies_of(game, view.fighter),
-        "tests": play.TESTS.values(),
+        "forms": panel_forms(view.fighter, enemies=enemies_of(game, view.fighter), causes=causes),
         "carried": carried_labels(game),
-        "causes": [c for c in Fighter.Cause.choices if c[0] != "enemy"],
         "move": _move_url(game),
     }
 

@@ -7,10 +7,11 @@ from django.urls import reverse
 from battles.dice import parse_faces
 from battles.models import CarriedItemAtEnd
 from battles.report import sides
-from battles.report.forms import CarriedItemsForm, WarriorSideForm
+from battles.report.forms import CarriedItemsForm
+from battles.report.forms.side import WarriorSideForm
 from battles.rules import scenarios
 from core.dice import DiceError
-from tests.helpers import battle_of, play_to, reported, sequence_of
+from tests.helpers import battle_of, message_beside, play_to, reported, sequence_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -78,7 +79,9 @@ def test_too_many_enemies_in_the_warriors_form_changes_nothing_and_says_who(clie
     )
 
     assert response.status_code == 422
-    assert f"{captain.name}, enemies put out of action" in response.content.decode()
+    html = response.content.decode()
+    assert f'aria-label="Enemies {captain.name} put out of action"' in html
+    assert "less than or equal to 50" in message_beside(html, f"id_o{captain.pk}-enemies")
     assert not battle.participants.get(warband=duel["reavers"]).outcomes.exists()
 
 
@@ -159,7 +162,7 @@ def test_a_dice_field_with_thousands_of_digits_gets_a_message(client, duel, type
     )
 
     assert response.status_code == 422
-    assert "Check the dice" in response.content.decode()
+    assert "at most 120 characters" in message_beside(response.content.decode(), "id_dice")
     assert not battle.dice_rolls.exists()
 
 

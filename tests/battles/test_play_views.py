@@ -82,7 +82,8 @@ def test_a_refusal_in_the_panel_comes_back_to_the_panel(client, duel):
                   dice="1", panel="1")  # fmt: skip
     assert answer.status_code == 422
     assert answer["HX-Retarget"] == "#panel"
-    assert '6" at most' in answer.content.decode()
+    said = 'data-testid="panel-error">A warrior jumps down 6&quot; at most.'
+    assert said in answer.content.decode()
 
 
 def test_a_typed_die_too_many_changes_nothing(client, duel):

@@ -1,6 +1,8 @@
 """Each side reports its own warriors (battles.report.sides): who enters, who is offered, what a
 side holds, and that nobody confirms a battle over a side not entered."""
 
+import re
+
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
@@ -10,7 +12,7 @@ from battles.report import services, sides
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
 from core.errors import RuleViolation
-from tests.helpers import warriors
+from tests.helpers import message_beside, warriors
 from warbands.models import Warrior
 
 pytestmark = pytest.mark.django_db
@@ -204,3 +206,24 @@ def test_the_side_page_enters_the_side_and_refuses_the_opponent(duel, client):
     board = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
     assert "waiting for Scourge" in board
     assert "wyrdstone counter carried at the end" in board
+
+
+def test_a_refused_side_shows_each_message_beside_its_field_and_saves_nothing(duel, client):
+    captain, _, guards = warriors(duel["reavers"])
+    battle = report(duel)
+    enter(battle, duel["reavers"])
+    before = list(WarriorOutcome.objects.values_list("warrior_id", "models_out_of_action"))
+    client.force_login(duel["reavers"].owner)
+
+    response = client.post(reverse("battle_side", args=[battle.pk, duel["reavers"].pk]), {
+        f"o{captain.pk}-took_part": "on", f"o{guards.pk}-took_part": "on",
+        f"o{guards.pk}-models": str(guards.group_size + 1), "leader": str(captain.pk),
+    })  # fmt: skip
+    html = response.content.decode()
+
+    assert response.status_code == 422
+    field = f"id_o{guards.pk}-models"
+    assert f"less than or equal to {guards.group_size}" in message_beside(html, field)
+    assert f'max="{guards.group_size}"' in re.search(rf'<input[^>]*id="{field}"[^>]*>', html)[0]
+    assert f'value="{guards.group_size + 1}"' in html  # what was typed stays
+    assert list(WarriorOutcome.objects.values_list("warrior_id", "models_out_of_action")) == before

@@ -16,7 +16,7 @@ from campaign.models import CampaignEvent, Membership, OrganiserInvitation
 from core.errors import RuleViolation
 from league.backup import export_campaign
 from tests.factories import UserFactory
-from tests.helpers import without_tokens
+from tests.helpers import message_beside, without_tokens
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -259,7 +259,7 @@ def test_a_name_no_account_could_have_is_refused_beside_the_field(client, league
     answer = invite(client, league["campaign"], name)
 
     assert answer.status_code == 422
-    assert 'id="co-organiser-error"' in answer.content.decode()
+    assert message_beside(answer.content.decode(), "id_co_username")
     assert not OrganiserInvitation.objects.exists()
 
 

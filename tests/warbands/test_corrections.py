@@ -12,7 +12,7 @@ from django.urls import reverse
 from campaign.models import Campaign, CampaignEvent
 from core.errors import RuleViolation
 from tests.factories import WarbandFactory, hire
-from tests.helpers import fingerprint, warriors
+from tests.helpers import fingerprint, message_beside, warriors
 from tests.test_bad_input import Forms, fuzz
 from warbands import corrections
 from warbands.models import (
@@ -252,32 +252,41 @@ def test_a_request_says_nothing_in_the_feed_until_it_applies(duel):
 # --- Refusals --------------------------------------------------------------------------------
 
 
+# Each refused post's message, beside its field ("id_<kind>_<field>") or, for what the service
+# refused or a kind the page does not know, above the form or the board (None).
 @pytest.mark.parametrize(
-    "data, message",
+    "data, field, message",
     [
-        ({"kind": "experience", "experience": 12}, "Say why: every correction is recorded"),
-        ({"kind": "experience", "experience": 12, "reason": "   "}, "Say why"),
-        ({"kind": "experience", "experience": -3, "reason": "x"}, "New experience: Ensure"),
+        ({"kind": "experience", "experience": 12}, "id_experience_reason",
+         "Say why: every correction is recorded"),
+        ({"kind": "experience", "experience": 12, "reason": "   "}, "id_experience_reason",
+         "Say why"),
+        ({"kind": "experience", "experience": -3, "reason": "x"}, "id_experience_experience",
+         "Ensure"),
         ({"kind": "characteristic", "characteristic": "XX", "value": 3, "reason": "x"},
-         "Characteristic: Select a valid choice"),
+         "id_characteristic_characteristic", "Select a valid choice"),
         ({"kind": "characteristic", "characteristic": "WS", "value": 11, "reason": "x"},
-         "New value: Ensure"),
-        ({"kind": "teleport", "reason": "x"}, "Choose what to correct."),
-        ({"reason": "x"}, "Choose what to correct."),
-        ({"kind": "experience", "experience": 8, "reason": "x"}, "has 8 experience already"),
-        ({"kind": "injury_added", "name": " ", "reason": "x"}, "Injury: This field is required"),
+         "id_characteristic_value", "Ensure"),
+        ({"kind": "teleport", "reason": "x"}, None, "Choose what to correct."),
+        ({"reason": "x"}, None, "Choose what to correct."),
+        ({"kind": "experience", "experience": 8, "reason": "x"}, None, "has 8 experience already"),
+        ({"kind": "injury_added", "name": " ", "reason": "x"}, "id_injury_added_name",
+         "This field is required"),
     ],
 )  # fmt: skip
-def test_bad_input_is_refused_with_its_reason_and_changes_nothing(client, duel, data, message):
+def test_bad_input_is_refused_with_its_reason_and_changes_nothing(
+    client, duel, data, field, message
+):
     reavers = duel["reavers"]
     data = {"warrior": brandt(duel).pk, **data}
     client.force_login(reavers.owner)
     before = fingerprint()
 
     response = correct(client, reavers, **data)
+    html = response.content.decode()
 
     assert response.status_code == 422
-    assert message in response.content.decode()
+    assert message in (message_beside(html, field) if field else html)
     assert fingerprint() == before
 
 
@@ -293,8 +302,12 @@ def test_another_warbands_rows_are_not_choices(client, duel):
     second = correct(client, reavers, kind="item_removed", owned=owned.pk, reason="x")
 
     assert first.status_code == second.status_code == 422
-    assert "Warrior: That warrior is not this warband&#x27;s any more" in first.content.decode()
-    assert "Item carried: That item carried is not" in second.content.decode()
+    assert message_beside(first.content.decode(), "id_experience_warrior").startswith(
+        "That warrior is not this warband&#x27;s any more"
+    )
+    assert message_beside(second.content.decode(), "id_item_removed_owned").startswith(
+        "That item carried is not"
+    )
     assert fingerprint() == before
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import RuleViolation
+from core.htmx import refuse
 from warbands import permissions
 from warbands.models import StorageContainer, Warband
 from warbands.rules import containers as container_rules
@@ -44,18 +45,22 @@ def treasury_context(request: HttpRequest, warband: Warband, *, refused=None) ->
 def _board(request: HttpRequest, warband: Warband, *, refused=None) -> HttpResponse:
     """The board after a post: with the refused form and status 422, or as the change left
     it; after a change the ledger, which is not part of the board, reloads itself."""
+    if refused:
+        return refuse(
+            request,
+            refused[1],
+            partial="warbands/warband_treasury.html#treasury-board",
+            context=lambda: treasury_context(request, warband, refused=refused),
+            page=reverse("warband_treasury", args=[warband.pk]),
+        )
     if not request.htmx:
-        if refused:
-            messages.error(request, forms.first_error(refused[1]))
         return redirect("warband_treasury", warband.pk)
     response = render(
         request,
         "warbands/warband_treasury.html#treasury-board",
-        treasury_context(request, warband, refused=refused),
-        status=422 if refused else 200,
+        treasury_context(request, warband),
     )
-    if not refused:
-        response["HX-Trigger"] = "ledger-changed"
+    response["HX-Trigger"] = "ledger-changed"
     return response
 
 

@@ -20,13 +20,13 @@ from battles import permissions
 from battles.aftermath import carried_items
 from battles.aftermath import permissions as aftermath_permissions
 from battles.dice import dice_for
-from battles.forms import DiceForm
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from battles.permissions import get_battle_for_user
 from battles.report import fortune, services, sides
 from battles.report import permissions as report_permissions
 from battles.report.forms import (
     CarriedItemsForm,
+    ChoosingForm,
     DiscoveryForm,
     MarkersForm,
     RecordForm,
@@ -34,13 +34,16 @@ from battles.report.forms import (
     ReportForm,
     RespondForm,
     carried_item_declarations,
+    carried_item_rows,
     participant_rows,
     reported_results,
 )
+from battles.report.views.board import BattleForms
 from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError, MoreDice, roll_need
 from core.errors import RuleViolation
+from core.htmx import Refusal, refuse, with_refusal
 from warbands.models import Warband
 from warbands.permissions import can_see_treasury
 
@@ -50,8 +53,10 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 
 
 def battle_context(
-    request: HttpRequest, battle: Battle, *, error: str = "", asking: dict | None = None
+    request: HttpRequest, battle: Battle, *, refused=None, asking: dict | None = None
 ) -> dict:
+    """``refused``: (the form's name on the board, the posted form refused), drawn in place
+    of that form with its messages; ``asking``: the recovery form again, for a further roll."""
     participants = list(
         battle.participants.select_related(
             "warband", "warband__owner", "confirmed_by", "sequence", "declaration_proposed_by",
@@ -75,7 +80,7 @@ def battle_context(
     )
     turn = carried_items.chooser(battle)
     discoveries = list(battle.discoveries.select_related("warband"))
-    return {
+    context = {
         "battle": battle,
         "participants": participants,
         "outcomes": outcomes,
@@ -130,22 +135,32 @@ def battle_context(
                 sequence__participant__battle=battle, undone_at__isnull=False
             ).select_related("sequence__participant__warband", "undone_by")
         ),
-        "error": error,
+        "refusal": refused[1] if refused else None,
     }
+    context["forms"] = BattleForms(context, refused=refused, asking=asking)
+    return context
 
 
 def _board(
-    request: HttpRequest, battle: Battle, *, error: str = "", asking: dict | None = None
+    request: HttpRequest, battle: Battle, *, refused=None, asking: dict | None = None
 ) -> HttpResponse:
-    """The board after a post; ``asking``: the recovery form again, for a further roll (the
-    whole page without htmx, which a redirect would lose)."""
+    """The board after a post; ``refused``: (name, the refused form); ``asking``: the recovery
+    form again, for a further roll (the whole page without htmx, which a redirect would
+    lose)."""
+    if refused is not None:
+        battle.refresh_from_db()
+        return refuse(
+            request,
+            refused[1],
+            partial="battles/report/detail.html#battle-board",
+            context=lambda: battle_context(request, battle, refused=refused),
+            page=reverse("battle_detail", args=[battle.pk]),
+        )
     if not request.htmx and not asking:
-        if error:
-            messages.error(request, error)
         return redirect("battle_detail", battle.pk)
     battle.refresh_from_db()
-    context = battle_context(request, battle, error=error, asking=asking)
-    status = 422 if error or asking else 200
+    context = battle_context(request, battle, asking=asking)
+    status = 422 if asking else 200
     if not request.htmx:
         board = render_to_string("battles/report/detail.html#battle-board", context, request)
         return render(
@@ -246,7 +261,7 @@ def battle_respond(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle_for_user(request, pk)
     form = RespondForm(request.POST)
     if not form.is_valid():
-        return _board(request, battle, error="Confirm or dispute.")
+        return _board(request, battle, refused=("respond", form))
     try:
         services.respond(
             battle,
@@ -255,7 +270,7 @@ def battle_respond(request: HttpRequest, pk: int) -> HttpResponse:
             reason=form.cleaned_data["reason"],
         )
     except RuleViolation as refusal:
-        return _board(request, battle, error=str(refusal))
+        return _board(request, battle, refused=("respond", with_refusal(form, refusal)))
     return _board(request, battle)
 
 
@@ -265,7 +280,7 @@ def battle_confirm_all(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.confirm_for_everybody(battle, actor=request.user)
     except RuleViolation as refusal:
-        return _board(request, battle, error=str(refusal))
+        return _board(request, battle, refused=("confirm-all", Refusal(str(refusal))))
     return _board(request, battle)
 
 
@@ -318,7 +333,7 @@ def battle_fortune_markers(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle_for_user(request, pk)
     form = MarkersForm(request.POST)
     if not form.is_valid():
-        return _board(request, battle, error="Check the dice.")
+        return _board(request, battle, refused=("markers", form))
     try:
         dice, rolloff = (
             dice_for(battle, entered=form.cleaned_data[field], user=request.user)
@@ -326,7 +341,7 @@ def battle_fortune_markers(request: HttpRequest, pk: int) -> HttpResponse:
         )
         fortune.roll_fortune_markers(battle, actor=request.user, dice=dice, rolloff=rolloff)
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, battle, error=str(refusal))
+        return _board(request, battle, refused=("markers", with_refusal(form, refusal)))
     return _board(request, battle)
 
 
@@ -335,12 +350,13 @@ def battle_discovery(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle_for_user(request, pk)
     form = DiscoveryForm(request.POST)
     if not form.is_valid():
-        return _board(request, battle, error="Choose the warband and check the dice.")
+        return _board(request, battle, refused=("discovery", form))
     warband = Warband.objects.filter(
         pk=form.cleaned_data["warband"], participations__battle=battle
     ).first()
     if warband is None:
-        return _board(request, battle, error="That warband did not fight in this battle.")
+        form.add_error("warband", "That warband did not fight in this battle.")
+        return _board(request, battle, refused=("discovery", form))
     try:
         test, table = (
             dice_for(battle, entered=form.cleaned_data[field], warband=warband, user=request.user)
@@ -351,7 +367,7 @@ def battle_discovery(request: HttpRequest, pk: int) -> HttpResponse:
             result=form.cleaned_data["result"],
         )  # fmt: skip
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, battle, error=str(refusal))
+        return _board(request, battle, refused=("discovery", with_refusal(form, refusal)))
     return _board(request, battle)
 
 
@@ -385,22 +401,23 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
         for p in battle.participants.select_related("warband")
         if p.warband_id != warband.pk
     ]
-    error = ""
-    if request.method == "POST":
-        declarations, errors = carried_item_declarations(request.POST, items, enemies)
-        form = CarriedItemsForm(request.POST)
-        if not form.is_valid():
-            errors += [f"{form[name].label}: {e[0]}" for name, e in form.errors.items()]
-        try:
-            if errors:
-                raise RuleViolation(" ".join(errors))
-            carried_items.declare_carried_items(
-                battle, warband, actor=request.user, declarations=declarations, **form.cleaned_data
-            )
-        except RuleViolation as refusal:
-            error = str(refusal)
-        else:
-            return _redirect(request, reverse("battle_detail", args=[battle.pk]) + "#carried-items")
+    data = request.POST if request.method == "POST" else None
+    rows = carried_item_rows(data, items, enemies)
+    initial = {key: getattr(participant, key) for key in CarriedItemsForm.NUMBERS}
+    form = CarriedItemsForm(data, initial=initial)
+    if data is not None:  # a post that does not redirect was refused: 422 below
+        declarations, errors = carried_item_declarations(rows)
+        if form.is_valid() and not errors:
+            try:
+                carried_items.declare_carried_items(
+                    battle, warband, actor=request.user, declarations=declarations,
+                    **form.cleaned_data,
+                )  # fmt: skip
+            except RuleViolation as refusal:
+                with_refusal(form, refusal)
+            else:
+                url = reverse("battle_detail", args=[battle.pk]) + "#carried-items"
+                return _redirect(request, url)
     return render(
         request,
         "battles/report/declare.html",
@@ -408,30 +425,30 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
             "battle": battle,
             "participant": participant,
             "warband": warband,
-            "items": items,
+            "rows": rows,
+            "form": form,
             "names": names,
-            "enemies": enemies,
             "owner": owner,
             "proposed": participant.declaration_proposed_by
             if not participant.carried_items_declared
             else None,
-            "error": error,
+            "refused": data is not None,
         },
-        status=422 if error else 200,
+        status=422 if data is not None else 200,
     )
 
 
 @require_POST
 def battle_recovery_start(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle_for_user(request, pk)
-    form = DiceForm(request.POST)
+    form = ChoosingForm(request.POST)
     if not form.is_valid():
-        return _board(request, battle, error="Check the dice.")
+        return _board(request, battle, refused=("choosing", form))
     try:
         dice = dice_for(battle, entered=form.cleaned_data["dice"], user=request.user)
         carried_items.start_recovery(battle, actor=request.user, dice=dice)
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, battle, error=str(refusal))
+        return _board(request, battle, refused=("choosing", with_refusal(form, refusal)))
     return _board(request, battle)
 
 
@@ -443,11 +460,12 @@ def battle_recover(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle_for_user(request, pk)
     form = RecoverForm(request.POST)
     if not form.is_valid():
-        return _board(request, battle, error="Choose an item and check the dice.")
+        return _board(request, battle, refused=("recover", form))
     data = form.cleaned_data
     item = CarriedItemAtEnd.objects.filter(pk=data["item"], battle=battle).first()
     if item is None:
-        return _board(request, battle, error="That item is not on this battlefield.")
+        form.add_error("item", "That item is not on this battlefield.")
+        return _board(request, battle, refused=("recover", form))
     try:
         dice = dice_for(battle, entered=data["dice"], user=request.user)
         carried_items.resolve_item(
@@ -457,7 +475,7 @@ def battle_recover(request: HttpRequest, pk: int) -> HttpResponse:
     except MoreDice as asked:
         return _board(request, battle, asking=further_roll(data, asked))
     except (RuleViolation, DiceError) as refusal:
-        return _board(request, battle, error=str(refusal))
+        return _board(request, battle, refused=("recover", with_refusal(form, refusal)))
     return _board(request, battle)
 
 

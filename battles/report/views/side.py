@@ -6,15 +6,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html_join
 from django.views.decorators.http import require_http_methods
 
 from battles.models import WarriorOutcome
 from battles.permissions import get_battle_for_user
 from battles.report import permissions as report_permissions
 from battles.report import sides
-from battles.report.forms import SideForm, side_outcomes, side_rows
+from battles.report.forms.side import SideForm, side_outcomes, side_rows
 from battles.rules import scenarios
 from core.errors import RuleViolation
+from core.htmx import with_refusal
 from warbands.models import Warrior
 
 
@@ -48,14 +50,11 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
     form = SideForm(
         data, played=played, initial={"leader": leader, "shards": participant.scenario_shards}
     )
-    errors: list[str] = []
+    refused = False
     if data is not None:
-        outcomes, errors = side_outcomes(rows)
-        if not form.is_valid():
-            errors += [
-                f"{form.fields[name].label}: {msgs[0]}" for name, msgs in form.errors.items()
-            ]
-        if not errors:
+        outcomes = side_outcomes(rows)
+        refused = not form.is_valid() or outcomes is None
+        if not refused:
             try:
                 sides.enter_side(
                     battle, warband, actor=request.user, outcomes=outcomes,
@@ -63,7 +62,8 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
                     scenario_shards=form.cleaned_data["shards"] or 0,
                 )  # fmt: skip
             except RuleViolation as refusal:
-                errors.append(str(refusal))
+                with_refusal(form, refusal)
+                refused = True
             else:
                 messages.success(
                     request,
@@ -77,6 +77,13 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
         .select_related("warband")
         .order_by("warband__name", "-is_leader", "-is_hero", "pk")
     )
+    options = format_html_join(
+        "", '<option value="{}">{} ({})</option>', ((e.pk, e.name, e.warband.name) for e in enemies)
+    )
+    for row in rows:
+        row.drawn_for(lambda: options)
+    heroes = [w for w in warriors if w.is_hero]
+    form.drawn_for(heroes)
     return render(
         request,
         "battles/report/side.html",
@@ -87,11 +94,9 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
             "played": played,
             "rows": rows,
             "form": form,
-            "heroes": [w for w in warriors if w.is_hero],
-            "enemies": list(enemies),
             "absent": sides.absentees(warband),
-            "errors": errors,
+            "refused": refused,
             "for_player": warband.owner_id != request.user.pk,
         },
-        status=422 if errors else 200,
+        status=422 if refused else 200,
     )
