@@ -136,7 +136,8 @@ def test_the_plan_measures_the_ceiling_every_page_every_write_and_the_night():
     rows = plan.plan(LEAGUE, night_duration=20)
     assert [(r["name"], r["kind"]) for r in rows] == [
         ("/healthz (ceiling)", "ceiling"),
-        *((name, "page") for name in ("dashboard", "roster", "treasury", "league table",
+        *((name, "page") for name in ("dashboard", "roster", "treasury", "campaign page",
+                                      "league table",
                                       "campaign feed", "battle", "sequence (step 9)")),
         *((name, "write") for name in ("treasury move", "buy a container (+ sell)",
                                        "injury roll (step 1, dice)", "step 9 move",
