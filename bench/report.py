@@ -155,8 +155,8 @@ def compare(small: list[dict], big: list[dict], scale: int) -> tuple[list[str], 
     ``WORSE`` worse at ``scale``x marked with "!"; the lines and the flags. Paced rows' rates
     are the scene's, not compared; nor is the ceiling's, which the league does not touch."""
     by_name = {row["name"]: row for row in big}
-    head = f"{'row':<30}" + "".join(f"{f'{h} 1x':>11}{f'{scale}x':>9}" for _, h, _, _ in COMPARED)
-    lines, flags = [head], []
+    head = f"{'row':<30}" + "".join(f"{f'{h} 1x':>11}{f'{scale}x':>8} " for _, h, _, _ in COMPARED)
+    lines, flags = [head.rstrip()], []
     for row in small:
         other = by_name.get(row["name"])
         if other is None:

@@ -173,20 +173,24 @@ def multiply(campaign, factor: int, *, progress=print) -> dict:
         total = Battle.objects.filter(campaign=campaign).count()
         wanted = total * (factor - 1)  # battles to add
         each = -(-wanted // max((factor - 1) * len(original.battles), 1))  # copies per copy
-        added = 0
+        copies = []
         for copy in range(1, factor):
             maps = _copy_warbands(original, copy)
-            lines = [e for e in original.events if e.battle_id is None]
-            copy_rows(CampaignEvent, lines, maps)
-            for round_ in range(each):
-                room = wanted - added
-                if room <= 0:
-                    break
-                shift = datetime.timedelta(days=len(original.battles) * (round_ + 1))
-                added += _copy_battles(original, maps, original.battles[:room], shift)
+            copy_rows(CampaignEvent, [e for e in original.events if e.battle_id is None], maps)
+            copies.append(maps)
             seconds = time.perf_counter() - started
-            progress(f"  copy {copy} of {factor - 1}: {len(original.warbands)} warbands, "
-                     f"{added} battles added so far ({seconds:.0f} s)")  # fmt: skip
+            progress(f"  copy {copy} of {factor - 1}: {len(original.warbands)} warbands "
+                     f"({seconds:.0f} s)")  # fmt: skip
+        added = 0
+        # Round after round over the copies, so that every copy's warbands have fought.
+        for round_ in range(each):
+            shift = datetime.timedelta(days=len(original.battles) * (round_ + 1))
+            for maps in copies:
+                room = wanted - added
+                if room > 0:
+                    added += _copy_battles(original, maps, original.battles[:room], shift)
+            seconds = time.perf_counter() - started
+            progress(f"  {added} of {wanted} battles added ({seconds:.0f} s)")
         versions.changed(campaign.pk)
     taken["seconds"] = round(time.perf_counter() - started, 1)
     return taken

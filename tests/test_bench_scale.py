@@ -63,6 +63,8 @@ def test_the_league_multiplied_keeps_its_ledgers_and_its_open_work():
     assert copied.exists()
     assert not Participant.objects.filter(battle__in=copied, warband__name__regex=r"\d\d$")
     assert WarriorOutcome.objects.filter(participant__battle__in=copied).count() >= outcomes // 4
+    for copy in range(2, FACTOR + 1):  # every copy's warbands have fought
+        assert Participant.objects.filter(warband__name__endswith=f" ({copy})").exists()
     assert DiceRoll.objects.filter(battle__in=copied).exists()
     assert StepRecord.objects.filter(sequence__participant__battle__in=copied).exists()
     assert CampaignEvent.objects.filter(campaign=campaign).count() > 0
