@@ -120,7 +120,10 @@ def prepare(env, *, again: bool = True) -> dict:
     elif not embedded:
         print("DATABASE_URL: the league keeps every run's writes (bench/snapshot.py).")
     migrate(env)
+    started = time.perf_counter()
     league = describe(env)
+    if not kept:
+        print(f"The league was ready in {time.perf_counter() - started:.0f} s.")
     if not (league["rolls"] and league["step8"] and league["buyers"]):
         if not (embedded and again):
             raise RuntimeError("The league has nothing left open to play: build it afresh.")
