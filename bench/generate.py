@@ -16,7 +16,9 @@ What the load test plays is left open, each piece through the services:
 - ``rolls`` battles in which every warrior of both sides went out of action, each sequence
   waiting at step 1 with one injury roll per warrior: the pool of pending rolls;
 - ``night`` rounds in which every warband fights one more battle, its sequence waiting at
-  step 1: what the players play through on the league night.
+  step 1: what the players play through on the league night;
+- with ``helper``, a game under way in the battle helper between the last two warbands
+  (bench/game.py): what its players tap and its viewers poll.
 
 These are among the ``battles``, the most recent of them: the league's size does not change
 with what the load test needs of it.
@@ -45,6 +47,7 @@ from battles.models import (
 from battles.report import services as battle_services
 from battles.report import sides
 from battles.rules import ReportedResult
+from bench.game import helper_of, start_helper_game
 from campaign.models import Membership
 from league.management.commands.seed_demo import Command as Demo
 from tests.factories import CampaignFactory, UserFactory, WarbandFactory, finish, hire
@@ -94,6 +97,8 @@ class League:
     # one task of each sequence before the second of any, so that concurrent rolls seldom
     # wait for the same sequence.
     rolls: list[dict] = field(default_factory=list)
+    # The game under way in the battle helper (bench/game.py): battle_id, tappers, viewers.
+    helper: dict | None = None
     password: str = PASSWORD  # every user's
 
 
@@ -291,10 +296,11 @@ def generate(
     writers: int = 0,
     rolls: int = 0,
     night: int = 0,
+    helper: bool = False,
 ) -> League:
     """Build the league in one transaction and describe what the load test needs. ``writers``,
-    ``rolls`` and ``night``: see the module's docstring (``bench/run.py`` asks for them; the
-    query-count tests do not)."""
+    ``rolls``, ``night`` and ``helper`` (a game under way in the battle helper): see the
+    module's docstring (``bench/run.py`` asks for them; the query-count tests do not)."""
     rng = random.Random(seed)
     roster = ROSTER_15 if warriors == 15 else ROSTER_3
     writers = min(writers, (warbands - 1) // 2)  # two each, the league's player aside
@@ -352,6 +358,8 @@ def generate(
             _sacks(warband)
         for warband in order[1 : writers + 1]:
             _fill_chests(warband)
+        if helper:
+            start_helper_game(campaign)
     progress(f"  {battles} battles ({waiting} of them waiting), {warbands} warbands")
     return league_of(campaign, prefix=prefix)
 
@@ -402,12 +410,14 @@ def league_of(campaign, prefix: str = "") -> League:
         .order_by("-pk")
         .first()
     )
-    bands = list(Warband.objects.filter(campaign=campaign).select_related("owner").order_by("pk"))
-    moves = {w.pk: _move(w) for w in bands}
     night: dict[int, list[int]] = {}
     for s in waiting:
         if s.current_step == 1 and s.participant.battle.notes == NIGHT:
             night.setdefault(s.participant.warband_id, []).append(s.pk)
+    bands = list(Warband.objects.filter(campaign=campaign).select_related("owner").order_by("pk"))
+    # Of the warbands of a league built in bulk, those the load test plays (the original's).
+    bands = [w for w in bands if w.pk in night or not night or w.pk == player.pk]
+    moves = {w.pk: _move(w) for w in bands}
 
     def owned(s) -> dict:
         return {"username": s.participant.warband.owner.username, "sequence_id": s.pk}
@@ -452,4 +462,5 @@ def league_of(campaign, prefix: str = "") -> League:
             if w.pk in writers
         ],
         rolls=_interleaved(tasks),
+        helper=helper_of(campaign, player.owner.username),
     )

@@ -49,7 +49,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from bench import night
+from bench import night, viewers
 
 REQUEST_TIMEOUT = 30.0  # seconds; a request taking longer counts as an error
 LOGIN_PATH = "/accounts/login/"
@@ -240,32 +240,47 @@ class Window:
         self.legs: dict[str, Tally] = {}
         self.last_done = self.start
         self.notes: Counter = Counter()  # what the scripts report (passes, sequences played)
+        self.besides: list[tuple[str, Window]] = []
 
     def over(self) -> bool:
         return time.perf_counter() >= self.end
 
-    async def send(self, step: dict, variables: dict | None = None) -> Response | None:
+    async def send(
+        self, step: dict, variables: dict | None = None, *, leg=None, count: bool = True
+    ) -> Response | None:
         """Send one scripted request as ``step["user"]`` (None: anonymous) and count it under
-        the row and under ``step["label"]``, if it started inside the window."""
+        the row and under ``step["label"]`` (or the label ``leg`` gives its answer), if it
+        started inside the window (and ``count``)."""
         session = self.sessions.get(step.get("user")) if step.get("user") else None
         request = request_bytes(self.host, self.port, step, session, variables or {})
         expect = tuple(step.get("expect", (200,)))
         async with self.permits:
             t0 = time.perf_counter()
+            counted = count and self.start <= t0 < self.end
             try:
                 answer = fetch(self.host, self.port, request)
                 reply = await asyncio.wait_for(answer, REQUEST_TIMEOUT)
             except FAILURES as exc:
-                if self.start <= t0 < self.end:
+                if counted:
                     for tally in (self.total, self.leg(step)):
                         tally.exceptions[type(exc).__name__] += 1
                 return None
             t1 = time.perf_counter()
-        if self.start <= t0 < self.end:
+        if counted:
             self.last_done = max(self.last_done, t1)
-            for tally in (self.total, self.leg(step)):
+            named = self.legs.setdefault(leg(reply), Tally()) if leg else self.leg(step)
+            for tally in (self.total, named):
                 tally.add(t1 - t0, reply, expect)
         return reply
+
+    def beside(self, name: str) -> Window:
+        """A window measured at the same time as this one, reported as the row ``name``
+        after it (the polls of the helper's scene, beside its taps)."""
+        other = Window(self.host, self.port, self.sessions, concurrency=1000, duration=0,
+                       warmup=0)  # fmt: skip
+        other.start, other.end, other.last_done = self.start, self.end, self.start
+        self.besides.append((name, other))
+        return other
 
     def leg(self, step: dict) -> Tally:
         return self.legs.setdefault(step.get("label") or step["path"], Tally())
@@ -332,7 +347,7 @@ async def run_night(window: Window, row: dict, concurrency: int) -> None:
     await asyncio.gather(*(night.session(window, p, row, n) for n, p in enumerate(players)))
 
 
-RUNNERS = {"loop": run_loop, "pool": run_pool, "night": run_night}
+RUNNERS = {"loop": run_loop, "pool": run_pool, "night": run_night, "helper": viewers.run_helper}
 
 
 async def run_plan(args, plan: list[dict]) -> list[dict]:
@@ -349,27 +364,31 @@ async def run_plan(args, plan: list[dict]) -> list[dict]:
     for row in plan:
         window = Window(
             args.host, args.port, sessions,
-            concurrency=args.concurrency,
+            concurrency=row.get("concurrency", args.concurrency),
             duration=row.get("duration", args.duration),
             warmup=args.warmup,
         )  # fmt: skip
         await RUNNERS[row.get("run", "loop")](window, row, args.concurrency)
-        result = {"name": row["name"], **window.result()}
-        results.append(result)
-        print(
-            f"{result['name']:<32} {result['requests']:>6} req {result['rps']:>7.1f} rps"
-            f"  p50 {result['p50_ms']} ms  p95 {result['p95_ms']} ms  errors {result['errors']}"
-            f"  queries {result['queries']} (max {result['queries_max']})",
-            flush=True,
-        )
+        for name, measured in [(row["name"], window), *window.besides]:
+            result = {"name": name, **measured.result()}
+            results.append(result)
+            print(
+                f"{result['name']:<32} {result['requests']:>6} req {result['rps']:>7.1f} rps"
+                f"  p50 {result['p50_ms']} ms  p95 {result['p95_ms']} ms  errors "
+                f"{result['errors']}  queries {result['queries']} (max {result['queries_max']})",
+                flush=True,
+            )
     return results
 
 
 def users_of(row: dict) -> set[str]:
     steps = [*row.get("steps", []), *(s for script in row.get("scripts", []) for s in script)]
-    return {s["user"] for s in steps if s.get("user")} | {
-        p["username"] for p in row.get("players", [])
-    }
+    return (
+        {s["user"] for s in steps if s.get("user")}
+        | {p["username"] for p in row.get("players", [])}
+        | set(row.get("viewers", []))
+        | {t["username"] for t in row.get("tappers", [])}
+    )
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ sequences still waiting (bench/generate.py leaves some open at step 1 for every 
 sequence page, every injury roll with the dice typed in as they fell on the table (as many
 as its form asks for), step 1 finished, the experience awarded, each advance that brings
 rolled (the server's dice) and its question answered with the first choice, step 2 finished;
-then the treasury page, 1 gc moved to another container and back, and the league table. A
+then the treasury page, 1 gc moved to another container and back, and the campaign page. A
 player whose sequences are all played goes on without that part (the row's notes say how
 many were played).
 
@@ -144,7 +144,7 @@ async def session(window, player: dict, row: dict, start: int = 0) -> None:
                 await window.send(step)
 
     async def table() -> None:
-        await window.send(_get(user, f"/campaigns/{row['campaign_id']}/", "league table"))
+        await window.send(_get(user, f"/campaigns/{row['campaign_id']}/", "campaign page"))
 
     parts = (home, sequence, treasury, table)
     part = start % len(parts)

@@ -7,6 +7,10 @@ league that bench/generate.py describes).
   sequence (``kind: write``), so that the clients do not queue on one row's lock. A write that
   changes the league is paired with the one that changes it back, and both are counted: the
   row's requests per second and latencies are the pair's, each leg's are in ``legs``;
+- the battle helper (bench/viewers.py): a game under way, its two players tapping (a warrior
+  knocked down, then undone: ``helper tap``, ``kind: tap``) while four viewers poll once a
+  second (``helper poll (with changes)``, ``kind: poll``), then the viewers polling a game
+  nobody changes (``idle poll``, ``kind: idle``), as fast as the concurrency lets them;
 - the league night (``kind: night``): every player at once, bench/night.py's session.
 """
 
@@ -19,6 +23,12 @@ PAGE_BYTES = 80 * KB
 # each henchman (he lives). The roster stays as it is, so every roll costs the same.
 INJURY_FACE = "4"
 CEILING = "/healthz (ceiling)"
+# The battle helper's targets (docs/benchmark.md): a tap at most TAP_QUERIES statements; a poll
+# that carries one change at most POLL_BYTES; a poll of a game that did not change an empty 204
+# of IDLE_QUERIES statements (the session, the user, the game's version).
+TAP_QUERIES = 10
+POLL_BYTES = 8 * KB
+IDLE_QUERIES = 3
 
 
 def typed_dice(count: int) -> str:
@@ -47,7 +57,8 @@ def pages(league: dict) -> list[dict]:
         ("dashboard", "/"),
         ("roster", f"/warbands/{w}/"),
         ("treasury", f"/warbands/{w}/treasury/"),
-        ("league table", f"/campaigns/{c}/"),
+        ("campaign page", f"/campaigns/{c}/"),
+        ("league table", f"/campaigns/{c}/table/"),
         ("campaign feed", f"/campaigns/{c}/feed/"),
         ("battle", f"/battles/{league['battle_id']}/"),
         ("sequence (step 9)", f"/sequences/{league['sequence_id']}/"),
@@ -116,6 +127,34 @@ def writes(league: dict) -> list[dict]:
     ]  # fmt: skip
 
 
+def helper(league: dict) -> list[dict]:
+    """The helper's scene, then its idle polls; none for a league without a game under way."""
+    game = league.get("helper")
+    if not game:
+        return []
+    scene = {"battle_id": game["battle_id"], "viewers": game["viewers"], "run": "helper"}
+    return [
+        {**scene, "name": "helper tap", "kind": "tap", "tappers": game["tappers"],
+         "interval": 1.0, "pause": 1.0, "concurrency": len(game["viewers"]) + 2,
+         "max_queries": TAP_QUERIES,
+         "polls": {"name": "helper poll (with changes)", "kind": "poll",
+                   "max_bytes": POLL_BYTES}},
+        {**scene, "name": "idle poll", "kind": "idle", "max_queries": IDLE_QUERIES},
+    ]  # fmt: skip
+
+
+def row_kinds(rows: list[dict]) -> dict[str, dict]:
+    """Each reported row's ``kind`` and limits, by name (the helper's scene reports its polls
+    as a row of their own)."""
+    kinds = {}
+    for row in rows:
+        kinds[row["name"]] = {k: row[k] for k in ("kind", "max_bytes", "max_queries") if k in row}
+        if "polls" in row:
+            polls = row["polls"]
+            kinds[polls["name"]] = {k: v for k, v in polls.items() if k != "name"}
+    return kinds
+
+
 def night(league: dict, duration: float) -> dict:
     return {"name": "league night (40 players)" if len(league["players"]) == 40
             else f"league night ({len(league['players'])} players)",
@@ -130,7 +169,8 @@ def ceiling() -> dict:
 
 
 def plan(league: dict, *, night_duration: float) -> list[dict]:
-    return [ceiling(), *pages(league), *writes(league), night(league, night_duration)]
+    return [ceiling(), *pages(league), *writes(league), *helper(league),
+            night(league, night_duration)]  # fmt: skip
 
 
 def smallest_pool(league: dict) -> int:

@@ -11,9 +11,12 @@
    ceiling (``/healthz``), every main page, every main write, then the league night.
 4. Peak RSS of each worker (VmHWM), the rules engine and the services sequence.
 
-Prints a table (bench/report.py) and writes ``bench-results.json``; lists every missed target
-and exits 1 when there is one. Settings: BENCH_CONCURRENCY (4), BENCH_DURATION (10 s per
-row), BENCH_NIGHT (20 s of league night), BENCH_PORT (8765).
+Each of these at every scale of ``BENCH_SCALE`` (``1,10``: the league, then one ten times
+its size, built in bulk from it by bench/scale.py and kept as a template of its own). Prints a
+table per scale and the scales side by side (bench/report.py), and writes
+``bench-results.json``; lists every missed target, and every row more than 20% worse at 10x
+than at 1x, and exits 1 when there is one. Settings: BENCH_SCALE (1,10), BENCH_CONCURRENCY
+(4), BENCH_DURATION (10 s per row), BENCH_NIGHT (20 s of league night), BENCH_PORT (8765).
 """
 
 from __future__ import annotations
@@ -38,12 +41,13 @@ PORT = int(os.environ.get("BENCH_PORT", "8765"))
 CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "4"))
 DURATION = float(os.environ.get("BENCH_DURATION", "10"))
 NIGHT = float(os.environ.get("BENCH_NIGHT", "20"))
+SCALES = [int(x) for x in os.environ.get("BENCH_SCALE", "1,10").split(",") if x.strip()]
 PGDATA = ROOT / ".bench-pgdata"
 RESULTS = ROOT / "bench-results.json"
 TMP = ROOT / ".bench-tmp"
 # What the league leaves open for the load test (bench/generate.py): 8 players for each
 # write, 80 battles of pending injury rolls (16 each), 4 sequences per player for the night.
-BUILD = {"writers": 8, "rolls": 80, "night": 4}
+BUILD = {"writers": 8, "rolls": 80, "night": 4, "helper": True}
 
 
 def environment() -> dict[str, str]:
@@ -67,9 +71,10 @@ def environment() -> dict[str, str]:
     return env
 
 
-def snapshot(env, what: str) -> bool:
-    """``restore`` or ``keep`` the league (bench/snapshot.py), in a process of its own."""
-    code = f"import bench.boot\nfrom bench import snapshot\nprint(snapshot.{what}())"
+def snapshot(env, what: str, scale: int = 1) -> bool:
+    """``restore`` or ``keep`` the league of ``scale`` (bench/snapshot.py), in a process of
+    its own."""
+    code = f"import bench.boot\nfrom bench import snapshot\nprint(snapshot.{what}({scale}))"
     done = subprocess.run([PYTHON, "-c", code], cwd=ROOT, env=env, check=True,
                           stdout=subprocess.PIPE, text=True)  # fmt: skip
     return done.stdout.strip().splitlines()[-1] == "True"
@@ -84,8 +89,11 @@ def describe(env) -> dict:
         "from campaign.models import Campaign\n"
         "from bench.generate import generate, league_of\n"
         "c = Campaign.objects.filter(name='The Benchmark League').first()\n"
+        "from bench.game import helper_of, start_helper_game\n"
         "if c is None:\n"
         "    print('Building the league (40 warbands, 300 battles)', flush=True)\n"
+        "elif helper_of(c, '') is None:  # kept by a bench older than the helper's rows\n"
+        "    start_helper_game(c)\n"
         f"league = league_of(c) if c else generate(progress=lambda m: print(m, flush=True), "
         f"**{BUILD!r})\n"
         "print('LEAGUE ' + json.dumps(asdict(league)))\n"
@@ -104,17 +112,18 @@ def prepare(env, *, again: bool = True) -> dict:
     """Start from the kept league (embedded database only), migrate, build the league unless
     it is there, collect static files; the league's description."""
     embedded = "DATABASE_URL" not in env
-    if os.environ.get("BENCH_FRESH") == "1" and embedded:
+    if os.environ.get("BENCH_FRESH") == "1" and embedded and again:
         shutil.rmtree(PGDATA, ignore_errors=True)
     kept = embedded and snapshot(env, "restore")
     if kept:
         print("The league as it was built (bench/snapshot.py): earlier runs' writes are gone.")
     elif not embedded:
         print("DATABASE_URL: the league keeps every run's writes (bench/snapshot.py).")
-    manage = [PYTHON, "manage.py"]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    migrate(env)
+    started = time.perf_counter()
     league = describe(env)
+    if not kept:
+        print(f"The league was ready in {time.perf_counter() - started:.0f} s.")
     if not (league["rolls"] and league["step8"] and league["buyers"]):
         if not (embedded and again):
             raise RuntimeError("The league has nothing left open to play: build it afresh.")
@@ -126,6 +135,36 @@ def prepare(env, *, again: bool = True) -> dict:
     if embedded and not kept:
         snapshot(env, "keep")  # from now on every run starts from this league
     return league
+
+
+def migrate(env) -> None:
+    manage = [PYTHON, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+
+
+def prepare_scaled(env, scale: int) -> dict:
+    """The league ``scale`` times the size, from its kept template, or built now in bulk from
+    the league (bench/scale.py) and kept; its description."""
+    if "DATABASE_URL" in env:
+        raise RuntimeError(f"BENCH_SCALE {scale}: only on the benchmark's embedded database.")
+    if snapshot(env, "restore", scale):
+        print(f"The {scale}x league as it was built (bench/snapshot.py).")
+        migrate(env)
+        return describe(env)
+    prepare(env)  # the working database is now a fresh copy of the 1x league
+    print(f"Building the {scale}x league in bulk from it (bench/scale.py)", flush=True)
+    code = (
+        "import bench.boot\nfrom campaign.models import Campaign\n"
+        "from bench.scale import multiply\n"
+        "c = Campaign.objects.get(name='The Benchmark League')\n"
+        f"print('BUILT', multiply(c, {scale}, progress=lambda m: print(m, flush=True)))\n"
+    )
+    started = time.perf_counter()
+    subprocess.run([PYTHON, "-c", code], cwd=ROOT, env=env, check=True)
+    snapshot(env, "keep", scale)
+    print(f"The {scale}x league was built and kept in {time.perf_counter() - started:.0f} s.")
+    return describe(env)
 
 
 def start_gunicorn(env) -> subprocess.Popen:
@@ -165,9 +204,9 @@ def load(rows: list[dict], password: str, concurrency: int) -> list[dict]:
                str(DURATION), "--out", str(out), "--password", password]  # fmt: skip
     subprocess.run(command, cwd=ROOT, check=True)
     results = json.loads(out.read_text())
-    for row, result in zip(rows, results, strict=True):
-        result.update(kind=row["kind"], **({"max_bytes": row["max_bytes"]} if "max_bytes" in row
-                                          else {}))  # fmt: skip
+    kinds = plan.row_kinds(rows)
+    for result in results:
+        result.update(kinds[result["name"]])
     return results
 
 
@@ -186,9 +225,10 @@ def engine(env, league: dict) -> dict:
     return json.loads(line[len("ENGINE ") :])
 
 
-def main() -> int:
-    env = environment()
-    league = prepare(env)
+def measure(env, scale: int) -> dict:
+    """One scale's run: the league, gunicorn under the plan's load, the peak RSS, the
+    engine; prints its table and returns what bench-results.json keeps of it."""
+    league = prepare(env) if scale == 1 else prepare_scaled(env, scale)
     writers = plan.smallest_pool(league)
     if writers < CONCURRENCY:
         print(f"BENCH_CONCURRENCY {CONCURRENCY} > {writers} players per write: some writing "
@@ -196,6 +236,7 @@ def main() -> int:
     rows = plan.plan(league, night_duration=NIGHT)
     server = start_gunicorn(env)
     try:
+        print(f"\nThe {scale}x league under load:", flush=True)
         results = load(rows, league["password"], CONCURRENCY)
         rss = [peak_rss_mb(pid) for pid in workers(server)]
     finally:
@@ -203,8 +244,8 @@ def main() -> int:
         server.wait(timeout=30)
     sequence = engine(env, league)
 
-    print(f"\nConcurrency {CONCURRENCY}, {DURATION:g} s per row and {NIGHT:g} s of league night, "
-          "gunicorn 2 workers, DEBUG off\n")  # fmt: skip
+    print(f"\n{scale}x league. Concurrency {CONCURRENCY}, {DURATION:g} s per row and {NIGHT:g} s "
+          "of league night, gunicorn 2 workers, DEBUG off\n")  # fmt: skip
     lines, failures = report.table(results)
     print("\n".join(lines))
     for row in results:
@@ -224,15 +265,33 @@ def main() -> int:
     print(f"Services: steps 1-10 for a {services['models']}-model warband in {services['ms']} ms "
           f"of service calls (runs {services['ms_runs']}, {services['queries']} queries; "
           f"{services['ms_with_player']} ms with the scripted player's own reads)")  # fmt: skip
+    return {"rows": results, "worker_peak_rss_mb": rss, "rules_engine": rules,
+            "services_sequence": services,
+            "missed": [f"{scale}x: {failure}" for failure in failures]}  # fmt: skip
+
+
+def main() -> int:
+    env = environment()
+    runs = {scale: measure(env, scale) for scale in SCALES}
+    failures = [failure for run in runs.values() for failure in run["missed"]]
+    worse = []
+    if 1 in runs and len(runs) > 1:
+        big = max(runs)
+        lines, worse = report.compare(runs[1]["rows"], runs[big]["rows"], big)
+        print(f"\nThe league at 1x and {big}x side by side (! more than "
+              f"{report.WORSE:.0%} worse at {big}x)\n")  # fmt: skip
+        print("\n".join(lines))
     RESULTS.write_text(json.dumps({
-        "concurrency": CONCURRENCY, "duration_s": DURATION, "night_s": NIGHT, "rows": results,
-        "worker_peak_rss_mb": rss, "rules_engine": rules, "services_sequence": services,
-        "missed": failures,
+        "concurrency": CONCURRENCY, "duration_s": DURATION, "night_s": NIGHT,
+        "scales": {str(scale): run for scale, run in runs.items()},
+        "worse_at_scale": worse, "missed": failures,
     }, indent=2))  # fmt: skip
     print(f"\nWritten to {RESULTS.name}.")
     for failure in failures:
         print(f"MISSED: {failure}")
-    return 1 if failures else 0
+    for flag in worse:
+        print(f"WORSE: {flag}")
+    return 1 if failures or worse else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league import guides, views
+from league import guides, lists, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -8,6 +8,9 @@ urlpatterns = [
     path("guide/organiser/", guides.guide_organiser, name="guide_organiser"),
     path("campaigns/<int:pk>/", views.campaign_detail, name="campaign_detail"),
     path("campaigns/<int:pk>/feed/", views.campaign_feed, name="campaign_feed"),
+    path("campaigns/<int:pk>/table/", lists.campaign_table, name="campaign_table"),
+    path("campaigns/<int:pk>/battles/", lists.campaign_battles, name="campaign_battles"),
+    path("campaigns/<int:pk>/members/", lists.campaign_members, name="campaign_members"),
     path("campaigns/past/", views.past_campaigns, name="past_campaigns"),
     path("campaigns/<int:pk>/battles.csv", views.battle_export, name="battle_export"),
     path("campaigns/<int:pk>/settings/", views.campaign_settings, name="campaign_settings"),

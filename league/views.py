@@ -31,12 +31,17 @@ from campaign.permissions import get_campaign_for_user, is_organiser
 from core.errors import RuleViolation
 from league import charts, exports, services
 from league import dashboard as dashboard_reads
-from league.standings import COLUMNS, league_table
+from league.lists import sorting, table_top
+from league.standings import COLUMNS
 from warbands import corrections
 from warbands.models import RatingSnapshot, Warband
 from warbands.services import rating_expression
 
 FEED_PAGE = 20
+# What the campaign's page shows of its long lists; the rest is a link away (league.lists).
+RECENT = 10  # battles and lines of the feed
+MEMBERS_SHOWN = 20
+CHARTED = len(charts.PALETTE)  # warbands in the rating chart, one per colour
 
 
 class Dashboard:
@@ -131,36 +136,48 @@ def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
 @dataclass(frozen=True)
 class RatingHistory:
     chart: charts.Chart | None
-    series: list[charts.Series]
+    series: list[charts.Series]  # the charted warbands'
+    rated: int  # warbands with a rating to chart
 
 
 def _rating_history(campaign: Campaign) -> RatingHistory:
-    snapshots = RatingSnapshot.objects.filter(
+    """The ratings of the ``CHARTED`` warbands rated highest at their latest snapshot: two
+    queries whatever the league's size (each warband's latest, then the charted ones' own)."""
+    playing = RatingSnapshot.objects.filter(
         warband__campaign=campaign, warband__status__in=["draft", "active"]
-    ).order_by("taken_at", "pk")
+    )
+    latest = (
+        playing.order_by("warband_id", "-taken_at", "-pk")
+        .distinct("warband_id")
+        .values_list("warband_id", "rating")
+    )
+    latest = sorted(latest, key=lambda pair: -pair[1])
+    charted = [pk for pk, _ in latest[:CHARTED]]
     series: dict[int, charts.Series] = {}
     # Tuples, not model instances: a long league has hundreds of snapshots.
-    for warband_id, name, taken_at, value in snapshots.values_list(
-        "warband_id", "warband__name", "taken_at", "rating"
+    for warband_id, name, taken_at, value in (
+        playing.filter(warband__in=charted)
+        .order_by("taken_at", "pk")
+        .values_list("warband_id", "warband__name", "taken_at", "rating")
     ):
         entry = series.setdefault(warband_id, charts.Series(name, []))
         entry.points.append((taken_at, value))
-    return RatingHistory(charts.rating_chart(list(series.values())), list(series.values()))
+    drawn = list(series.values())
+    return RatingHistory(charts.rating_chart(drawn), drawn, len(latest))
 
 
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The league table, rating history, recent battles, feed and members: what every member
-    sees alike, cached in fragments under the campaign's version (``campaign.versions``). The
-    reads are handed over unevaluated (querysets and ``partial``), so a cached fragment
-    costs none of them."""
+    """The head of the league table, the rating history of the highest-rated, the latest
+    battles and feed, and the first members: what every member sees alike, each bounded
+    whatever the league's size, with a link to the whole list (``league.lists``). Cached in
+    fragments under the campaign's version (``campaign.versions``); the reads are handed over
+    unevaluated (querysets and ``partial``), so a cached fragment costs none of them."""
     campaign = get_campaign_for_user(request, pk)
-    sort, direction = request.GET.get("sort", ""), request.GET.get("dir", "")
-    sort = sort if sort in COLUMNS else "won"
-    direction = direction if direction in ("asc", "desc") else COLUMNS[sort][1]
+    sort, direction = sorting(request)
     context = {
         "campaign": campaign,
-        "table": partial(league_table, campaign, sort=sort, direction=direction),
+        "table": partial(table_top, campaign, sort=sort, direction=direction),
         "columns": COLUMNS,
         "sort": sort,
         "direction": direction,
@@ -172,9 +189,13 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "is_organiser": is_organiser(request.user, campaign),
             "battles": Battle.objects.in_campaign(campaign)
             .prefetch_related("participants__warband")
-            .order_by("-fought_on", "-pk")[:10],
-            "events": CampaignEvent.objects.filter(campaign=campaign)[:10],
-            "members": campaign.memberships.active().select_related("user"),
+            .order_by("-fought_on", "-pk")[:RECENT],
+            "events": CampaignEvent.objects.filter(campaign=campaign)[:RECENT],
+            # One more than shown: whether there are more is known without counting them.
+            "members": partial(
+                list, campaign.memberships.active().select_related("user")[: MEMBERS_SHOWN + 1]
+            ),
+            "members_shown": MEMBERS_SHOWN,
             "rating_history": partial(_rating_history, campaign),
             "can_muster": campaign.is_open,
         }

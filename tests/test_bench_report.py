@@ -136,7 +136,8 @@ def test_the_plan_measures_the_ceiling_every_page_every_write_and_the_night():
     rows = plan.plan(LEAGUE, night_duration=20)
     assert [(r["name"], r["kind"]) for r in rows] == [
         ("/healthz (ceiling)", "ceiling"),
-        *((name, "page") for name in ("dashboard", "roster", "treasury", "league table",
+        *((name, "page") for name in ("dashboard", "roster", "treasury", "campaign page",
+                                      "league table",
                                       "campaign feed", "battle", "sequence (step 9)")),
         *((name, "write") for name in ("treasury move", "buy a container (+ sell)",
                                        "injury roll (step 1, dice)", "step 9 move",
@@ -197,3 +198,66 @@ def test_the_night_fills_in_forms_from_the_page_it_was_sent():
 @pytest.mark.parametrize("html", ["", "<p>The sequence is complete</p>"])
 def test_a_panel_without_forms_has_nothing_to_do(html):
     assert tasks(html) == [] and completion(html) is None
+
+
+HELPER = {"battle_id": 9, "viewers": ["p5", "p6", "org", "p0"],
+          "tappers": [{"username": "p5", "fighters": [1, 2]},
+                      {"username": "p6", "fighters": [3, 4]}]}  # fmt: skip
+
+
+def test_a_league_with_a_game_under_way_adds_the_helpers_rows_before_the_night():
+    rows = plan.plan({**LEAGUE, "helper": HELPER}, night_duration=20)
+    assert [(r["name"], r["kind"]) for r in rows[-3:]] == [
+        ("helper tap", "tap"),
+        ("idle poll", "idle"),
+        ("league night (4 players)", "night"),
+    ]
+    tap, idle = rows[-3], rows[-2]
+    assert tap["tappers"] == HELPER["tappers"] and tap["viewers"] == idle["viewers"]
+    assert tap["concurrency"] == 6 and "tappers" not in idle
+    kinds = plan.row_kinds(rows)
+    assert kinds["helper poll (with changes)"] == {"kind": "poll", "max_bytes": 8000}
+    assert kinds["helper tap"] == {"kind": "tap", "max_queries": 10}
+    assert kinds["idle poll"] == {"kind": "idle", "max_queries": 3}
+    assert kinds["treasury"] == {"kind": "page", "max_bytes": 40_000}
+
+
+def test_the_helpers_rows_are_judged_on_a_taps_queries_a_changes_bytes_and_idle_polls():
+    tap = row("tap", rps=2.0, max_queries=10, legs={"tap": row(queries_max=9),
+                                                    "undo": row(queries_max=14)})  # fmt: skip
+    assert report.verdicts(CEILING, tap) == []  # paced: its rate is not judged
+    tap["legs"]["tap"]["queries_max"] = 11
+    assert report.verdicts(CEILING, tap) == ["a tap ran 11 queries > 10"]
+    legs = {"1 change": row(bytes_max=1200), "whole board": row(bytes_max=30_000)}
+    poll = row("poll", rps=4.0, max_bytes=8000, legs=legs)
+    assert report.verdicts(CEILING, poll) == []
+    poll["legs"]["1 change"]["bytes_max"] = 8001
+    assert report.verdicts(CEILING, poll) == ["a poll of one change 8,001 bytes > 8,000"]
+    assert report.verdicts(CEILING, row("poll", legs={})) == ["no poll carried exactly one change"]
+    idle = row("idle", max_queries=3, queries_max=3, bytes_max=0, statuses={"204": 500})
+    assert report.verdicts(CEILING, idle) == []
+    assert report.verdicts(CEILING, dict(idle, queries_max=4, rps=50.0)) == [
+        "an idle poll ran 4 queries > 3",
+        "rps 50 < 0.1 x 1000",
+    ]
+    assert report.verdicts(CEILING, dict(idle, statuses={"200": 1, "204": 499},
+                                         bytes_max=900)) == [
+        "an idle poll was answered {'200': 1, '204': 499}, up to 900 bytes"]  # fmt: skip
+
+
+def test_the_scales_side_by_side_flag_what_is_more_than_a_fifth_worse():
+    small = [CEILING, row(name="league table", bytes=20_000), row("tap", name="helper tap",
+             rps=2.0, p95_ms=10.0)]  # fmt: skip
+    big = [dict(CEILING, rps=500.0),
+           row(name="league table", bytes=24_001, rps=124.0, p95_ms=30.9, queries_max=9),
+           row("tap", name="helper tap", rps=1.0, p95_ms=10.9)]  # fmt: skip
+    lines, flags = report.compare(small, big, 10)
+    assert flags == [
+        "league table: req/s 150 at 1x, 124 at 10x",
+        "league table: KB 20.0 at 1x, 24.0 at 10x",
+    ]
+    assert [line.split()[0] for line in lines] == ["row", "/healthz", "league", "helper"]
+    assert lines[2].count("!") == 2 and "!" not in lines[1] + lines[3]
+    # A p95 within a millisecond is noise, a rate the scene paces is not the server's.
+    assert not report.worse("p95_ms", 1.0, 1.9, False) and report.worse("p95_ms", 5.0, 6.1, False)
+    assert not report.worse("queries_max", 3, 3, False) and report.worse("rps", 100, 83, True)

@@ -27,15 +27,23 @@ with connection.cursor() as cursor:
     cursor.execute("INSERT INTO league VALUES ('a run wrote this')")
 assert rows() == ["a run wrote this", "built"]
 assert snapshot.restore() is True
+assert rows() == ["built"]
+# The league ten times the size: kept beside it, from a copy of it.
+assert snapshot.restore(10) is False
+with connection.cursor() as cursor:
+    cursor.execute("INSERT INTO league VALUES ('ten times')")
+snapshot.keep(10)
+assert snapshot.restore(1) is True and rows() == ["built"]
+assert snapshot.restore(10) is True
 print(rows())
 """
 
 
-def test_a_run_starts_from_the_league_as_it_was_kept(tmp_path):
+def test_a_run_starts_from_the_league_as_it_was_kept_at_each_scale(tmp_path):
     env = {**os.environ, "MORDHEIM_PGDATA": str(tmp_path / "pg"),
            "DJANGO_SETTINGS_MODULE": "core.settings", "PYTHONPATH": str(ROOT)}  # fmt: skip
     env.pop("DATABASE_URL", None)
     done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, text=True,
                           capture_output=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "['built']"
+    assert done.stdout.strip().splitlines()[-1] == "['built', 'ten times']"

@@ -3,14 +3,17 @@ bench/plan.py, and a league night's pass of bench/night.py, posted through Djang
 client on a small league of bench/generate.py."""
 
 import copy
+from collections import Counter
 from dataclasses import asdict
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from battles.models import DiceRoll, PostBattleSequence, SequenceTask
-from bench import night, plan
+from battles.models import DiceRoll, Fighter, Game, PostBattleSequence, SequenceTask
+from bench import night, plan, viewers
 from bench.generate import generate
 from bench.load import capture, fill
 from tests.sharing import built_once
@@ -21,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 def small_league() -> dict:
     built = generate(warbands=6, warriors=15, containers=20, ledger=20, battles=4, played=1,
-                     writers=2, rolls=1, night=1, progress=lambda m: None)  # fmt: skip
+                     writers=2, rolls=1, night=1, helper=True, progress=lambda m: None)  # fmt: skip
     return asdict(built)
 
 
@@ -45,17 +48,28 @@ class Answer:
     def __init__(self, response):
         self.status = response.status_code
         self.text = response.content.decode()
+        self.size = len(response.content)
 
 
 def send(step: dict, variables: dict | None = None) -> Answer:
+    return statements(step, variables)[0]
+
+
+def statements(step: dict, variables: dict | None = None) -> tuple[Answer, int]:
+    """The answer to one scripted request, and the SQL statements it ran (as X-Queries
+    counts them: not the transaction's BEGIN and COMMIT)."""
     client = Client()
     client.force_login(get_user_model().objects.get(username=step["user"]))
     variables = variables or {}
     path = fill(step["path"], variables)
-    if step.get("method", "GET") == "GET":
-        return Answer(client.get(path))
-    form = {k: fill(str(v), variables) for k, v in step["form"].items()}
-    return Answer(client.post(path, form, headers={"HX-Request": "true"}))
+    with CaptureQueriesContext(connection) as captured:
+        if step.get("method", "GET") == "GET":
+            htmx = {"HX-Request": "true"} if step.get("htmx") else {}
+            answer = Answer(client.get(path, headers=htmx))
+        else:
+            form = {k: fill(str(v), variables) for k, v in step["form"].items()}
+            answer = Answer(client.post(path, form, headers={"HX-Request": "true"}))
+    return answer, sum(q["sql"] not in ("BEGIN", "COMMIT") for q in captured)
 
 
 def run(script: list[dict]) -> list[int]:
@@ -170,3 +184,69 @@ def test_a_league_night_player_plays_steps_1_and_2_of_a_waiting_sequence(league)
     rolls = window.labels.count("injury roll")
     assert rolls == sequence.tasks.filter(step=1).count() >= 2
     assert window.labels[:1] + window.labels[-1:] == ["sequence page", "complete step"]
+
+
+class Scene(Window):
+    """The window of the helper's scene, over after ``sends`` requests; each request's label
+    is the one bench/load.py would count it under."""
+
+    def __init__(self, sends: int):
+        super().__init__()
+        self.left, self.notes = sends, Counter()
+
+    def over(self) -> bool:
+        return self.left <= 0
+
+    async def send(self, step: dict, variables=None, *, leg=None, count=True):
+        self.left -= 1
+        answer = send(step, variables)
+        self.labels.append((leg(answer) if leg else step.get("label")) if count else None)
+        return answer
+
+
+def test_the_helper_taps_apply_and_each_undo_puts_the_game_back(league):
+    game = Game.objects.get(battle_id=league["helper"]["battle_id"])
+    tapper = league["helper"]["tappers"][0]
+    states = dict(Fighter.objects.filter(game=game).values_list("pk", "state"))
+    window = Scene(sends=4)
+
+    finish(viewers.tapper(window, tapper, f"/battles/{game.battle_id}/play/move/", 0))
+
+    assert window.labels == ["tap", "undo", "tap", "undo"]
+    assert window.notes == {"taps undone": 2}
+    assert dict(Fighter.objects.filter(game=game).values_list("pk", "state")) == states
+    assert {states[pk] for pk in tapper["fighters"]} == {"standing"}
+    assert Game.objects.get(pk=game.pk).version == game.version + 4
+
+
+def test_a_poll_carries_the_change_a_tap_made_and_an_idle_poll_is_empty(league):
+    helper = league["helper"]
+    battle, viewer = helper["battle_id"], helper["viewers"][2]  # the organiser
+    path = f"/battles/{battle}/play/board/"
+    assert len(helper["viewers"]) == 4 and len(helper["tappers"]) == 2
+    shown = finish(viewers.shown_version(Scene(sends=1), viewer, path))
+    poll = {"user": viewer, "method": "GET", "path": f"{path}?v={shown}", "htmx": True}
+
+    idle, idle_queries = statements(poll)
+    tapper = helper["tappers"][1]
+    tap = {"user": tapper["username"], "method": "POST", "path": f"/battles/{battle}/play/move/",
+           "form": {"action": "state", "fighter": tapper["fighters"][0],
+                    "state": "knocked_down"}}  # fmt: skip
+    tapped = send(tap)  # its statements are the bench's to count: a test never commits
+    changed = send(poll)
+
+    assert (idle.status, idle.size, viewers.poll_label(shown, idle)) == (204, 0, ("idle", None))
+    assert idle_queries == plan.IDLE_QUERIES
+    assert tapped.status == 200
+    assert viewers.poll_label(shown, changed) == ("1 change", shown + 1)
+    assert changed.size <= plan.POLL_BYTES
+
+
+def test_idle_viewers_poll_with_the_version_their_page_shows(league):
+    helper = league["helper"]
+    window = Scene(sends=3)
+
+    path = f"/battles/{helper['battle_id']}/play/board/"
+    finish(viewers.viewer(window, helper["viewers"][0], path, 0))
+
+    assert window.labels == [None, "idle", "idle"]

@@ -66,6 +66,9 @@ MATRIX: dict[str, tuple[str, str]] = {
     # Readable by every member of the campaign.
     "campaign_detail": ("LHOOO", "LMMMM"),
     "campaign_feed": ("LHOOO", "LMMMM"),
+    "campaign_table": ("LHOOO", "LMMMM"),
+    "campaign_battles": ("LHOOO", "LMMMM"),
+    "campaign_members": ("LHOOO", "LMMMM"),
     "warband_roster": ("LHOOO", "LMMMM"),
     "warband_export": ("LHOOO", "LMMMM"),
     "warband_print": ("LHOOO", "LMMMM"),

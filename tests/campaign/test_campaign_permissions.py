@@ -45,6 +45,9 @@ def cases(world):
     return [
         ("get", reverse("campaign_detail", args=[c]), {}, READ),
         ("get", reverse("campaign_feed", args=[c]), {}, READ),
+        ("get", reverse("campaign_table", args=[c]), {}, READ),
+        ("get", reverse("campaign_battles", args=[c]), {}, READ),
+        ("get", reverse("campaign_members", args=[c]), {}, READ),
         ("get", reverse("battle_detail", args=[b]), {}, READ),
         ("get", reverse("campaign_settings", args=[c]), {}, ORGANISE),
         ("get", reverse("battle_record", args=[c]), {}, ORGANISE),
