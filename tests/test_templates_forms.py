@@ -12,20 +12,7 @@ HIDDEN = re.compile(r"""\btype\s*=\s*["']?hidden\b""", re.IGNORECASE)
 
 # Pages still drawn by hand, each with its count of hand-written controls: remove a page's entry
 # when its forms are drawn from their classes. No new entry may be added.
-ALLOWED = {
-    # MERGE: the post-battle sequence's templates are being moved to their form classes on
-    # another branch (battles/aftermath/forms.py); delete these entries when it is merged.
-    "battles/aftermath/sequence.html": 3,  # MERGE: aftermath
-    "battles/aftermath/steps/_haggle.html": 1,  # MERGE: aftermath
-    "battles/aftermath/steps/_into.html": 1,  # MERGE: aftermath
-    "battles/aftermath/steps/_pay_from.html": 1,  # MERGE: aftermath
-    "battles/aftermath/steps/_step_4.html": 1,  # MERGE: aftermath
-    "battles/aftermath/steps/_step_5_after.html": 2,  # MERGE: aftermath
-    "battles/aftermath/steps/_step_6_after.html": 3,  # MERGE: aftermath
-    "battles/aftermath/steps/_step_7.html": 5,  # MERGE: aftermath
-    "battles/aftermath/steps/_step_8.html": 9,  # MERGE: aftermath
-    "battles/aftermath/steps/_tasks.html": 2,  # MERGE: aftermath
-}
+ALLOWED: dict[str, int] = {}
 
 
 def hand_written() -> dict[str, list[str]]:
