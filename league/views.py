@@ -18,9 +18,9 @@ from battles.models import Battle
 from battles.report.forms import FortuneTableForm
 from campaign import co_organisers
 from campaign import services as campaign_services
+from campaign.cache import FRAGMENT_SECONDS
 from campaign.forms import CampaignForm, CoOrganiserForm, JoinForm
 from campaign.models import (
-    FRAGMENT_SECONDS,
     Campaign,
     CampaignEvent,
     Membership,
@@ -42,7 +42,7 @@ FEED_PAGE = 20
 class Dashboard:
     """What the dashboard shows of the user's campaigns, read when drawn: its fragments are
     kept under the user and the versions of every campaign the user is in
-    (``campaign.versions``), so that a change in any of them draws it afresh."""
+    (``campaign.cache``), so that a change in any of them draws it afresh."""
 
     def __init__(self, user, memberships: list[Membership], *, every: list[Membership]) -> None:
         """``memberships``: those the dashboard shows; ``every``: the user's memberships,
@@ -151,7 +151,7 @@ def _rating_history(campaign: Campaign) -> RatingHistory:
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The league table, rating history, recent battles, feed and members: what every member
-    sees alike, cached in fragments under the campaign's version (``campaign.versions``). The
+    sees alike, cached in fragments under the campaign's version (``campaign.cache``). The
     reads are handed over unevaluated (querysets and ``partial``), so a cached fragment
     costs none of them."""
     campaign = get_campaign_for_user(request, pk)

@@ -15,10 +15,10 @@ from django.db import models
 from django.db.models import Q
 
 from battles.rules import scenarios
-from campaign.versions import VersionedQuerySet
+from campaign.cache import Versioned
 
 
-class BattleQuerySet(VersionedQuerySet):
+class BattleQuerySet(models.QuerySet):
     def confirmed(self) -> BattleQuerySet:
         return self.filter(status=Battle.Status.CONFIRMED)
 
@@ -26,8 +26,9 @@ class BattleQuerySet(VersionedQuerySet):
         return self.filter(campaign=campaign)
 
 
-class Battle(models.Model):
-    CAMPAIGN_PATH = "campaign"  # campaign.versions
+class Battle(Versioned):
+    KIND = "battle"  # campaign.cache: its board and its sequences' panels
+    CAMPAIGN_PATH = "campaign"  # league.backup
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Being played"
@@ -85,7 +86,7 @@ class Battle(models.Model):
 class Participant(models.Model):
     """A warband's part in a battle, with its rating as it was that day."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class Result(models.TextChoices):
         WON = "won", "Won"
@@ -153,7 +154,7 @@ class Participant(models.Model):
         default=0, help_text="Standing Quartermasters at the end of the game."
     )
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["battle_id", "pk"]
@@ -172,7 +173,7 @@ class Participant(models.Model):
 class WarriorOutcome(models.Model):
     """What one warrior (or henchman group) did in a battle."""
 
-    CAMPAIGN_PATH = "participant__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "participant__battle__campaign"  # league.backup
 
     participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="outcomes")
     warrior = models.ForeignKey("warbands.Warrior", on_delete=models.PROTECT, related_name="+")
@@ -196,7 +197,7 @@ class WarriorOutcome(models.Model):
         help_text="The enemy who put this warrior out of action, when known.",
     )
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["participant_id", "pk"]
@@ -225,7 +226,7 @@ class DiceRoll(models.Model):
     """A roll made for a battle, shown to every participant and the organisers (campaigns
     text: "any dice rolls must be seen by both players or a neutral third party")."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class Source(models.TextChoices):
         SERVER = "server", "Rolled by the server"
@@ -256,7 +257,7 @@ class DiceRoll(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -273,7 +274,7 @@ class DiceRoll(models.Model):
 class Discovery(models.Model):
     """A random fortune marker investigated during the game (Mayhem in Mordheim)."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class Kind(models.TextChoices):
         CARRIED_ITEM = "carried_item", "Carried item"
@@ -293,7 +294,7 @@ class Discovery(models.Model):
     kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.CARRIED_ITEM)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -307,7 +308,7 @@ class CarriedItemAtEnd(models.Model):
     """A carried item on the table when the game ended (step 0 of the post-battle sequence):
     who controlled it, and who secured it."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class State(models.TextChoices):
         UNDECLARED = "undeclared", "Not declared yet"
@@ -363,7 +364,7 @@ class CarriedItemAtEnd(models.Model):
     recovery = models.TextField(blank=True, help_text="The recovery rolls, as shown to all.")
     resolved_at = models.DateTimeField(null=True, blank=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["battle", "owner", "pk"]
@@ -387,7 +388,7 @@ class CarriedItemAtEnd(models.Model):
 class Captive(models.Model):
     """A hero held by another warband after a battle (serious injury 61, Captured)."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class Status(models.TextChoices):
         HELD = "held", "Held captive"
@@ -425,7 +426,7 @@ class Captive(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
