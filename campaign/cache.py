@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import partial
@@ -194,8 +195,15 @@ class ChangesMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        token = _request.set(_Request())
-        try:
+        with noting_changes():
             return self.get_response(request)
-        finally:
-            _request.reset(token)
+
+
+@contextmanager
+def noting_changes():
+    """The note of what a request changes, open for the block (``ChangesMiddleware``'s)."""
+    token = _request.set(_Request())
+    try:
+        yield
+    finally:
+        _request.reset(token)
