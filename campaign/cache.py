@@ -16,9 +16,10 @@ warband's, nor any battle's board, nor the league table: the league never shows 
 What the campaign's pages show (a warband's name, status and rating, which warriors fight and
 their experience, a battle's results and status, a sequence's step, corrections waiting, the
 feed, the members) changes the campaign too; a change that shows everywhere (the campaign's
-own settings and status, who organises it) passes ``throughout=True`` and makes every version
-of the campaign grow. ``tests/campaign/test_versions.py`` runs the services and fails on a row
-written under a warband or battle that its service did not name.
+own settings and status, who organises it, site staff's edits in the admin:
+``campaign.admin.ChangesTheCampaign``) passes ``throughout=True`` and makes every version of
+the campaign grow. ``tests/campaign/test_cache_coverage.py`` runs the services and fails on a
+row written under a warband, a battle or a campaign that its service did not name.
 
 Why the versions are columns, not counters in the cache: the fragments cache is each worker's
 own memory (locmem), and a change made by one worker must make every worker's copies stale. A
@@ -32,7 +33,9 @@ that waits on them (a deadlock). After the commit the bump holds nothing else wh
 for a row. A reader between the commit and the bump may store the new state under the old
 key: that is only ever newer than the key says, never older. Were the process to die in
 between, the entries of the old version would be served until they expire. A change rolled
-back bumps nothing. Nothing else writes a version: ``Versioned.save`` never writes it back.
+back (a savepoint's too) bumps nothing. A row named by several services of one request's
+transaction is bumped once. Nothing else writes a version: ``Versioned.save`` never writes it
+back.
 
 The answer to a post is drawn by the same request as the change, before or after the commit,
 from objects read before the bump: while a request has changed something, its pages draw that
@@ -49,7 +52,6 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import partial
 
 from django.apps import apps
 from django.db import models, transaction
@@ -157,7 +159,7 @@ def changed(
         # change marks the start of the next commit's.
         request.bumped.clear()
     if pairs:
-        transaction.on_commit(partial(_bump_once, request, pairs), robust=True)
+        transaction.on_commit(functools.partial(_bump_once, request, pairs), robust=True)
 
 
 def pending(row: Versioned) -> bool:
