@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
@@ -392,3 +393,23 @@ def test_the_answer_to_a_post_after_its_commit_is_drawn_from_the_change(referenc
     assert f'id="container-{sack.pk}"' not in answer
     again = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
     assert f'id="container-{sack.pk}"' not in again
+
+
+@pytest.mark.django_db
+def test_site_staffs_edits_in_the_admin_change_every_version_of_the_campaign(
+    client, duel, django_capture_on_commit_callbacks
+):
+    """The admin goes round the services (``campaign.admin.ChangesTheCampaign``)."""
+    reavers, scourge, campaign = duel["reavers"], duel["scourge"], duel["campaign"]
+    staff = get_user_model().objects.create_superuser("warden", password="x-pass-9")
+    client.force_login(staff)
+    membership = campaign.memberships.get(user=duel["bystander"])
+    before = versions(campaign, reavers, scourge)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("admin:campaign_membership_delete", args=[membership.pk]), {"post": "yes"}
+        )
+
+    assert response.status_code == 302
+    assert versions(campaign, reavers, scourge) == [v + 1 for v in before]
