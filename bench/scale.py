@@ -14,7 +14,7 @@ What the load test plays (the open sequences, the pending rolls, the league nigh
 under way) stays the original league's: the same work, in a league ten times the size.
 
 Rows are written with ``bulk_create`` in batches of ``BATCH``, through plain querysets: the
-campaign's version (``campaign.versions``) is marked changed once, at the end, instead of once
+campaign's version (``campaign.cache``) is marked changed once, at the end, instead of once
 per row.
 """
 
@@ -37,7 +37,7 @@ from battles.models import (
     StepRecord,
     WarriorOutcome,
 )
-from campaign import versions
+from campaign import cache
 from campaign.models import CampaignEvent, Membership
 from warbands.models import (
     Injury,
@@ -191,6 +191,6 @@ def multiply(campaign, factor: int, *, progress=print) -> dict:
                     added += _copy_battles(original, maps, original.battles[:room], shift)
             seconds = time.perf_counter() - started
             progress(f"  {added} of {wanted} battles added ({seconds:.0f} s)")
-        versions.changed(campaign.pk)
+        cache.changed(campaign=campaign.pk, throughout=True)
     taken["seconds"] = round(time.perf_counter() - started, 1)
     return taken

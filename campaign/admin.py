@@ -1,7 +1,32 @@
 from django.contrib import admin
 
+from campaign import cache
 from campaign.models import Campaign, Membership, OrganiserInvitation
 from campaign.services import record_secrets_switch
+
+
+class ChangesTheCampaign:
+    """A ``ModelAdmin`` of a campaign's rows: site staff's edits go round the services, so
+    each tells the cache that every page of the row's campaign changed (``campaign.cache``)."""
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        self.changed(form.instance)
+
+    def delete_model(self, request, obj):
+        self.changed(obj)
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            self.changed(obj)
+        super().delete_queryset(request, queryset)
+
+    def changed(self, obj) -> None:
+        path = type(obj).CAMPAIGN_PATH
+        rows = type(obj)._default_manager.filter(pk=obj.pk)
+        campaign = rows.values_list(path, flat=True).first()
+        cache.changed(campaign=campaign, throughout=True)
 
 
 class MembershipInline(admin.TabularInline):
@@ -11,7 +36,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(ChangesTheCampaign, admin.ModelAdmin):
     list_display = ["name", "start_date", "mim_carried_items", "organiser_sees_secrets"]
     search_fields = ["name"]
     inlines = [MembershipInline]
@@ -25,7 +50,7 @@ class CampaignAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ChangesTheCampaign, admin.ModelAdmin):
     list_display = ["user", "campaign", "is_organiser", "joined_at"]
     list_filter = ["is_organiser"]
     list_select_related = ["user", "campaign"]

@@ -32,6 +32,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from campaign import cache
 from campaign.models import Campaign, CampaignEvent, Membership, OrganiserInvitation
 from campaign.services import record_event, require_organiser
 from core.errors import RuleViolation
@@ -143,6 +144,7 @@ def accept_invitation(invitation: OrganiserInvitation, *, actor) -> Membership:
         membership = Membership(campaign=campaign, user=actor)
     membership.is_active = membership.is_organiser = True
     membership.save()
+    cache.changed(campaign=campaign, throughout=True)  # who may do what, on every page
     invitation.status, invitation.answered_at = Status.ACCEPTED, timezone.now()
     invitation.answered_by = actor
     invitation.save(update_fields=["status", "answered_at", "answered_by"])
@@ -198,6 +200,7 @@ def withdraw_invitations_to(campaign: Campaign, username: str, *, actor) -> None
     OrganiserInvitation.objects.pending().filter(
         campaign=campaign, username__iexact=username
     ).update(status=Status.WITHDRAWN, answered_at=timezone.now(), answered_by=actor)
+    cache.changed(campaign=campaign)
 
 
 @transaction.atomic
@@ -218,6 +221,7 @@ def step_down(campaign: Campaign, *, actor) -> Membership:
         )
     mine.is_organiser = False
     mine.save(update_fields=["is_organiser"])
+    cache.changed(campaign=campaign, throughout=True)  # who may do what, on every page
     record_event(
         campaign,
         CampaignEvent.Kind.CAMPAIGN,

@@ -11,10 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from campaign import versions
-from campaign.versions import VersionedQuerySet
-
-FRAGMENT_SECONDS = 600  # how long a cached fragment of a page is kept
+from campaign.cache import Versioned
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
@@ -23,19 +20,20 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(10))
 
 
-class CampaignQuerySet(VersionedQuerySet):
+class CampaignQuerySet(models.QuerySet):
     def for_user(self, user) -> CampaignQuerySet:
         """Campaigns the user is an active member of (as player or organiser)."""
         return self.filter(memberships__user=user, memberships__is_active=True)
 
 
-class Campaign(models.Model):
+class Campaign(Versioned):
     """A league: a group of warbands fighting each other over a season.
 
     The options mirror the choices a group makes before its first game.
     """
 
-    CAMPAIGN_PATH = "pk"  # campaign.versions
+    KIND = "campaign"  # campaign.cache
+    CAMPAIGN_PATH = "pk"  # league.backup
 
     class Status(models.TextChoices):
         OPEN = "open", "Running"
@@ -67,11 +65,6 @@ class Campaign(models.Model):
     join_code = models.CharField(max_length=12, unique=True, default=new_join_code)
     joining_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    version = models.PositiveBigIntegerField(
-        default=0,
-        editable=False,
-        help_text="Grows after every change to the campaign (campaign.versions).",
-    )
 
     objects = CampaignQuerySet.as_manager()
 
@@ -87,35 +80,13 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs):
-        """Never writes ``version`` back: only ``campaign.versions`` changes it, in a statement
-        of its own, and a copy read before a bump must not undo it."""
-        if self.pk is not None and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [
-                f.name
-                for f in self._meta.concrete_fields
-                if not f.primary_key and f.name != "version"
-            ]
-        super().save(*args, **kwargs)
-
-    @property
-    def fragment_version(self) -> str:
-        """What the keys of the campaign's cached fragments hold (``campaign.versions``)."""
-        return "changing" if versions.pending(self.pk) else str(self.version)
-
-    @property
-    def fragment_seconds(self) -> int:
-        """How long a fragment drawn now is kept: not at all while this thread's change to the
-        campaign waits for its commit (``campaign.versions``)."""
-        return 0 if versions.pending(self.pk) else FRAGMENT_SECONDS
-
     @property
     def is_open(self) -> bool:
         """Closed and archived campaigns are read-only."""
         return self.status == self.Status.OPEN
 
 
-class MembershipQuerySet(VersionedQuerySet):
+class MembershipQuerySet(models.QuerySet):
     def active(self) -> MembershipQuerySet:
         return self.filter(is_active=True)
 
@@ -126,7 +97,7 @@ class MembershipQuerySet(VersionedQuerySet):
 class Membership(models.Model):
     """A user in a campaign. Organisers run it; anybody may also play with their warbands."""
 
-    CAMPAIGN_PATH = "campaign"  # campaign.versions
+    CAMPAIGN_PATH = "campaign"  # league.backup
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -151,7 +122,7 @@ class Membership(models.Model):
         return f"{self.user} ({role}) in {self.campaign}"
 
 
-class OrganiserInvitationQuerySet(VersionedQuerySet):
+class OrganiserInvitationQuerySet(models.QuerySet):
     def pending(self) -> OrganiserInvitationQuerySet:
         return self.filter(status=OrganiserInvitation.Status.PENDING)
 
@@ -170,7 +141,7 @@ class OrganiserInvitation(models.Model):
     and withdrawn exactly like one to an existing account, so the form tells nobody which
     names exist."""
 
-    CAMPAIGN_PATH = "campaign"  # campaign.versions
+    CAMPAIGN_PATH = "campaign"  # league.backup
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for an answer"
@@ -223,7 +194,7 @@ class CampaignEvent(models.Model):
     """One line of the campaign feed. The message is written when the event happens, from
     public facts only: never gold, wyrdstone or what a container held."""
 
-    CAMPAIGN_PATH = "campaign"  # campaign.versions
+    CAMPAIGN_PATH = "campaign"  # league.backup
 
     class Kind(models.TextChoices):
         JOINED = "joined", "Joined"
@@ -247,7 +218,7 @@ class CampaignEvent(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -260,7 +231,7 @@ class RandomFortuneEntry(models.Model):
     """A row of the campaign's random fortune table (Mayhem in Mordheim's D66/D100 tables are
     not in our rule texts: organisers enter the table their campaign uses)."""
 
-    CAMPAIGN_PATH = "campaign"  # campaign.versions
+    CAMPAIGN_PATH = "campaign"  # league.backup
 
     class Table(models.TextChoices):
         D66 = "d66", "D66"
@@ -279,7 +250,7 @@ class RandomFortuneEntry(models.Model):
     result = models.CharField(max_length=200)
     kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.CARRIED_ITEM)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["campaign_id", "table", "low"]

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from campaign import invitations, permissions
+from campaign import cache, invitations, permissions
 from campaign.models import (
     Campaign,
     CampaignEvent,
@@ -34,6 +34,7 @@ CAMPAIGN_FIELDS = (
 
 def record_event(campaign: Campaign, kind: str, message: str, *, warband=None, battle=None):
     """Append a line to the campaign feed. ``message`` must hold public facts only."""
+    cache.changed(campaign=campaign)
     return CampaignEvent.objects.create(
         campaign=campaign, kind=kind, message=message[:300], warband=warband, battle=battle
     )
@@ -77,6 +78,7 @@ def update_campaign(campaign: Campaign, *, actor, **fields) -> Campaign:
         setattr(campaign, name, value)
     stored.save(update_fields=list(fields))
     record_secrets_switch(stored, actor=actor, was=saw)
+    cache.changed(campaign=campaign, throughout=True)  # its house rules show everywhere
     return campaign
 
 
@@ -123,6 +125,7 @@ def regenerate_join_code(campaign: Campaign, *, actor) -> str:
     require_organiser(actor, campaign)
     campaign.join_code = new_join_code()
     campaign.save(update_fields=["join_code"])
+    cache.changed(campaign=campaign)
     return campaign.join_code
 
 
@@ -131,6 +134,7 @@ def set_joining_open(campaign: Campaign, *, actor, is_open: bool) -> None:
     require_organiser(actor, campaign)
     campaign.joining_open = is_open
     campaign.save(update_fields=["joining_open"])
+    cache.changed(campaign=campaign)
 
 
 @transaction.atomic
@@ -144,6 +148,7 @@ def set_campaign_status(campaign: Campaign, *, actor, status: str) -> Campaign:
         return campaign
     campaign.status = status
     campaign.save(update_fields=["status"])
+    cache.changed(campaign=campaign, throughout=True)  # every page's forms come or go
     label = {"open": "reopened", "closed": "closed", "archived": "archived"}[status]
     record_event(
         campaign,
@@ -157,6 +162,7 @@ def set_campaign_status(campaign: Campaign, *, actor, status: str) -> Campaign:
 def set_fortune_table(campaign: Campaign, *, actor, table: str, rows) -> None:
     """Replace one of the campaign's random fortune tables (rows: low, high, result, kind)."""
     require_organiser(actor, campaign)
+    cache.changed(campaign=campaign, throughout=True)  # the battles' boards read the tables
     RandomFortuneEntry.objects.filter(campaign=campaign, table=table).delete()
     RandomFortuneEntry.objects.bulk_create(
         RandomFortuneEntry(campaign=campaign, table=table, low=low, high=high, result=r, kind=k)

@@ -139,6 +139,8 @@ MIDDLEWARE = [
     "core.middleware.BadInputMiddleware",
     # Every view needs a login unless it is marked @login_not_required.
     "core.middleware.LoginRequiredMiddleware",
+    # What a request changes is drawn afresh in its own answer (campaign.cache).
+    "campaign.cache.ChangesMiddleware",
     # A form posted twice (double click, re-sent request) applies once.
     "core.once.OnceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -158,7 +160,7 @@ if MORDHEIM_BENCH:
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Fragments of pages, under keys holding their campaign's version (campaign.versions).
+    # Fragments of pages, under keys holding the versions of what they show (campaign.cache).
     # Each worker keeps its own: a key names the state it was drawn from, so no worker can
     # serve another's stale copy. Old versions' entries are culled or expire.
     "fragments": {

@@ -5,9 +5,9 @@ their sides, fighters and events, and the feed) as one JSON document
 (``manage.py export_campaign`` / ``import_campaign``).
 
 What belongs to a campaign is what names its campaign: every model with a ``CAMPAIGN_PATH``
-(the path ``campaign.versions`` follows too) is exported, found through that path, unless
-``NOT_CAMPAIGN_DATA`` says why not; every other model is declared there with its reason.
-A new model is therefore either given a ``CAMPAIGN_PATH`` (and is backed up) or declared
+(the path ``campaign.permissions`` narrows reads by too) is exported, found through that
+path, unless ``NOT_CAMPAIGN_DATA`` says why not; every other model is declared there with its
+reason. A new model is therefore either given a ``CAMPAIGN_PATH`` (and is backed up) or declared
 there, and ``tests/league/test_backup.py`` fails on a model that is neither.
 
 Django's serializers do the work. Rows keep their ids, so the journal of each post-battle step

@@ -2,7 +2,7 @@
 every member. The campaign's page shows a bounded part of each (``league.views``) and links
 here, so that it weighs the same for a league of 40 warbands as for one of 400.
 
-Every page is read lazily and cached under the campaign's version (``campaign.versions``),
+Every page is read lazily and cached under the campaign's version (``campaign.cache``),
 like the campaign's page; a page number past the end shows the last page.
 """
 

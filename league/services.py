@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from battles.captives.holding import release_held_by
+from campaign import cache
 from campaign.co_organisers import withdraw_invitations_to
 from campaign.models import Campaign, CampaignEvent, Membership
 from campaign.services import record_event, require_organiser
@@ -48,6 +49,7 @@ def remove_member(membership: Membership, *, actor) -> None:
     # A warband still mustering gives up its purse with it (the database allows a purse only
     # while mustering).
     playing.update(status=Warband.Status.ARCHIVED, gold_crowns=0)
+    cache.changed(campaign=campaign, throughout=True)  # who may do what, on every page
     record_event(
         campaign, CampaignEvent.Kind.CAMPAIGN, f"{actor.username} removed {name} from the campaign."
     )
@@ -70,6 +72,7 @@ def archive_warband(warband: Warband, *, actor) -> None:
     warband.status = Warband.Status.ARCHIVED
     warband.gold_crowns = 0
     warband.save(update_fields=["status", "gold_crowns"])
+    cache.changed(campaign=warband.campaign_id, warband=warband)
     record_event(
         warband.campaign,
         CampaignEvent.Kind.CAMPAIGN,

@@ -18,9 +18,9 @@ from battles.models import Battle
 from battles.report.forms import FortuneTableForm
 from campaign import co_organisers
 from campaign import services as campaign_services
+from campaign.cache import FRAGMENT_SECONDS
 from campaign.forms import CampaignForm, CampaignStatusForm, CoOrganiserForm, JoinForm
 from campaign.models import (
-    FRAGMENT_SECONDS,
     Campaign,
     CampaignEvent,
     Membership,
@@ -47,7 +47,7 @@ CHARTED = len(charts.PALETTE)  # warbands in the rating chart, one per colour
 class Dashboard:
     """What the dashboard shows of the user's campaigns, read when drawn: its fragments are
     kept under the user and the versions of every campaign the user is in
-    (``campaign.versions``), so that a change in any of them draws it afresh."""
+    (``campaign.cache``), so that a change in any of them draws it afresh."""
 
     def __init__(self, user, memberships: list[Membership], *, every: list[Membership]) -> None:
         """``memberships``: those the dashboard shows; ``every``: the user's memberships,
@@ -171,7 +171,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The head of the league table, the rating history of the highest-rated, the latest
     battles and feed, and the first members: what every member sees alike, each bounded
     whatever the league's size, with a link to the whole list (``league.lists``). Cached in
-    fragments under the campaign's version (``campaign.versions``); the reads are handed over
+    fragments under the campaign's version (``campaign.cache``); the reads are handed over
     unevaluated (querysets and ``partial``), so a cached fragment costs none of them."""
     campaign = get_campaign_for_user(request, pk)
     sort, direction = sorting(request)

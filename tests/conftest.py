@@ -50,8 +50,8 @@ def _no_transactional_test_inside_shared_data(request):
 @pytest.fixture(autouse=True)
 def no_fragment_cache(settings):
     """Pages are drawn whole in tests: a test's changes never commit (its transaction is rolled
-    back), so the campaign's version would not grow after them (``campaign.versions``) and a
-    cached fragment could show what was there before. The tests that ask for
+    back), so the versions would not grow after them (``campaign.cache``) and a cached
+    fragment could show what was there before. The tests that ask for
     ``fragment_cache`` check the cache itself."""
     settings.CACHES = {
         **settings.CACHES,

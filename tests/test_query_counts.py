@@ -18,7 +18,6 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.generate import generate
 from bench.plan import typed_dice
-from campaign import versions
 from warbands.models import StorageContainer
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +167,6 @@ def test_pages_kept_in_fragments_cost_a_few_queries_whatever_the_league(client, 
         warbands, warriors, containers = size
         league = generate(warbands=warbands, warriors=warriors, containers=containers,
                           ledger=120, prefix=f"{name}-", **quiet)  # fmt: skip
-        versions.bump()  # the league as committed
         client.force_login(get_user_model().objects.get(username=league.player))
         client.get("/")  # the CSRF cookie, for the sequence page kept per browser
         for page, path in pages(league).items():

@@ -9,6 +9,7 @@ A staff user who plays in a league is every other player's opponent there.
 from django.contrib import admin
 from django.db.models import Q
 
+from campaign.admin import ChangesTheCampaign
 from warbands.models import (
     EquipmentList,
     EquipmentListEntry,
@@ -126,7 +127,7 @@ class RacialMaximumAdmin(admin.ModelAdmin):
 
 
 @admin.register(Warband)
-class WarbandAdmin(admin.ModelAdmin):
+class WarbandAdmin(ChangesTheCampaign, admin.ModelAdmin):
     list_display = ["name", "warband_type", "campaign", "owner", "status", "created_at"]
     list_filter = ["status", "warband_type"]
     list_select_related = ["campaign", "owner", "warband_type"]
@@ -160,7 +161,7 @@ class InjuryInline(admin.TabularInline):
 
 
 @admin.register(Warrior)
-class WarriorAdmin(admin.ModelAdmin):
+class WarriorAdmin(ChangesTheCampaign, admin.ModelAdmin):
     list_display = ["name", "warrior_type", "warband", "group_size", "experience", "status"]
     list_filter = ["status", "is_hero"]
     list_select_related = ["warrior_type", "warband"]
@@ -180,7 +181,7 @@ class StoredItemInline(admin.TabularInline):
 
 
 @admin.register(StorageContainer)
-class StorageContainerAdmin(admin.ModelAdmin):
+class StorageContainerAdmin(ChangesTheCampaign, admin.ModelAdmin):
     """Balances are read-only here: treasure moves only through warbands.treasury, with ledger
     entries. Only the containers of treasuries the user may see (``treasuries_seen``)."""
 
@@ -198,7 +199,7 @@ class StorageContainerAdmin(admin.ModelAdmin):
 
 
 @admin.register(VesselItem)
-class VesselItemAdmin(admin.ModelAdmin):
+class VesselItemAdmin(ChangesTheCampaign, admin.ModelAdmin):
     list_display = ["name", "kind", "warband", "coach"]
     list_filter = ["kind"]
 

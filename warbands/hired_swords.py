@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from campaign import cache
 from core.dice import Dice, ServerDice
 from core.errors import RuleViolation
 from warbands import permissions
@@ -133,6 +134,7 @@ def hire_at_muster(
     warrior = new_hired_sword(warband, sword, name=name, at_creation=True, dice=dice)
     warband.gold_crowns -= fee
     warband.save(update_fields=["gold_crowns"])
+    cache.changed(campaign=warband.campaign_id, warband=warband)  # its rating
     return warrior
 
 

@@ -19,6 +19,7 @@ from django.db.models.functions import Coalesce
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
+from campaign import cache
 from campaign.models import Campaign, CampaignEvent
 from campaign.permissions import is_member
 from campaign.services import record_event
@@ -169,6 +170,7 @@ def create_warband(*, actor, campaign: Campaign, warband_type: WarbandType, name
         gold_crowns=warband_type.starting_gold,
     )
     treasury.create_starting_chest(warband)
+    cache.changed(campaign=campaign, warband=warband)  # the dashboard lists it
     return warband
 
 
@@ -219,6 +221,7 @@ def hire_warrior(
     roll_starting_spells(warrior, warrior_type, dice)
     warband.gold_crowns -= cost
     warband.save(update_fields=["gold_crowns"])
+    cache.changed(campaign=warband.campaign_id, warband=warband)  # its rating
     return warrior
 
 
@@ -268,6 +271,7 @@ def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = Non
     )
     warband.gold_crowns -= cost
     warband.save(update_fields=["gold_crowns"])
+    cache.changed(warband=warband)  # the league shows no equipment
     return owned
 
 
@@ -285,6 +289,7 @@ def remove_item(owned: WarriorItem, *, actor) -> None:
     warband.gold_crowns += owned.price_paid * owned.warrior.group_size
     owned.delete()
     warband.save(update_fields=["gold_crowns"])
+    cache.changed(warband=warband)
 
 
 @transaction.atomic
@@ -323,6 +328,7 @@ def set_group_size(warrior: Warrior, *, actor, group_size: int) -> Warrior:
     warrior.group_size = group_size
     warrior.save(update_fields=["group_size"])
     warband.save(update_fields=["gold_crowns"])
+    cache.changed(campaign=warband.campaign_id, warband=warband)  # its rating
     return warrior
 
 
@@ -339,6 +345,7 @@ def dismiss_warrior(warrior: Warrior, *, actor) -> None:
     warrior = _on_roll(warband, warrior)
     if warrior.status not in Warrior.ON_ROSTER:
         raise RuleViolation(f"{warrior.name} is no longer on the roster.")
+    cache.changed(campaign=warband.campaign_id, warband=warband)  # its rating
     if warband.is_draft:
         for pouch in StorageContainer.objects.held().filter(holder=warrior):
             treasury.sell_container(pouch, actor=actor, proceeds_to=None)
@@ -368,6 +375,7 @@ def finish_muster(warband: Warband, *, actor) -> Warband:
     treasury.store_purse(warband, actor=actor)
     warband.status = Warband.Status.ACTIVE
     warband.save(update_fields=["status"])
+    cache.changed(campaign=warband.campaign_id, warband=warband)
     RatingSnapshot.objects.create(
         warband=warband, rating=rating(warriors), taken_at=timezone.now(), note="mustered"
     )
@@ -388,6 +396,8 @@ def rename_warband(warband: Warband, *, actor, name: str) -> Warband:
         raise RuleViolation("The warband needs a name.")
     warband.name = name
     warband.save(update_fields=["name"])
+    # The league, the warband's pages and the boards of its battles show its name.
+    cache.changed(campaign=warband.campaign_id, warband=warband, battle=_battles_of(warband))
     return warband
 
 
@@ -400,7 +410,13 @@ def rename_warrior(warrior: Warrior, *, actor, name: str) -> Warrior:
         raise RuleViolation("The warrior needs a name.")
     warrior.name = name
     warrior.save(update_fields=["name"])
+    # The warband's pages and the boards of its battles (what he did there) show his name.
+    cache.changed(warband=warband, battle=_battles_of(warband))
     return warrior
+
+
+def _battles_of(warband: Warband) -> list[int]:
+    return list(warband.participations.values_list("battle_id", flat=True))
 
 
 @transaction.atomic
@@ -416,6 +432,7 @@ def disband_warband(warband: Warband, *, actor) -> Warband:
     warband.warriors.filter(status__in=Warrior.ON_ROSTER).update(
         status=Warrior.Status.DISMISSED, is_leader=False
     )
+    cache.changed(campaign=warband.campaign_id, warband=warband)
     return warband
 
 

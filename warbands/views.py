@@ -327,7 +327,7 @@ def warband_finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 class RosterSheet:
     """What the roster page shows of a warband, read when the page draws it: a fragment
-    cached under the campaign's version (``campaign.versions``) reads none of it."""
+    cached under the warband's version (``campaign.cache``) reads none of it."""
 
     def __init__(self, user, warband: Warband) -> None:
         self.user, self.warband = user, warband

@@ -28,6 +28,7 @@ from battles.aftermath.permissions import check_chooses, check_declares
 from battles.dice import check_used, exactly, last_roll_id, note_decided, staged
 from battles.models import Battle, CarriedItemAtEnd, Discovery, Participant
 from battles.permissions import check_may_roll
+from campaign import cache
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.dice import Need
@@ -59,6 +60,19 @@ class CarriedItems(Step):
 
 
 CARRIER_KINDS = {"pack_mule", "pack_horse", "cart_mule", "cart_horse", "opulent_coach", "warmount"}
+
+
+def _locked(battle: Battle) -> Battle:
+    """The battle's row, locked to settle its carried items: every warband of the battle
+    may gain or lose by it, and its board and the dashboards change (``campaign.cache``)."""
+    battle = (
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
+    )
+    warbands = battle.participants.values_list("warband_id", flat=True)
+    cache.changed(campaign=battle.campaign_id, battle=battle, warband=warbands)
+    return battle
 
 
 def _heavy(container: StorageContainer) -> bool:
@@ -179,11 +193,7 @@ def declare_carried_items(
     is or change. ``override``: the organiser's explicit choice not to wait, written in the
     campaign feed under his name. A declaration that keeps every item with its warband
     applies at once, whoever makes it."""
-    battle = (
-        Battle.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("campaign")
-        .get(pk=battle.pk)
-    )
+    battle = _locked(battle)
     if not battle.is_confirmed:
         raise RuleViolation("The battle is not confirmed yet.")
     if battle.carried_items_done_at:
@@ -388,11 +398,7 @@ def chooser(battle: Battle) -> Warband | None:
 def start_recovery(battle: Battle, *, actor, dice) -> list[int]:
     """Fix the order in which warbands choose items (rolling off among non-routers: typed,
     exactly a die each, ``choosing_rolloff``)."""
-    battle = (
-        Battle.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("campaign")
-        .get(pk=battle.pk)
-    )
+    battle = _locked(battle)
     check_may_roll(battle, actor)
     if battle.participants.filter(carried_items_declared=False).exists():
         raise RuleViolation("Every warband must declare its carried items first.")
@@ -426,11 +432,7 @@ def resolve_item(
     raises ``MoreDice`` until its dice come in ``further``, a group per roll asked for so far
     (nothing changes meanwhile: the form posts them all again). Typed dice left over are
     refused."""
-    battle = (
-        Battle.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("campaign")
-        .get(pk=battle.pk)
-    )
+    battle = _locked(battle)
     check_may_roll(battle, actor)
     item = (
         CarriedItemAtEnd.objects.select_for_update(of=("self",), no_key=True)

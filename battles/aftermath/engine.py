@@ -19,10 +19,16 @@ from django.db.models import Prefetch, prefetch_related_objects
 from battles.aftermath.journal import Journal
 from battles.aftermath.permissions import check_acts
 from battles.models import Battle, Participant, PostBattleSequence, SequenceTask, StepRecord
+from campaign import cache
 from core.errors import RuleViolation
 from warbands import treasury
 
 STEP_NAMES = dict(PostBattleSequence.STEPS)
+# The steps whose actions change what the campaign's pages show (who fights, and their
+# experience: the league table's rating and XP columns), and those that change the other
+# warbands of the battle too (what is carried off, who is taken captive).
+LEAGUE_STEPS = frozenset({1, 2, 5, 7, 8})
+BATTLE_WIDE_STEPS = frozenset({0, 1})
 
 
 # --- Access --------------------------------------------------------------------------------
@@ -47,7 +53,24 @@ def lock_sequence(
     )
     prefetch_related_objects([sequence], Prefetch("participant", queryset=participants))
     locked.participant = sequence.participant
+    changed(locked, step=locked.current_step)
     return _checked(locked, actor, step)
+
+
+def changed(sequence: PostBattleSequence, *, step: int, league: bool = False) -> None:
+    """Tell the cache what a change to ``sequence`` at ``step`` makes stale: the battle (its
+    board and sequences' panels), the warband (the battle's warbands for the steps that reach
+    them) and, for the steps that change what the league shows or with ``league`` (the step a
+    dashboard names moved), the campaign."""
+    participant = sequence.participant
+    battle = participant.battle
+    warbands = (
+        battle.participants.values_list("warband_id", flat=True)
+        if step in BATTLE_WIDE_STEPS
+        else participant.warband_id
+    )
+    campaign = battle.campaign_id if league or step in LEAGUE_STEPS else None
+    cache.changed(campaign=campaign, battle=battle, warband=warbands)
 
 
 def _checked(sequence: PostBattleSequence, actor, step: int | None) -> PostBattleSequence:

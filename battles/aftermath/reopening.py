@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import dateformat, timezone
 
-from battles.aftermath.engine import STEP_NAMES
+from battles.aftermath.engine import STEP_NAMES, changed
 from battles.aftermath.permissions import TREASURY_STEPS, check_reopens
 from battles.aftermath.registry import handler
 from battles.aftermath.undoing import REOPEN_REFUSED, ReversalRefused, ledger_entries, undo_step
@@ -95,6 +95,7 @@ def reopen_step(
         raise RuleViolation("The sequence has moved on since this page was drawn: reload it.")
     if not 1 <= step < sequence.current_step or step > 10:
         raise RuleViolation("That step cannot be reopened.")
+    changed(sequence, step=step, league=True)
     last = min(sequence.current_step, 10)
     records = list(
         StepRecord.objects.filter(

@@ -21,7 +21,7 @@ from django.db.models import Case, OuterRef, Subquery, TextField, When
 from django.utils import timezone
 
 from battles.aftermath import task_dice
-from battles.aftermath.engine import lock_sequence, step_context
+from battles.aftermath.engine import changed, lock_sequence, step_context
 from battles.aftermath.registry import handler
 from battles.aftermath.reopening import explain
 from battles.aftermath.undoing import ReversalRefused, ledger_entries, undo_step
@@ -212,6 +212,7 @@ def act(
 def complete_step(sequence, *, actor, step: int, values: dict | None = None) -> Outcome:
     """Finish the current step and move to the next (``values``: its completion form's)."""
     caller, sequence = sequence, lock_sequence(sequence, actor, step=step)
+    changed(sequence, step=step, league=True)  # the dashboards name the step it is at
     step_handler = handler(step)
     tasks = []
     if step_handler.rolls:  # the others' prepare lists no rolls: nothing to read or make
@@ -258,6 +259,7 @@ def undo_last_step(sequence, *, actor, step: int | None = None) -> PostBattleSeq
     last = sequence.current_step - 1
     if last == 0:
         raise RuleViolation("Step 0 is shared by the battle: ask an organiser to reopen it.")
+    changed(sequence, step=last, league=True)
     try:
         with transaction.atomic():  # undone as a whole, or not at all, before explaining
             undo_step(sequence, last, actor=actor, reason="")

@@ -190,11 +190,12 @@ def _panel(
 
 @require_GET
 def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The steps and the current step's part, kept under the campaign's version for this user
-    and browser (``campaign.fragments``: its forms get fresh one-time tokens each time)."""
+    """The steps and the current step's part, kept under the versions of the battle and the
+    warband for this user and browser (``campaign.fragments``: its forms get fresh one-time
+    tokens each time)."""
     sequence = get_sequence_for_user(request, pk)
     panel = fragments.kept(
-        sequence.participant.battle.campaign,
+        (sequence.participant.battle, sequence.participant.warband),
         "sequence-panel",
         sequence.pk,
         request.user.pk,

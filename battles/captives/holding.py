@@ -34,6 +34,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from battles.models import Captive
+from campaign import cache
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.errors import RuleViolation
@@ -115,7 +116,19 @@ def lock_captives(*pks: int) -> dict[int, Captive]:
                 f"{captive.warrior.name} is no longer held captive "
                 f"({captive.get_status_display().lower()}): nothing changed."
             )
+    _changed(found.values())
     return found
+
+
+def _changed(captives) -> None:
+    """A captive is locked to change what becomes of him: his warband's roster and rating,
+    his captor's and the battle's pages change (``campaign.cache``)."""
+    captives = list(captives)
+    cache.changed(
+        campaign={c.battle.campaign_id for c in captives},
+        battle={c.battle_id for c in captives},
+        warband={c.warrior.warband_id for c in captives} | {c.captor_id for c in captives},
+    )
 
 
 def lock_containers(*containers: StorageContainer) -> list[StorageContainer]:
@@ -162,6 +175,7 @@ def release_held_by(warband_ids, *, why: str) -> list[Captive]:
         .order_by("pk")
     )
     released = list(held)
+    _changed(released)
     for captive in released:
         resolve(captive, Captive.Status.RELEASED, Warrior.Status.ACTIVE)
         announce(

@@ -13,6 +13,7 @@ from battles.helper.permissions import check_side
 from battles.models import Battle, DiceRoll, Fighter, Game, GameEvent, GameSide
 from battles.permissions import check_open
 from battles.rules import play
+from campaign import cache
 from campaign.permissions import members_only
 from core.errors import RuleViolation
 from core.queries import one
@@ -52,7 +53,9 @@ def locked(battle_id: int, actor) -> Game:
     """The game, its row locked until the transaction ends: moves on one game run one at a
     time, each reading what the one before left. Found only for the members of its campaign,
     in the same statement (``members_only``): to anyone else it is a game that does not
-    exist, and the page answers so (``battles.helper.views``)."""
+    exist, and the page answers so (``battles.helper.views``). The game is locked to change
+    it: the battle's board (its dice log) changes too, nothing else (``campaign.cache``)."""
+    cache.changed(battle=battle_id)
     game = one(
         members_only(Game.objects.filter(battle_id=battle_id), actor)
         .select_for_update(of=("self",), no_key=True)

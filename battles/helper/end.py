@@ -23,6 +23,7 @@ from battles.helper.common import changed, locked, log
 from battles.helper.permissions import check_plays
 from battles.models import Battle, Fighter, Game, GameEvent, GameSide, Participant, WarriorOutcome
 from battles.rules import scenarios
+from campaign import cache
 from core.errors import RuleViolation
 
 COUNTER = "wyrdstone_counter"
@@ -55,6 +56,7 @@ def finish(game: Game, *, winners: list[int], actor) -> None:
         .get(pk=game.battle_id)
     )
     game.battle = battle  # the callers read the report from the game
+    cache.changed(campaign=battle.campaign_id, battle=battle)  # the battles list, dashboards
     played = scenarios.scenario(battle.scenario_key)
     fighters = list(
         Fighter.objects.filter(game=game).select_related("warrior", "side__participant")

@@ -15,6 +15,7 @@ from battles.models import Battle, Fighter, Game, GameEvent, GameSide, Participa
 from battles.report.services import lock_warbands
 from battles.report.sides import fighters
 from battles.rules import scenarios
+from campaign import cache
 from campaign.models import Campaign
 from core.errors import RuleViolation
 from warbands import services as warband_services
@@ -58,6 +59,7 @@ def start_game(
         fortune_table=fortune_table, reported_by=actor, status=Battle.Status.PLAYING,
     )  # fmt: skip
     game = Game.objects.create(battle=battle, started_by=actor)
+    cache.changed(campaign=campaign, battle=battle)  # the battles list, the dashboards
     ratings = warband_services.ratings_of(warbands.values())
     rows = []
     for position, warband_id in enumerate(ids):

@@ -15,11 +15,11 @@ from django.db import models
 from django.db.models import Q
 
 from battles.rules import scenarios
+from campaign.cache import Versioned
 from campaign.models import RandomFortuneEntry
-from campaign.versions import VersionedQuerySet
 
 
-class BattleQuerySet(VersionedQuerySet):
+class BattleQuerySet(models.QuerySet):
     def confirmed(self) -> BattleQuerySet:
         return self.filter(status=Battle.Status.CONFIRMED)
 
@@ -27,8 +27,9 @@ class BattleQuerySet(VersionedQuerySet):
         return self.filter(campaign=campaign)
 
 
-class Battle(models.Model):
-    CAMPAIGN_PATH = "campaign"  # campaign.versions
+class Battle(Versioned):
+    KIND = "battle"  # campaign.cache: its board and its sequences' panels
+    CAMPAIGN_PATH = "campaign"  # league.backup
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Being played"
@@ -86,7 +87,7 @@ class Battle(models.Model):
 class Participant(models.Model):
     """A warband's part in a battle, with its rating as it was that day."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class Result(models.TextChoices):
         WON = "won", "Won"
@@ -154,7 +155,7 @@ class Participant(models.Model):
         default=0, help_text="Standing Quartermasters at the end of the game."
     )
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["battle_id", "pk"]
@@ -173,7 +174,7 @@ class Participant(models.Model):
 class WarriorOutcome(models.Model):
     """What one warrior (or henchman group) did in a battle."""
 
-    CAMPAIGN_PATH = "participant__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "participant__battle__campaign"  # league.backup
 
     participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="outcomes")
     warrior = models.ForeignKey("warbands.Warrior", on_delete=models.PROTECT, related_name="+")
@@ -197,7 +198,7 @@ class WarriorOutcome(models.Model):
         help_text="The enemy who put this warrior out of action, when known.",
     )
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["participant_id", "pk"]
@@ -226,7 +227,7 @@ class DiceRoll(models.Model):
     """A roll made for a battle, shown to every participant and the organisers (campaigns
     text: "any dice rolls must be seen by both players or a neutral third party")."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class Source(models.TextChoices):
         SERVER = "server", "Rolled by the server"
@@ -257,7 +258,7 @@ class DiceRoll(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -274,7 +275,7 @@ class DiceRoll(models.Model):
 class Discovery(models.Model):
     """A random fortune marker investigated during the game (Mayhem in Mordheim)."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class Kind(models.TextChoices):
         CARRIED_ITEM = "carried_item", "Carried item"
@@ -294,7 +295,7 @@ class Discovery(models.Model):
     kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.CARRIED_ITEM)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -308,7 +309,7 @@ class CarriedItemAtEnd(models.Model):
     """A carried item on the table when the game ended (step 0 of the post-battle sequence):
     who controlled it, and who secured it."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class State(models.TextChoices):
         UNDECLARED = "undeclared", "Not declared yet"
@@ -364,7 +365,7 @@ class CarriedItemAtEnd(models.Model):
     recovery = models.TextField(blank=True, help_text="The recovery rolls, as shown to all.")
     resolved_at = models.DateTimeField(null=True, blank=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["battle", "owner", "pk"]
@@ -388,7 +389,7 @@ class CarriedItemAtEnd(models.Model):
 class Captive(models.Model):
     """A hero held by another warband after a battle (serious injury 61, Captured)."""
 
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     class Status(models.TextChoices):
         HELD = "held", "Held captive"
@@ -426,7 +427,7 @@ class Captive(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

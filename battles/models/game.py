@@ -16,11 +16,10 @@ from django.db.models import Q
 
 from battles.models.battle import Battle, Participant
 from battles.rules import play
-from campaign.versions import VersionedQuerySet
 
 
 class Game(models.Model):
-    CAMPAIGN_PATH = "battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "battle__campaign"  # league.backup
 
     battle = models.OneToOneField(Battle, on_delete=models.CASCADE, related_name="game")
     turn = models.PositiveSmallIntegerField(default=1)
@@ -45,7 +44,7 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"{self.battle}, turn {self.turn}"
@@ -58,7 +57,7 @@ class Game(models.Model):
 class GameSide(models.Model):
     """A warband in the game: its place in the turn order and its Rout tests."""
 
-    CAMPAIGN_PATH = "game__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "game__battle__campaign"  # league.backup
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sides")
     participant = models.OneToOneField(
@@ -76,7 +75,7 @@ class GameSide(models.Model):
     )
     rerolls_this_test = models.JSONField(default=list, blank=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "position"]
@@ -91,7 +90,7 @@ class GameSide(models.Model):
 class Fighter(models.Model):
     """One model on the table: a hero, or one model of a henchman group (``number``)."""
 
-    CAMPAIGN_PATH = "game__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "game__battle__campaign"  # league.backup
 
     class Cause(models.TextChoices):
         ENEMY = "enemy", "an enemy"
@@ -131,7 +130,7 @@ class Fighter(models.Model):
     SNAPSHOT = ("state", "may_stand", "ran", "charged", "fled", "fell", "fall_height",
                 "hits_taken", "cause", "taken_out_by_id", "taken_out_turn")  # fmt: skip
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["side__position", "-warrior__is_leader", "-warrior__is_hero", "warrior_id",
@@ -174,7 +173,7 @@ class GameEvent(models.Model):
     """What happened, as both players read it: states, tests, Rout tests, phases, loot picked
     up and notes. Loot is public: it was picked up on the table."""
 
-    CAMPAIGN_PATH = "game__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "game__battle__campaign"  # league.backup
 
     class Kind(models.TextChoices):
         STATE = "state", "State"
@@ -214,7 +213,7 @@ class GameEvent(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["-pk"]

@@ -11,7 +11,6 @@ from django.db import models
 from django.db.models import Q
 
 from battles.models.battle import Participant
-from campaign.versions import VersionedQuerySet
 
 
 class PostBattleSequence(models.Model):
@@ -22,7 +21,7 @@ class PostBattleSequence(models.Model):
     ``StepRecord``'s actions, so the step can be undone exactly.
     """
 
-    CAMPAIGN_PATH = "participant__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "participant__battle__campaign"  # league.backup
 
     STEPS = (
         (0, "Carried items"),
@@ -47,7 +46,7 @@ class PostBattleSequence(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["participant_id"]
@@ -76,7 +75,7 @@ class StepRecord(models.Model):
     """A step as it was done: who finished it and when, or who undid it. What it changed (the
     journal, for undo) and what it decided (the summary) are its actions' (``StepAction``)."""
 
-    CAMPAIGN_PATH = "sequence__participant__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "sequence__participant__battle__campaign"  # league.backup
 
     sequence = models.ForeignKey(
         PostBattleSequence, on_delete=models.CASCADE, related_name="records"
@@ -98,7 +97,7 @@ class StepRecord(models.Model):
         max_length=300, blank=True, help_text="Why an organiser reopened the step."
     )
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["sequence_id", "pk"]
@@ -123,13 +122,13 @@ class StepAction(models.Model):
     made, for undo, and its summary lines. Each action is a row of its own, so that an action
     costs the same however many came before it in the step."""
 
-    CAMPAIGN_PATH = "record__sequence__participant__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "record__sequence__participant__battle__campaign"  # league.backup
 
     record = models.ForeignKey(StepRecord, on_delete=models.CASCADE, related_name="actions")
     journal = models.JSONField(default=list, blank=True)
     summary = models.TextField(blank=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["record_id", "pk"]
@@ -142,7 +141,7 @@ class SequenceTask(models.Model):
     """A roll to make within a step (a hero's injury, an advance …): the dice it rolled and
     the player's answers, so that it can be replayed after a question is answered."""
 
-    CAMPAIGN_PATH = "sequence__participant__battle__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "sequence__participant__battle__campaign"  # league.backup
 
     sequence = models.ForeignKey(PostBattleSequence, on_delete=models.CASCADE, related_name="tasks")
     step = models.PositiveSmallIntegerField()
@@ -161,7 +160,7 @@ class SequenceTask(models.Model):
     done = models.BooleanField(default=False)
     void = models.BooleanField(default=False, help_text="Reopened by an organiser.")
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["sequence_id", "step", "order", "pk"]

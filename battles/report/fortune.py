@@ -21,6 +21,7 @@ from battles.dice import exactly, last_roll_id, note_decided, typed
 from battles.models import Battle, Discovery, Participant
 from battles.permissions import check_may_roll
 from battles.report import permissions as report_permissions
+from campaign import cache
 from campaign.models import CampaignEvent, RandomFortuneEntry
 from campaign.services import record_event
 from core.dice import DiceError, Need
@@ -64,6 +65,7 @@ def roll_fortune_markers(battle: Battle, *, actor, dice, rolloff=None) -> tuple[
     (``rolloff``: the placement roll-off of warbands of equal rating; ``dice`` when None)."""
     battle = _locked(battle)
     check_may_roll(battle, actor)
+    cache.changed(battle=battle)  # its board and dice log
     if not battle.random_fortune:
         raise RuleViolation("Random fortune was not in play in this battle.")
     if battle.fortune_markers is not None:
@@ -124,6 +126,7 @@ def test_discovery(
     Typed table dice come after a typed test only: a refusal never follows a server roll."""
     battle = _locked(battle)
     check_may_roll(battle, actor)
+    cache.changed(battle=battle, warband=warband)  # its board and dice log; what it found
     if not battle.random_fortune:
         raise RuleViolation("Random fortune was not in play in this battle.")
     if not battle.participants.filter(warband=warband).exists():

@@ -24,6 +24,7 @@ from battles.models import Battle, Participant
 from battles.report import permissions as report_permissions
 from battles.report.sides import missing_sides
 from battles.rules import ReportedResult, check_results, scenarios
+from campaign import cache
 from campaign.models import Campaign, CampaignEvent
 from campaign.services import record_event
 from core.errors import RuleViolation
@@ -64,6 +65,10 @@ def confirm(battle: Battle, participants: Sequence[Participant]) -> None:
     battle.status = Battle.Status.CONFIRMED
     battle.confirmed_at = timezone.now()
     battle.save(update_fields=["status", "confirmed_at"])
+    # The league table; the warbands' rosters (a game missed) and sequences.
+    cache.changed(
+        campaign=battle.campaign_id, battle=battle, warband=[p.warband_id for p in participants]
+    )
     # Charted on the day of the battle (at noon), whenever it was entered.
     fought_at = min(
         timezone.make_aware(datetime.datetime.combine(battle.fought_on, datetime.time(12))),
@@ -122,6 +127,7 @@ def correct_result(battle: Battle, *, actor, results: Sequence[ReportedResult]) 
     participants = {p.warband_id: p for p in battle.participants.select_related("warband")}
     if set(participants) != {r.warband_id for r in results}:
         raise RuleViolation("A correction keeps the same warbands.")
+    cache.changed(campaign=battle.campaign_id, battle=battle, warband=list(participants))
     for r in results:
         participant = participants[r.warband_id]
         participant.result = r.result
@@ -199,6 +205,7 @@ def report_battle(
             else Participant.Confirmation.PENDING,
             confirmed_by=actor if mine else None,
         )
+    cache.changed(campaign=campaign, battle=battle)  # the battles list, the dashboards
     return battle
 
 
@@ -217,6 +224,7 @@ def _editable(battle: Battle, actor) -> Battle:
 
 def _reset_confirmations(battle: Battle, actor) -> None:
     """A changed report must be confirmed again by everybody else."""
+    cache.changed(campaign=battle.campaign_id, battle=battle)
     for participant in battle.participants.select_related("warband"):
         mine = participant.warband.owner_id == actor.pk
         participant.confirmation = (
@@ -264,6 +272,7 @@ def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
         raise RuleViolation("Say what is wrong with the report.")
     if agree:
         _require_every_side(battle)
+    cache.changed(campaign=battle.campaign_id, battle=battle)  # the dashboards, its board
     for participant in mine:
         participant.confirmation = (
             Participant.Confirmation.CONFIRMED if agree else Participant.Confirmation.DISPUTED
@@ -292,6 +301,7 @@ def confirm_for_everybody(battle: Battle, *, actor) -> Battle:
         raise RuleViolation("The battle is already confirmed.")
     _require_played(battle)
     _require_every_side(battle)
+    cache.changed(campaign=battle.campaign_id, battle=battle)
     waiting = [
         p.warband.name
         for p in battle.participants.select_related("warband").order_by("pk")

@@ -22,6 +22,7 @@ from django.utils import timezone
 from battles.models import Battle, Participant, WarriorOutcome
 from battles.report import permissions as report_permissions
 from battles.rules import scenarios
+from campaign import cache
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.errors import RuleViolation
@@ -190,6 +191,7 @@ def enter_side(
         update_fields=["side_entered_at", "side_entered_by", "leader", "scenario_shards"]
     )
     _ask_the_others_again(battle, actor)
+    cache.changed(campaign=battle.campaign_id, battle=battle)  # the dashboards, its board
     if participant.warband.owner_id != actor.pk:
         record_event(
             battle.campaign, CampaignEvent.Kind.BATTLE,

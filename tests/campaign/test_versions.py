@@ -1,22 +1,25 @@
-"""A campaign's version grows after every committed change to it (campaign.versions), and the
-fragments cached under it are drawn afresh after a change."""
+"""The versions of a campaign, a warband and a battle grow after the commit of a change the
+services tell the cache about (campaign.cache), and the fragments kept under them are drawn
+afresh after a change, and only those of what changed."""
 
 import re
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from battles.models import DiceRoll
+from battles.models import Battle, DiceRoll
 from bench.generate import generate
-from campaign import versions
+from campaign import cache
+from campaign import services as campaign_services
 from campaign.models import Campaign
 from tests.factories import mustered_warband, record
-from tests.helpers import battle_of, play_to, sequence_of
+from tests.helpers import battle_of, play_to, sack_with_room, sequence_of
 from warbands import services, treasury
-from warbands.models import LedgerEntry, StorageContainer, Warrior
+from warbands.models import Warband
 
 # Rows of these models belong to no one campaign: the rulebook's reference data, the one-time
 # form tokens and the hired swords' catalogue entries that organisers share.
@@ -36,8 +39,12 @@ NOT_IN_A_CAMPAIGN = {
 }
 
 
-def version(campaign) -> int:
-    return Campaign.objects.values_list("version", flat=True).get(pk=campaign.pk)
+def version(row) -> int:
+    return type(row)._base_manager.values_list("version", flat=True).get(pk=row.pk)
+
+
+def versions(*rows) -> list[int]:
+    return [version(row) for row in rows]
 
 
 def our_models():
@@ -49,106 +56,134 @@ def our_models():
 
 
 def test_every_model_of_ours_names_its_campaign_or_is_declared_outside_one():
-    """A model that holds a campaign's data but names no campaign would change pages without
-    their version changing."""
+    """A model that holds a campaign's data but names no campaign would be left out of the
+    campaign's backup and of ``members_only``'s narrowing."""
     unnamed = {m._meta.label for m in our_models() if not hasattr(m, "CAMPAIGN_PATH")}
     assert unnamed == NOT_IN_A_CAMPAIGN
 
 
-def test_every_campaign_models_writes_without_signals_change_the_version_too():
-    for model in our_models():
-        if hasattr(model, "CAMPAIGN_PATH"):
-            assert isinstance(model._default_manager.all(), versions.VersionedQuerySet), model
+def test_the_versions_are_the_campaigns_the_warbands_and_the_battles():
+    assert {kind: m._meta.label for kind, m in cache.versioned().items()} == {
+        "campaign": "campaign.Campaign",
+        "warband": "warbands.Warband",
+        "battle": "battles.Battle",
+    }
 
 
 @pytest.mark.django_db
 def test_each_row_finds_its_own_campaign():
     """For a row of every model with a campaign path, from a league played through the
-    services: the campaign it names is the one its path leads to."""
-    generate(warbands=3, warriors=3, containers=3, ledger=6, battles=3, played=1,
-             progress=lambda message: None)  # fmt: skip
+    services: its path leads to the league's campaign (the backup finds its rows so)."""
+    league = generate(warbands=3, warriors=3, containers=3, ledger=6, battles=3, played=1,
+                      progress=lambda message: None)  # fmt: skip
     checked = 0
     for model in our_models():
         path = getattr(model, "CAMPAIGN_PATH", None)
         row = model._default_manager.order_by("-pk").first() if path else None
         if row is None:
             continue
-        expected = (
-            row.pk
-            if path == "pk"
-            else model._default_manager.filter(pk=row.pk).values_list(path, flat=True).get()
-        )
-        versions.forget_parents()
-        assert versions.campaign_of(row) == expected, model
+        found = model._default_manager.filter(pk=row.pk).values_list(path, flat=True).get()
+        assert found == league.campaign_id, model
         checked += 1
     assert checked >= 15
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_change_bumps_the_version_once_when_it_commits(reference_data):
+    """Two services in one transaction of a request name the warband twice: it grows once,
+    after the commit."""
     warband = mustered_warband()
     campaign = warband.campaign
-    before = version(campaign)
+    before = versions(campaign, warband)
 
-    with transaction.atomic():
+    with cache.noting_changes(), transaction.atomic():
         services.rename_warband(warband, actor=warband.owner, name="Reavers II")
-        Warrior.objects.filter(warband=warband).update(experience=1)  # no signal: the queryset
-        assert version(campaign) == before  # not before the commit
+        captain = warband.warriors.get(is_leader=True)
+        services.rename_warrior(captain, actor=warband.owner, name="Adler the Bold")
+        assert versions(campaign, warband) == before  # not before the commit
 
-    assert version(campaign) == before + 1
+    assert versions(campaign, warband) == [before[0] + 1, before[1] + 1]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_change_rolled_back_leaves_the_version(reference_data):
     warband = mustered_warband()
-    before = version(warband.campaign)
+    before = versions(warband.campaign, warband)
 
     with pytest.raises(RuntimeError), transaction.atomic():
         services.rename_warband(warband, actor=warband.owner, name="Never")
         raise RuntimeError
 
-    assert version(warband.campaign) == before
+    assert versions(warband.campaign, warband) == before
 
 
 @pytest.mark.django_db
-def test_writes_without_signals_and_deletes_change_their_campaigns(
-    django_capture_on_commit_callbacks,
+def test_a_treasury_move_changes_its_warband_only(duel, django_capture_on_commit_callbacks):
+    """The league never shows a treasury: a move redraws the warband's own pages, not the
+    league's, another warband's or a battle's."""
+    reavers, scourge, campaign = duel["reavers"], duel["scourge"], duel["campaign"]
+    battle = record(campaign, duel["organiser"], [(reavers, "won", False), (scourge, "lost", True)])
+    chest = reavers.containers.get(kind="treasure_chest")
+    before = versions(reavers, scourge, campaign, battle)
+
+    with cache.noting_changes(), django_capture_on_commit_callbacks(execute=True):
+        treasury.move_treasure(chest, sack_with_room(reavers), actor=reavers.owner, gold=1)
+
+    assert versions(reavers, scourge, campaign, battle) == [before[0] + 1, *before[1:]]
+
+
+@pytest.mark.django_db
+def test_what_the_league_shows_changes_the_campaign_too(duel, django_capture_on_commit_callbacks):
+    """Who fights is in the league table (the rating): the campaign grows with the warband
+    (once, as in a request); the other warband does not. A warrior's name is not."""
+    reavers, scourge, campaign = duel["reavers"], duel["scourge"], duel["campaign"]
+    before = versions(reavers, scourge, campaign)
+    captain = reavers.warriors.get(is_leader=True)
+
+    with cache.noting_changes(), django_capture_on_commit_callbacks(execute=True):
+        services.dismiss_warrior(reavers.warriors.filter(is_leader=False).first(),
+                                 actor=reavers.owner)  # fmt: skip
+    assert versions(reavers, scourge, campaign) == [before[0] + 1, before[1], before[2] + 1]
+
+    with cache.noting_changes(), django_capture_on_commit_callbacks(execute=True):
+        services.rename_warrior(captain, actor=reavers.owner, name="Adler")
+    assert versions(reavers, scourge, campaign) == [before[0] + 2, before[1], before[2] + 1]
+
+
+@pytest.mark.django_db
+def test_a_change_that_shows_everywhere_changes_every_version_of_the_campaign(
+    duel, django_capture_on_commit_callbacks
 ):
-    warband = mustered_warband()
+    reavers, scourge, campaign = duel["reavers"], duel["scourge"], duel["campaign"]
+    battle = record(campaign, duel["organiser"], [(reavers, "won", False), (scourge, "lost", True)])
     other = mustered_warband()  # in a campaign of its own
-    chest = warband.containers.get(kind="treasure_chest")
-    versions.bump()  # the test's set-up, which never commits, has had its bump
-    before, other_before = version(warband.campaign), version(other.campaign)
+    before = versions(reavers, scourge, campaign, battle, other, other.campaign)
 
-    for write in (
-        lambda: StorageContainer.objects.filter(pk=chest.pk).update(label="Tithes"),
-        lambda: StorageContainer.objects.bulk_update([chest], ["label"]),
-        lambda: LedgerEntry.objects.bulk_create(
-            [LedgerEntry(warband=warband, container=chest, kind="gold", amount=1, reason="income")]
-        ),
-        lambda: warband.warriors.filter(is_leader=False).first().delete(),
-    ):
-        with django_capture_on_commit_callbacks(execute=True):
-            write()
-    assert version(warband.campaign) == before + 4
-    assert version(other.campaign) == other_before
+    with cache.noting_changes(), django_capture_on_commit_callbacks(execute=True):
+        campaign_services.set_campaign_status(campaign, actor=duel["organiser"], status="closed")
+
+    after = versions(reavers, scourge, campaign, battle, other, other.campaign)
+    assert after == [v + 1 for v in before[:4]] + before[4:]
 
 
 @pytest.mark.django_db
-def test_saving_a_campaign_never_writes_an_old_version_back(django_capture_on_commit_callbacks):
-    warband = mustered_warband()
-    stale = Campaign.objects.get(pk=warband.campaign_id)
+def test_saving_a_row_never_writes_an_old_version_back(duel, django_capture_on_commit_callbacks):
+    reavers, campaign = duel["reavers"], duel["campaign"]
+    battle = record(campaign, duel["organiser"], [(reavers, "won", False),
+                                                   (duel["scourge"], "lost", True)])  # fmt: skip
+    stale = [Campaign.objects.get(pk=campaign.pk), Warband.objects.get(pk=reavers.pk),
+             Battle.objects.get(pk=battle.pk)]  # fmt: skip
     with django_capture_on_commit_callbacks(execute=True):
-        treasury.create_starting_chest(warband)  # another change: the version grows
-    grown = version(stale)
+        cache.changed(campaign=campaign, warband=reavers, battle=battle)
+    grown = versions(*stale)
 
-    stale.name = "Renamed"
-    stale.save()
+    for row in stale:
+        row.save()
 
-    assert version(stale) >= grown and stale.version < grown
+    assert versions(*stale) == grown and [row.version for row in stale] < grown
 
 
-# --- The fragments cached under it ----------------------------------------------------------
+# --- The fragments kept under them ----------------------------------------------------------
 
 
 @pytest.mark.django_db
@@ -156,7 +191,6 @@ def test_the_league_table_is_drawn_once_per_version(
     client, fragment_cache, django_assert_max_num_queries, django_capture_on_commit_callbacks
 ):
     warband = mustered_warband(name="Reavers")
-    versions.bump()  # the set-up, which the test's transaction never commits
     client.force_login(warband.owner)
     url = reverse("campaign_detail", args=[warband.campaign_id])
     first = client.get(url).content.decode()
@@ -180,13 +214,13 @@ def test_a_post_through_the_page_changes_the_version_after_it(
 ):
     warband = mustered_warband(name="Reavers")
     client.force_login(warband.owner)
-    before = version(warband.campaign)
+    before = versions(warband.campaign, warband)
 
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("warband_rename", args=[warband.pk]), {"name": "Ravens"})
 
     assert response.status_code == 302
-    assert version(warband.campaign) == before + 1
+    assert versions(warband.campaign, warband) == [v + 1 for v in before]
     page = client.get(reverse("campaign_detail", args=[warband.campaign_id])).content.decode()
     assert "Ravens" in page
 
@@ -211,7 +245,6 @@ def test_a_battle_board_is_kept_per_user_and_only_without_forms(
         secret=True,
     )
     url = reverse("battle_detail", args=[battle.pk])
-    versions.bump()
 
     def board(user) -> str:
         client.force_login(user)
@@ -224,6 +257,7 @@ def test_a_battle_board_is_kept_per_user_and_only_without_forms(
 
     with django_capture_on_commit_callbacks(execute=True):
         DiceRoll.objects.filter(battle=battle).update(result="Found an empty vault")
+        cache.changed(battle=battle)  # as the service that writes it says
     assert "Found an empty vault" in board(reavers.owner)
 
     pending = record(duel["campaign"], duel["organiser"],
@@ -231,6 +265,7 @@ def test_a_battle_board_is_kept_per_user_and_only_without_forms(
     pending.status = pending.Status.REPORTED
     with django_capture_on_commit_callbacks(execute=True):
         pending.save()
+        cache.changed(battle=pending)
     client.force_login(duel["organiser"])
     first = client.get(reverse("battle_detail", args=[pending.pk])).content.decode()
     again = client.get(reverse("battle_detail", args=[pending.pk])).content.decode()
@@ -250,7 +285,6 @@ def test_the_answer_to_a_post_is_drawn_from_the_change_not_the_kept_fragments(
     warband = mustered_warband()
     chest = warband.containers.get(kind="treasure_chest")
     sack = treasury.buy_container(warband, "large_sack", actor=warband.owner, pay_from=chest)
-    versions.bump()
     client.force_login(warband.owner)
     url = reverse("warband_treasury", args=[warband.pk])
     before = client.get(url).content.decode()
@@ -275,7 +309,6 @@ def test_a_sequence_page_is_kept_per_browser_with_fresh_one_time_tokens(
 
     reavers = duel["reavers"]
     sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)
-    versions.bump()
     url = reverse("sequence_detail", args=[sequence.pk])
     client.force_login(reavers.owner)
     client.get(url)  # the CSRF cookie
@@ -299,3 +332,84 @@ def test_a_sequence_page_is_kept_per_browser_with_fresh_one_time_tokens(
          "form_token": tokens(again)[0]},
     )  # fmt: skip
     assert posted.status_code != 403  # the kept page's CSRF token is valid for this browser
+
+
+@pytest.mark.django_db
+def test_a_treasury_move_redraws_its_warbands_pages_and_keeps_the_others(
+    client, duel, fragment_cache, django_capture_on_commit_callbacks
+):
+    """Warband A's move: A's roster is drawn afresh, B's roster and the league table are
+    served from the cache as they were kept (their keys, holding B's and the campaign's
+    versions, are the same)."""
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    client.force_login(duel["organiser"])  # he may open both rosters and the league
+    pages = {
+        "A": reverse("warband_roster", args=[reavers.pk]),
+        "B": reverse("warband_roster", args=[scourge.pk]),
+        "league": reverse("campaign_detail", args=[duel["campaign"].pk]),
+    }
+    for url in pages.values():
+        client.get(url)
+    kept = set(fragment_cache._cache)
+    assert len(kept) >= 3
+    chest = reavers.containers.get(kind="treasure_chest")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        treasury.move_treasure(chest, sack_with_room(reavers), actor=reavers.owner, gold=1)
+    for name in ("B", "league"):
+        client.get(pages[name])
+    assert set(fragment_cache._cache) == kept  # nothing drawn again
+    client.get(pages["A"])
+    assert len(set(fragment_cache._cache) - kept) == 1  # A's roster, under its new version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_answer_to_a_post_after_its_commit_is_drawn_from_the_change(reference_data, settings):
+    """The post commits (and its versions grow) before its answer is drawn from the objects
+    the view read before the change, whose versions are the old ones: the request's own note
+    of what it changed (``ChangesMiddleware``) makes the answer draw them afresh instead of
+    serving what the old versions kept."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "fragments": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                      "LOCATION": "test-fragments-committed"},
+    }  # fmt: skip
+    warband = mustered_warband()
+    chest = warband.containers.get(kind="treasure_chest")
+    sack = treasury.buy_container(warband, "large_sack", actor=warband.owner, pay_from=chest)
+    client = Client()
+    client.force_login(warband.owner)
+    before = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+    assert f'id="container-{sack.pk}"' in before
+    old = version(warband)
+
+    answer = client.post(
+        reverse("treasury_sell", args=[warband.pk]),
+        {"container": sack.pk, "proceeds_to": chest.pk},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+
+    assert version(warband) == old + 1  # committed, bumped
+    assert f'id="container-{sack.pk}"' not in answer
+    again = client.get(reverse("warband_treasury", args=[warband.pk])).content.decode()
+    assert f'id="container-{sack.pk}"' not in again
+
+
+@pytest.mark.django_db
+def test_site_staffs_edits_in_the_admin_change_every_version_of_the_campaign(
+    client, duel, django_capture_on_commit_callbacks
+):
+    """The admin goes round the services (``campaign.admin.ChangesTheCampaign``)."""
+    reavers, scourge, campaign = duel["reavers"], duel["scourge"], duel["campaign"]
+    staff = get_user_model().objects.create_superuser("warden", password="x-pass-9")
+    client.force_login(staff)
+    membership = campaign.memberships.get(user=duel["bystander"])
+    before = versions(campaign, reavers, scourge)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("admin:campaign_membership_delete", args=[membership.pk]), {"post": "yes"}
+        )
+
+    assert response.status_code == 302
+    assert versions(campaign, reavers, scourge) == [v + 1 for v in before]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from campaign import cache
 from core.errors import RuleViolation
 from warbands import permissions, rules
 from warbands.corrections import applying, breaches
@@ -81,6 +82,8 @@ def submit(
 ) -> Correction:  # fmt: skip
     """Record ``correction`` (unsaved; the change of a kind that takes away made already) and
     apply it or leave it waiting, as this module's docstring says."""
+    # The roster; the campaign's pages: a warrior's experience, the organisers' dashboards.
+    cache.changed(campaign=warband.campaign_id, warband=warband)
     correction.warband, correction.warrior, correction.warrior_name = warband, warrior, warrior.name
     correction.actor, correction.reason = actor, reason
     correction.what = correction.what[:100]

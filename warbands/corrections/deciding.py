@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from campaign import cache
 from core.errors import RuleViolation
 from core.queries import one
 from warbands import permissions
@@ -44,6 +45,7 @@ def _locked(correction: Correction, warband: Warband) -> Correction:
 
 
 def _decided(correction: Correction, status: str, actor, decision: str = "") -> Correction:
+    cache.changed(campaign=correction.warband.campaign_id, warband=correction.warband_id)
     correction.status, correction.decision = status, decision[:300]
     correction.decided_at = timezone.now()
     correction.decided_by = actor if status != Status.WITHDRAWN else None

@@ -11,7 +11,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from campaign.versions import VersionedQuerySet
 from warbands.models.reference import Item
 from warbands.models.roster import Warband, Warrior
 from warbands.rules import containers as container_rules
@@ -65,7 +64,7 @@ def _capacity_constraints() -> list[models.CheckConstraint]:
     return constraints
 
 
-class StorageContainerQuerySet(VersionedQuerySet):
+class StorageContainerQuerySet(models.QuerySet):
     def held(self) -> StorageContainerQuerySet:
         """Containers a warband has now (not sold or lost), the unstored pile included."""
         return self.filter(status=StorageContainer.Status.HELD)
@@ -87,7 +86,7 @@ class StorageContainer(models.Model):
     bought or unpacked) and is lost at the end of the post-battle sequence.
     """
 
-    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warband__campaign"  # league.backup
 
     LOOSE = "loose"
 
@@ -199,7 +198,7 @@ class StoredItem(models.Model):
     (``item`` empty, ``name`` says what it is). Counts as one stored item for capacity.
     ``correction``: as ``WarriorItem.correction``, the correction that added it."""
 
-    CAMPAIGN_PATH = "container__warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "container__warband__campaign"  # league.backup
 
     container = models.ForeignKey(
         StorageContainer, on_delete=models.PROTECT, related_name="stored_items"
@@ -218,7 +217,7 @@ class StoredItem(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["name", "pk"]
@@ -242,7 +241,7 @@ class VesselItem(models.Model):
     makes one, none becomes a warrior's or stored item, and no trader buys one: it carries
     no provenance."""
 
-    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warband__campaign"  # league.backup
 
     class Kind(models.TextChoices):
         DARK_ARTEFACT = "dark_artefact", "Dark Artefact"
@@ -262,7 +261,7 @@ class VesselItem(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["kind", "name"]
@@ -271,7 +270,7 @@ class VesselItem(models.Model):
         return f"{self.get_kind_display()}: {self.name}"
 
 
-class LedgerQuerySet(VersionedQuerySet):
+class LedgerQuerySet(models.QuerySet):
     def update(self, **kwargs):
         raise TypeError("Ledger entries are append-only: write a new entry instead.")
 
@@ -284,7 +283,7 @@ class LedgerEntry(models.Model):
     balance it changes. Append-only: the model, its queryset, the admin and a database trigger
     all refuse updates and deletes; a mistake is undone by a reversing entry."""
 
-    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warband__campaign"  # league.backup
 
     class Kind(models.TextChoices):
         GOLD = "gold", "Gold crowns"

@@ -20,12 +20,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from campaign.versions import VersionedQuerySet
 from warbands.models.reference import Item, Skill, Spell
 from warbands.models.roster import Injury, Warband, Warrior
 
 
-class CorrectionQuerySet(VersionedQuerySet):
+class CorrectionQuerySet(models.QuerySet):
     def of_warband(self, warband: Warband) -> CorrectionQuerySet:
         """The warband's corrections, newest first, with who asked and who decided (one
         query)."""
@@ -44,7 +43,7 @@ class Correction(models.Model):
     """One change made by hand to a warband's roster, outside the rules, or asked for.
     Append-only in spirit: a correction is put right by another correction, which says why."""
 
-    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warband__campaign"  # league.backup
 
     class Kind(models.TextChoices):
         EXPERIENCE = "experience", "Experience"

@@ -2,8 +2,8 @@
 
 ``Warband`` and ``Warrior`` with the warriors' items, skills, spells and lasting injuries, the
 rating snapshots charted over the campaign and the hired swords. They belong to players; each
-names its campaign (``CAMPAIGN_PATH``) so that writing one changes that campaign's version
-(``campaign.versions``).
+names its campaign (``CAMPAIGN_PATH``: a campaign's backup finds them by it); a warband has
+the version its roster and treasury are cached under (``campaign.cache``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Case, F, Q, Value, When
 
-from campaign.versions import VersionedQuerySet
+from campaign.cache import Versioned
 from warbands import rules
 from warbands.models.hired_swords import HiredSwordType
 from warbands.models.reference import (
@@ -35,7 +35,7 @@ RATING_BASE = Case(
 )
 
 
-class WarbandQuerySet(VersionedQuerySet):
+class WarbandQuerySet(models.QuerySet):
     def owned_by(self, user) -> WarbandQuerySet:
         return self.filter(owner=user)
 
@@ -47,7 +47,7 @@ class WarbandQuerySet(VersionedQuerySet):
         return self.filter(status__in=[Warband.Status.DRAFT, Warband.Status.ACTIVE])
 
 
-class Warband(models.Model):
+class Warband(Versioned):
     """A player's warband in one campaign.
 
     Its rating is derived from the warriors (``rating``), never stored by hand. ``gold_crowns``
@@ -55,7 +55,8 @@ class Warband(models.Model):
     its storage containers (the treasury) and the purse stays at zero.
     """
 
-    CAMPAIGN_PATH = "campaign"  # campaign.versions
+    KIND = "warband"  # campaign.cache: its roster and treasury
+    CAMPAIGN_PATH = "campaign"  # league.backup
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Being mustered"
@@ -115,7 +116,7 @@ class Warband(models.Model):
         return self.status == self.Status.DRAFT
 
 
-class WarriorQuerySet(VersionedQuerySet):
+class WarriorQuerySet(models.QuerySet):
     def on_roster(self) -> WarriorQuerySet:
         """Warriors still with the warband (fighting, recovering or held captive)."""
         return self.filter(status__in=Warrior.ON_ROSTER)
@@ -167,7 +168,7 @@ class WarriorQuerySet(VersionedQuerySet):
 class Warrior(ProfileFields):
     """A hero, or a group of henchmen sharing one profile, equipment set and experience."""
 
-    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warband__campaign"  # league.backup
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"
@@ -292,7 +293,7 @@ class WarriorItem(models.Model):
     on a warrior, captured: ``StoredItem.correction``) and makes it worth nothing to a trader.
     """
 
-    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # league.backup
 
     warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="items")
     item = models.ForeignKey(Item, on_delete=models.PROTECT, related_name="+")
@@ -308,7 +309,7 @@ class WarriorItem(models.Model):
         help_text="Added by this correction, never paid for: it sells for nothing.",
     )
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["item__category", "item__name", "pk"]
@@ -324,12 +325,12 @@ class WarriorItem(models.Model):
 
 
 class WarriorSkill(models.Model):
-    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # league.backup
 
     warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="skills")
     skill = models.ForeignKey(Skill, on_delete=models.PROTECT, related_name="+")
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["skill__name"]
@@ -342,13 +343,13 @@ class WarriorSkill(models.Model):
 
 
 class WarriorSpell(models.Model):
-    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # league.backup
 
     warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="spells")
     spell = models.ForeignKey(Spell, on_delete=models.PROTECT, related_name="+")
     roll = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The D6 rolled.")
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["spell__d6"]
@@ -363,14 +364,14 @@ class WarriorSpell(models.Model):
 class Injury(models.Model):
     """A lasting serious injury written on the roster (leg wound, madness …)."""
 
-    CAMPAIGN_PATH = "warrior__warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warrior__warband__campaign"  # league.backup
 
     warrior = models.ForeignKey(Warrior, on_delete=models.CASCADE, related_name="injuries")
     name = models.CharField(max_length=100)
     effect = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -393,7 +394,7 @@ class Injury(models.Model):
 class RatingSnapshot(models.Model):
     """The warband's rating at a moment worth charting: end of mustering, each battle."""
 
-    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warband__campaign"  # league.backup
 
     warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="ratings")
     rating = models.PositiveIntegerField()
@@ -403,7 +404,7 @@ class RatingSnapshot(models.Model):
     )
     note = models.CharField(max_length=100, blank=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["warband_id", "taken_at", "pk"]
@@ -419,7 +420,7 @@ class HiredSword(models.Model):
     (``Warrior.hired_sword``, ``warbands.hired_swords``).
     """
 
-    CAMPAIGN_PATH = "warband__campaign"  # campaign.versions
+    CAMPAIGN_PATH = "warband__campaign"  # league.backup
 
     class Kind(models.TextChoices):
         HIRED_SWORD = "hired_sword", "Hired sword"
@@ -447,7 +448,7 @@ class HiredSword(models.Model):
     notes = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = VersionedQuerySet.as_manager()
+    objects = models.QuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]

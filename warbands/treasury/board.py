@@ -4,9 +4,9 @@ The treasury page and the treasury steps of the post-battle sequence (3 to 9) dr
 board with the same partials (``templates/warbands/treasury/``): the containers and what the
 viewer may see of them (``permissions.visible_containers``, the one gate of the secrets), the
 lists the forms choose from, and the forms (``forms``). The page posts each form to a view of
-its own and keeps the board's parts with its fragments (``campaign.versions``); a step posts
-them to the sequence (``posts``: its address and which action of the step), and its whole
-panel is kept instead.
+its own and keeps the board's parts with its fragments (under the warband's version,
+``campaign.cache``); a step posts them to the sequence (``posts``: its address and which
+action of the step), and its whole panel is kept instead.
 """
 
 from __future__ import annotations
@@ -272,13 +272,13 @@ class TreasuryBoard:
         return _ledger(self.request, self.warband)
 
     def _kept(self, name: str, read):
-        """``read()``, kept with the page's fragments (``campaign.versions``); a step's panel
-        is kept whole instead."""
+        """``read()``, kept with the page's fragments under the warband's version
+        (``campaign.cache``); a step's panel is kept whole instead."""
         if self.in_step:
             return read()
-        campaign = self.warband.campaign
-        key = f"treasury-{name}:{self.warband.pk}:{campaign.fragment_version}"
-        return caches["fragments"].get_or_set(key, read, campaign.fragment_seconds)
+        warband = self.warband
+        key = f"treasury-{name}:{warband.pk}:{warband.fragment_version}"
+        return caches["fragments"].get_or_set(key, read, warband.fragment_seconds)
 
     @cached_property
     def shape(self) -> dict:

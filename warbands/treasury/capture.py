@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from campaign import cache
 from core.errors import RuleViolation
 from warbands.models import LedgerEntry, StorageContainer, VesselItem, Warband
 from warbands.treasury.containers import number_alike
@@ -51,6 +52,7 @@ def capture_container(
         raise RuleViolation("A warband cannot capture its own container.")
     lock_warbands(loser_id, captor.pk)
     locked = lock_containers(*_with_descendants(container))
+    cache.changed(warband=[loser_id, captor.pk])
     names = StorageContainer.objects.held().filter(warband_id=captor.pk).exclude(label="")
     taken = {label.lower() for label in names.values_list("label", flat=True)}
     context = Context(
@@ -105,6 +107,7 @@ def lose_container(container: StorageContainer, *, actor=None, battle=None, step
     """The container (with whatever it carries) is gone for good: left behind on the table,
     or lost with its hero. Its contents leave the ledger as a loss."""
     context = Context(actor=actor, step=step, battle=battle, note=f"{container} lost")
+    cache.changed(warband=container.warband_id)
     for box in lock_containers(*_with_descendants(container)):
         if box.gold_crowns or box.wyrdstone:
             add_treasure(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from campaign import cache
 from core.errors import RuleViolation
 from warbands import permissions
 from warbands.models import StorageContainer, VesselItem, Warband, Warrior
@@ -99,6 +100,7 @@ def buy_container(
     bought = StorageContainer.objects.create(
         warband=warband, kind=kind, holder=holder if spec.hero_only else None
     )
+    cache.changed(warband=warband)
     number_alike(warband.pk, kind, [bought])
     return bought
 
@@ -146,6 +148,7 @@ def sell_container(
     container.status = StorageContainer.Status.SOLD
     container.parent = None
     container.save(update_fields=["status", "parent"])
+    cache.changed(warband=warband)
     if warband.is_draft:
         # While mustering a container goes back for what it cost, like any purchase; the
         # free treasure chest cost nothing and is not given back.
@@ -178,6 +181,7 @@ def place_container(container: StorageContainer, parent: StorageContainer | None
     check_owner(actor, *containers)
     locked = lock_held(*containers)
     container = locked[0]
+    cache.changed(warband=container.warband_id)
     if parent is None:
         container.parent = None
         container.save(update_fields=["parent"])
@@ -221,6 +225,7 @@ def name_container(container: StorageContainer, label: str, *, actor) -> Storage
             raise RuleViolation(f"The {clash} already has that name.")
     container.label = label
     container.save(update_fields=["label"])
+    cache.changed(warband=container.warband_id)
     if not label:
         number_alike(container.warband_id, container.kind, [container])
     return container
@@ -244,6 +249,7 @@ def place_vessel_item(vessel: VesselItem, container: StorageContainer | None, *,
             raise RuleViolation("The coach must belong to the same warband.")
     vessel.coach = container
     vessel.save(update_fields=["coach"])
+    cache.changed(warband=vessel.warband_id)
     return vessel
 
 
@@ -288,6 +294,7 @@ def number_alike(warband_id: int, kind: str, changed: list[StorageContainer] = (
 
 def create_starting_chest(warband: Warband) -> StorageContainer:
     """MiM: "Each warband starts the campaign with a treasure chest for free"."""
+    cache.changed(warband=warband)
     return StorageContainer.objects.create(warband=warband, kind="treasure_chest")
 
 
@@ -331,3 +338,4 @@ def store_purse(warband: Warband, *, actor) -> None:
         raise RuleViolation(storage_problems(warband)[0])
     warband.gold_crowns = 0
     warband.save(update_fields=["gold_crowns"])
+    cache.changed(warband=warband)

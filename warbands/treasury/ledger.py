@@ -25,6 +25,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 
+from campaign import cache
 from core.errors import RuleViolation
 from core.noting import Noting
 from warbands import permissions
@@ -113,6 +114,7 @@ def write_entry(container: StorageContainer, kind: str, amount: int, reason: str
     its entries with them instead (``save_balances``)."""
     entry = new_entry(container, kind, amount, reason, context, **extra)
     entry.save()
+    cache.changed(warband=entry.warband_id)  # its treasury: the league never shows one
     _entries.note(entry.pk)
     return entry
 
@@ -204,6 +206,8 @@ def save_balances(*containers: StorageContainer, entries: list[LedgerEntry] = ()
         check_contents(container)
     for container in containers:
         container.save(update_fields=BALANCES)
+    # Their treasuries (the league never shows one).
+    cache.changed(warband={c.warband_id for c in containers} | {e.warband_id for e in entries})
     if entries:
         LedgerEntry.objects.bulk_create(entries)
         for entry in entries:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Case, F, When
 
+from campaign import cache
 from core.errors import RuleViolation
 from warbands.models import (
     EquipmentListEntry,
@@ -145,7 +146,7 @@ def move_stored_item(
     save_balances(target, source, entries=entries)
     stored.container = target
     stored.save(update_fields=["container"])
-    return stored
+    return stored  # its warband's treasury changed with the balances (``save_balances``)
 
 
 def list_refusal(warrior: Warrior, item: Item) -> str | None:
@@ -271,6 +272,7 @@ def equip_stored_item(
     for taken in same:
         remove_item(taken, reason=Reason.EQUIP, context=context)
     corrected = next((taken.correction_id for taken in same if taken.correction_id), None)
+    cache.changed(warband=warrior.warband_id)  # his roster too: the league shows no equipment
     return WarriorItem.objects.create(
         warrior=warrior, item=stored.item, price_paid=0, correction_id=corrected
     )
@@ -297,3 +299,4 @@ def release_warrior(warrior: Warrior, *, actor) -> None:
         pouch.refresh_from_db()
         pouch.status = StorageContainer.Status.LOST
         pouch.save(update_fields=["status"])
+    cache.changed(warband=warrior.warband_id)

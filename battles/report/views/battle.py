@@ -172,11 +172,11 @@ def _board(
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The battle's board as this user sees it (their warbands' secret rolls, their forms),
-    kept under the campaign's version and the user while it holds no form
+    kept under the battle's version and the user while it holds no form
     (``campaign.fragments``): a battle whose report and step 0 are settled."""
     battle = get_battle_for_user(request, pk)
     board = fragments.kept(
-        battle.campaign,
+        battle,
         "battle-board",
         battle.pk,
         request.user.pk,
