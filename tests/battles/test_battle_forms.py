@@ -180,6 +180,6 @@ def test_a_steps_dice_field_with_thousands_of_digits_gets_a_message(client, duel
     )
 
     assert response.status_code == 422
-    assert "Dice you rolled" in response.content.decode()
+    assert "(it has 5000)" in response.content.decode()  # the length message, beside the field
     task.refresh_from_db()
     assert not task.done
