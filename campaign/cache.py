@@ -149,7 +149,7 @@ def changed(
     named = {"campaign": _ids(campaign), "warband": _ids(warband), "battle": _ids(battle)}
     if throughout and named["campaign"]:
         for kind in ("warband", "battle"):
-            rows = versioned()[kind]._base_manager.filter(campaign__in=named["campaign"])
+            rows = versioned()[kind].objects.filter(campaign__in=named["campaign"])
             named[kind] |= set(rows.values_list("pk", flat=True))
     pairs = {(kind, pk) for kind, ids in named.items() for pk in ids}
     request = _request.get()
@@ -185,7 +185,7 @@ def bump(pairs: Iterable[tuple[str, int]]) -> None:
     for kind, pk in pairs:
         by_kind.setdefault(kind, []).append(pk)
     for kind, ids in by_kind.items():
-        versioned()[kind]._base_manager.filter(pk__in=sorted(ids)).update(version=F("version") + 1)
+        versioned()[kind].objects.filter(pk__in=sorted(ids)).update(version=F("version") + 1)
 
 
 class ChangesMiddleware:
