@@ -7,9 +7,11 @@ import re
 from html import unescape
 
 import pytest
+from django import forms
 from django.urls import reverse
 
 from battles import aftermath as sequences
+from battles.aftermath.forms.fields import RowSelect, Shown
 from battles.models import SequenceTask
 from tests.helpers import at_step, battle_of, fingerprint, play_to, roll, sequence_of
 from warbands.models import Skill, WarriorSkill
@@ -166,3 +168,19 @@ def test_a_question_left_unanswered_is_told_beside_its_choices(client, asked, an
     assert alerts(html) == [message]
     assert SequenceTask.objects.get(pk=task.pk).question == task.question
     assert fingerprint() == before
+
+
+def test_one_forms_refused_options_never_grey_another_forms_options():
+    """Each form's select keeps its own option attributes: an option greyed for one warband
+    (garlic, not for the Undead) is offered plainly to the next."""
+
+    class Pick(Shown, forms.Form):
+        goods = forms.CharField(widget=RowSelect)
+
+    undead, reavers = Pick(), Pick()
+    undead.offer("goods", [("garlic", "Garlic", {"disabled": True, "title": "Not for the Undead"})])
+    reavers.offer("goods", [("garlic", "Garlic")])
+
+    assert "disabled" in str(undead["goods"]) and "Not for the Undead" in str(undead["goods"])
+    assert "disabled" not in str(reavers["goods"]) and "Undead" not in str(reavers["goods"])
+    assert "disabled" not in str(Pick()["goods"])

@@ -102,6 +102,13 @@ class RowSelect(forms.Select):
         super().__init__(attrs)
         self.option_attrs: dict[str, dict] = {}
 
+    def __deepcopy__(self, memo):
+        """Each form's copy of the widget holds options of its own: Django's widget copy is
+        shallow, and one page's refusals would otherwise grey the next page's options."""
+        copied = super().__deepcopy__(memo)
+        copied.option_attrs = {value: dict(attrs) for value, attrs in self.option_attrs.items()}
+        return copied
+
     def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
         option = super().create_option(name, value, label, selected, index, subindex, attrs)
         option["attrs"].update(self.option_attrs.get(str(value), {}))
@@ -144,8 +151,10 @@ class Shown:
         the option's attributes), built from what the page read (no query of their own)."""
         widget = self.fields[name].widget
         choices = [("", blank)] if blank is not None else []
+        option_attrs = {}
         for value, label, *attrs in rows:
             choices.append((value, label))
             if attrs and attrs[0]:
-                widget.option_attrs[str(value)] = attrs[0]
+                option_attrs[str(value)] = attrs[0]
         widget.choices = choices
+        widget.option_attrs = option_attrs
