@@ -95,14 +95,19 @@ def _battles_page(campaign: Campaign, number: int):
     return Paginator(battles, BATTLES_PAGE).get_page(number)
 
 
+def _paged(request: HttpRequest, pk: int, template: str, name: str, page_of) -> HttpResponse:
+    """``template`` with ``name``: the page asked for of ``page_of(campaign, number)``,
+    read only if the template draws it (not when its fragment is cached)."""
+    campaign = get_campaign_for_user(request, pk)
+    number = page_number(request)
+    context = {"campaign": campaign, "number": number, name: partial(page_of, campaign, number)}
+    return render(request, template, context)
+
+
 @require_GET
 def campaign_battles(request: HttpRequest, pk: int) -> HttpResponse:
     """Every battle of the campaign, newest first, ``BATTLES_PAGE`` a page."""
-    campaign = get_campaign_for_user(request, pk)
-    number = page_number(request)
-    context = {"campaign": campaign, "number": number,
-               "battles_page": partial(_battles_page, campaign, number)}  # fmt: skip
-    return render(request, "league/campaign_battles.html", context)
+    return _paged(request, pk, "league/campaign_battles.html", "battles_page", _battles_page)
 
 
 def _members_page(campaign: Campaign, number: int):
@@ -117,8 +122,4 @@ def _members_page(campaign: Campaign, number: int):
 @require_GET
 def campaign_members(request: HttpRequest, pk: int) -> HttpResponse:
     """Every member of the campaign, organisers first, then in the order they joined."""
-    campaign = get_campaign_for_user(request, pk)
-    number = page_number(request)
-    context = {"campaign": campaign, "number": number,
-               "members_page": partial(_members_page, campaign, number)}  # fmt: skip
-    return render(request, "league/campaign_members.html", context)
+    return _paged(request, pk, "league/campaign_members.html", "members_page", _members_page)

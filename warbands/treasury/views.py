@@ -11,6 +11,7 @@ post-battle steps post the same forms (``forms``) to the sequence.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from django.http import HttpRequest, HttpResponse
@@ -140,64 +141,27 @@ def treasury_move(request: HttpRequest, pk: int) -> HttpResponse:
     return _moved(request, warband, moved, form.held_containers)
 
 
-@require_POST
-def treasury_store_pile(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    return _changed(
-        request, warband, "store_pile", forms.StorePileForm(request.POST, warband=warband)
-    )
+def _form_view(name: str, form_class: type) -> Callable[..., HttpResponse]:
+    """The view that posts ``form_class`` (the form ``name`` of the board) for the treasury's
+    owner: the board as it changed, or refused with the form's messages (``_changed``)."""
+
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        warband = permissions.get_treasury_for_user(request, pk, write=True)
+        return _changed(request, warband, name, form_class(request.POST, warband=warband))
+
+    view.__name__ = view.__qualname__ = f"treasury_{name}"
+    return view
 
 
-@require_POST
-def treasury_move_item(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    return _changed(
-        request, warband, "move_item", forms.MoveItemForm(request.POST, warband=warband)
-    )
-
-
-@require_POST
-def treasury_equip(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    return _changed(request, warband, "equip", forms.EquipForm(request.POST, warband=warband))
-
-
-@require_POST
-def treasury_store(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    return _changed(
-        request, warband, "store_item", forms.StoreItemForm(request.POST, warband=warband)
-    )
-
-
-@require_POST
-def treasury_buy(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    return _changed(request, warband, "buy", forms.BuyContainerForm(request.POST, warband=warband))
-
-
-@require_POST
-def treasury_sell(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    return _changed(
-        request, warband, "sell", forms.SellContainerForm(request.POST, warband=warband)
-    )
-
-
-@require_POST
-def treasury_name(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    return _changed(
-        request, warband, "name", forms.NameContainerForm(request.POST, warband=warband)
-    )
-
-
-@require_POST
-def treasury_place(request: HttpRequest, pk: int) -> HttpResponse:
-    warband = permissions.get_treasury_for_user(request, pk, write=True)
-    return _changed(
-        request, warband, "place", forms.PlaceContainerForm(request.POST, warband=warband)
-    )
+treasury_store_pile = _form_view("store_pile", forms.StorePileForm)
+treasury_move_item = _form_view("move_item", forms.MoveItemForm)
+treasury_equip = _form_view("equip", forms.EquipForm)
+treasury_store = _form_view("store_item", forms.StoreItemForm)
+treasury_buy = _form_view("buy", forms.BuyContainerForm)
+treasury_sell = _form_view("sell", forms.SellContainerForm)
+treasury_name = _form_view("name", forms.NameContainerForm)
+treasury_place = _form_view("place", forms.PlaceContainerForm)
 
 
 @require_POST
