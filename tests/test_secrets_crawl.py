@@ -5,6 +5,14 @@ capture, the captor sees the captured container's contents and nobody else does.
 captives of the battle helper's game are sold, ransomed and priced, the slavers' price is the
 captor's alone and a ransom the two players': the battle page and the helper tell the
 others only what became of each hero.
+
+Corrections keep secrets too: the league has a correction request waiting and an item a
+correction added lying in a warband's secret strongbox. A correction's reason (the owner's
+and the organisers') reaches nobody else: the feed says what a correction changed, never why.
+
+A crawl of the league as seeded is the same for every test that starts from it (each post is
+rolled back, and drawing a page never writes): it is sent once for the module and read by
+every test that asks for it (``Crawls``).
 """
 
 from __future__ import annotations
@@ -27,12 +35,13 @@ from battles.dice import dice_for
 from battles.helper import end
 from battles.models import Battle, Captive
 from tests.sharing import built_once
-from warbands import treasury
-from warbands.models import LedgerEntry, StorageContainer, Warband, Warrior
+from warbands import corrections, treasury
+from warbands.models import Item, LedgerEntry, StorageContainer, Warband, Warrior
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 NOT_FOLLOWED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password_change/")
+REASON = "ReasonZQ7"  # in the reasons of the first warband's corrections
 
 
 class Links(HTMLParser):
@@ -199,11 +208,58 @@ def seed_with_secrets() -> dict[int, list[str]]:
     return {w.pk: give_secrets(w, i) for i, w in enumerate(warbands, start=1)}
 
 
+def seed_with_corrections() -> dict[int, list[str]]:
+    """The seeded league with its secrets, and corrections of its first warband: a request
+    waiting (its reason private), and a halberd a correction added, stored in the strongbox."""
+    secrets = seed_with_secrets()
+    first = Warband.objects.order_by("pk").first()
+    hero, *_ = first.warriors.on_roster().filter(is_hero=True).order_by("pk")
+    henchmen = first.warriors.on_roster().filter(is_hero=False).order_by("pk").first() or hero
+    corrections.add_item(henchmen, actor=first.owner, item=Item.objects.get(key="blunderbuss"),
+                         reason=f"{REASON} found it")  # fmt: skip
+    organiser = first.campaign.memberships.filter(is_organiser=True).first().user
+    given = corrections.add_item(hero, actor=organiser, item=Item.objects.get(key="halberd"),
+                                 reason=f"{REASON} ruled")  # fmt: skip
+    strongbox = first.containers.get(label__startswith="Strongbox")
+    treasury.store_warrior_item(hero.items.get(correction=given), strongbox, actor=first.owner)
+    return secrets
+
+
 @pytest.fixture(scope="module")
 def seeded(django_db_setup, django_db_blocker):
     """The league is seeded once for the module (``tests.sharing.built_once``): each test
     starts from it as seeded, what the test before it wrote (a capture) rolled back."""
-    yield from built_once(django_db_blocker, seed_with_secrets)
+    yield from built_once(django_db_blocker, seed_with_corrections)
+
+
+class Crawls:
+    """The crawls of the league as seeded, each sent once for the module: every member's
+    (``members``) and the organiser's posting every form (``organiser_posting``). A test that
+    changes the league before it crawls calls ``crawl`` itself."""
+
+    def __init__(self) -> None:
+        self._members: dict[str, dict[str, str]] | None = None
+        self._posting: tuple[str, dict[str, str]] | None = None
+
+    def members(self, client, users) -> dict[str, dict[str, str]]:
+        """{username: what the member's crawl read}."""
+        if self._members is None:
+            self._members = {name: crawl(client, user) for name, user in users.items()}
+        return self._members
+
+    def organiser_posting(self, client, organiser) -> tuple[str, dict[str, str]]:
+        """The organiser's crawl posting every form, after a finished step was made impossible
+        to reopen (``reopening_the_treasury_refuses``); and the name that refusal would tell.
+        The change is rolled back with the test that sent the crawl."""
+        if self._posting is None:
+            name = reopening_the_treasury_refuses()
+            self._posting = name, crawl(client, organiser, filled=True)
+        return self._posting
+
+
+@pytest.fixture(scope="module")
+def crawls() -> Crawls:
+    return Crawls()
 
 
 @pytest.fixture
@@ -216,11 +272,11 @@ def league(settings, seeded):
     return warbands, seeded, users
 
 
-def test_no_member_ever_sees_another_warbands_treasury(client, league):
+def test_no_member_ever_sees_another_warbands_treasury(client, league, crawls):
     warbands, secrets, users = league
     pages = 0
-    for user in users.values():
-        seen = crawl(client, user)
+    for name, user in users.items():
+        seen = crawls.members(client, users)[name]
         pages += len(seen)
         others = [s for w in warbands if w.owner_id != user.pk for s in secrets[w.pk]]
         assert not leaks(seen, others), leaks(seen, others)[:10]
@@ -267,7 +323,9 @@ def reopening_the_treasury_refuses() -> str:
     return name
 
 
-def test_the_organiser_who_may_not_see_secrets_learns_none_even_posting_every_form(client, league):
+def test_the_organiser_who_may_not_see_secrets_learns_none_even_posting_every_form(
+    client, league, crawls
+):
     """With "organiser sees secrets" off, the organiser reaches every page and posts every
     form as the page fills it (confirming, recording, declaring, rolling, reopening steps:
     each undone after its answer); no answer holds a warband's secret, not even the refusal
@@ -276,9 +334,8 @@ def test_the_organiser_who_may_not_see_secrets_learns_none_even_posting_every_fo
     organiser = users["organiser"]
     assert not warbands[0].campaign.organiser_sees_secrets
     assert not any(w.owner_id == organiser.pk for w in warbands)
-    name = reopening_the_treasury_refuses()
 
-    seen = crawl(client, organiser, filled=True)
+    name, seen = crawls.organiser_posting(client, organiser)
 
     everything = [s for w in warbands for s in secrets[w.pk]] + [name]
     assert not leaks(seen, everything), leaks(seen, everything)[:10]
@@ -353,3 +410,43 @@ def test_after_captives_prices_are_the_captors_and_ransoms_the_two_players(
         page = seen[f"/battles/{battle.pk}/"]
         assert "Hunch of Von Carstein" in page and "s Get sold to the slavers" in page, name
     record_property("requests crawled", crawled)  # in --junitxml reports
+
+
+def test_no_member_learns_another_warbands_secrets_or_a_corrections_reason(
+    client, league, crawls, record_property
+):
+    warbands, secrets, users = league
+    crawled = 0
+    first = warbands[0]
+    organisers = set(
+        first.campaign.memberships.filter(is_organiser=True).values_list("user", flat=True)
+    )
+    for name, user in users.items():
+        seen = crawls.members(client, users)[name]
+        crawled += len(seen)
+        others = [s for w in warbands if w.owner_id != user.pk for s in secrets[w.pk]]
+        assert not leaks(seen, others), leaks(seen, others)[:10]
+        reads = user.pk == first.owner_id or user.pk in organisers
+        assert any(REASON in body for body in seen.values()) == reads, user.username
+    record_property("crawled", crawled)  # in --junitxml reports: the answers read
+    assert crawled > 200
+    owner_pages = crawls.members(client, users)[first.owner.username]
+    assert any("Halberd (added by correction)" in body for body in owner_pages.values())
+    strongbox = StorageContainer.objects.get(warband=first, label__startswith="Strongbox")
+    assert strongbox.stored_items.filter(correction__isnull=False).exists()
+
+
+def test_the_organiser_posting_every_correction_form_learns_no_secret(
+    client, league, crawls, record_property
+):
+    warbands, secrets, users = league
+    organiser = users["organiser"]
+    assert not warbands[0].campaign.organiser_sees_secrets
+
+    _, seen = crawls.organiser_posting(client, organiser)
+    record_property("crawled", len(seen))
+
+    everything = [s for w in warbands for s in secrets[w.pk]]
+    assert not leaks(seen, everything), leaks(seen, everything)[:10]
+    assert any("/decide/" in where for where in seen), "the crawl reached the decision forms"
+    assert any("/corrections/new/" in where for where in seen)
