@@ -8,7 +8,9 @@ Every form these pages draw is found by reading them, so a new form is covered w
 listed. Each is posted as drawn; with NUL, other control characters, 100 kB and a unicode
 digit in every field at once; then one field at a time with 5 kB of text and a textarea's
 line breaks and, where a number or nothing is drawn, "³", -1, a 30-digit number and other
-warbands' ids. Every page is asked for again with each bad value in every query parameter
+warbands' ids (a field drawn once per row, its name told apart by the row's number, is sent
+these for the first row where it holds a number, text or nothing: the others are the same
+field of the same form). Every page is asked for again with each bad value in every query parameter
 that a view reads or a page links with, and every URL with each argument of its path
 replaced by each. No answer may be a server error, a 400 must say why (``[data-refusal]``),
 and every URL that only takes posts must have had a form drawn for it.
@@ -183,7 +185,12 @@ class Fuzz:
         self.send("form", "post", path, form.fields)
         for index, value in enumerate(BYTES):
             self.send("form", "post", path, dict.fromkeys(form.fields, value), htmx=index % 2 == 0)
+        shapes = set()  # a row's field stands for the same field of the form's other rows
         for name, original in form.fields.items():
+            shape = (NUMERIC.sub("N", name), bool(NUMERIC.fullmatch(original)), not original)
+            if shape in shapes:
+                continue
+            shapes.add(shape)
             values = [] if NUMERIC.fullmatch(original) else list(TEXT)
             if not original or NUMERIC.fullmatch(original):
                 values += NUMBERS + self.foreign_ids
