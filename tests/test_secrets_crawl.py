@@ -235,7 +235,9 @@ def seeded(django_db_setup, django_db_blocker):
 class Crawls:
     """The crawls of the league as seeded, each sent once for the module: every member's
     (``members``) and the organiser's posting every form (``organiser_posting``). A test that
-    changes the league before it crawls calls ``crawl`` itself."""
+    changes the league before it crawls calls ``crawl`` itself. The tests that read one crawl
+    stand next to each other: ``make test``'s workers steal tests from the end of each other's
+    queue, and a worker that got only some of them would send the crawl again."""
 
     def __init__(self) -> None:
         self._members: dict[str, dict[str, str]] | None = None
@@ -284,6 +286,30 @@ def test_no_member_ever_sees_another_warbands_treasury(client, league, crawls):
         if own:  # the crawler reaches the owner's own treasury, where they are shown
             assert all(any(s in body for body in seen.values()) for s in own)
     assert pages > 200
+
+
+def test_no_member_learns_another_warbands_secrets_or_a_corrections_reason(
+    client, league, crawls, record_property
+):
+    warbands, secrets, users = league
+    crawled = 0
+    first = warbands[0]
+    organisers = set(
+        first.campaign.memberships.filter(is_organiser=True).values_list("user", flat=True)
+    )
+    for name, user in users.items():
+        seen = crawls.members(client, users)[name]
+        crawled += len(seen)
+        others = [s for w in warbands if w.owner_id != user.pk for s in secrets[w.pk]]
+        assert not leaks(seen, others), leaks(seen, others)[:10]
+        reads = user.pk == first.owner_id or user.pk in organisers
+        assert any(REASON in body for body in seen.values()) == reads, user.username
+    record_property("crawled", crawled)  # in --junitxml reports: the answers read
+    assert crawled > 200
+    owner_pages = crawls.members(client, users)[first.owner.username]
+    assert any("Halberd (added by correction)" in body for body in owner_pages.values())
+    strongbox = StorageContainer.objects.get(warband=first, label__startswith="Strongbox")
+    assert strongbox.stored_items.filter(correction__isnull=False).exists()
 
 
 def test_after_a_capture_only_the_captor_sees_inside(client, league):
@@ -345,6 +371,22 @@ def test_the_organiser_who_may_not_see_secrets_learns_none_even_posting_every_fo
         "That step cannot be reopened: later treasury changes depend on it." in seen[where]
         for where in reopened
     )
+
+
+def test_the_organiser_posting_every_correction_form_learns_no_secret(
+    client, league, crawls, record_property
+):
+    warbands, secrets, users = league
+    organiser = users["organiser"]
+    assert not warbands[0].campaign.organiser_sees_secrets
+
+    _, seen = crawls.organiser_posting(client, organiser)
+    record_property("crawled", len(seen))
+
+    everything = [s for w in warbands for s in secrets[w.pk]]
+    assert not leaks(seen, everything), leaks(seen, everything)[:10]
+    assert any("/decide/" in where for where in seen), "the crawl reached the decision forms"
+    assert any("/corrections/new/" in where for where in seen)
 
 
 def requests(seen: dict[str, str]) -> int:
@@ -410,43 +452,3 @@ def test_after_captives_prices_are_the_captors_and_ransoms_the_two_players(
         page = seen[f"/battles/{battle.pk}/"]
         assert "Hunch of Von Carstein" in page and "s Get sold to the slavers" in page, name
     record_property("requests crawled", crawled)  # in --junitxml reports
-
-
-def test_no_member_learns_another_warbands_secrets_or_a_corrections_reason(
-    client, league, crawls, record_property
-):
-    warbands, secrets, users = league
-    crawled = 0
-    first = warbands[0]
-    organisers = set(
-        first.campaign.memberships.filter(is_organiser=True).values_list("user", flat=True)
-    )
-    for name, user in users.items():
-        seen = crawls.members(client, users)[name]
-        crawled += len(seen)
-        others = [s for w in warbands if w.owner_id != user.pk for s in secrets[w.pk]]
-        assert not leaks(seen, others), leaks(seen, others)[:10]
-        reads = user.pk == first.owner_id or user.pk in organisers
-        assert any(REASON in body for body in seen.values()) == reads, user.username
-    record_property("crawled", crawled)  # in --junitxml reports: the answers read
-    assert crawled > 200
-    owner_pages = crawls.members(client, users)[first.owner.username]
-    assert any("Halberd (added by correction)" in body for body in owner_pages.values())
-    strongbox = StorageContainer.objects.get(warband=first, label__startswith="Strongbox")
-    assert strongbox.stored_items.filter(correction__isnull=False).exists()
-
-
-def test_the_organiser_posting_every_correction_form_learns_no_secret(
-    client, league, crawls, record_property
-):
-    warbands, secrets, users = league
-    organiser = users["organiser"]
-    assert not warbands[0].campaign.organiser_sees_secrets
-
-    _, seen = crawls.organiser_posting(client, organiser)
-    record_property("crawled", len(seen))
-
-    everything = [s for w in warbands for s in secrets[w.pk]]
-    assert not leaks(seen, everything), leaks(seen, everything)[:10]
-    assert any("/decide/" in where for where in seen), "the crawl reached the decision forms"
-    assert any("/corrections/new/" in where for where in seen)
