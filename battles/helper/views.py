@@ -266,7 +266,7 @@ def _move(form: MoveForm, pk: int, actor) -> str:
             if not data["winner"]:
                 raise RuleViolation("Say who won, or that it was a draw.")
             end.end_game(pk, actor=actor, winner_id=form.winner_id())
-            return "The game is over: check your side of the report."
+            return ""  # the board's own line says so, with the way to the report
 
 
 @require_POST

@@ -114,7 +114,10 @@ def test_the_game_ends_into_the_battle_page(client, duel):
     battle = begin(duel)
     client.force_login(duel["scourge"].owner)
 
-    move(client, battle, action="end", winner=str(duel["scourge"].pk))
+    answer = move(client, battle, action="end", winner=str(duel["scourge"].pk))
+    # said once above the log, by the line that links to the report (no note repeating it)
+    board, log = answer.content.decode().split('id="play-log"')
+    assert board.count("The game is over") == 1 and "The game is over" in log
     battle.refresh_from_db()
     assert battle.status == Battle.Status.REPORTED
     page = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
