@@ -21,6 +21,12 @@ own settings and status, who organises it, site staff's edits in the admin:
 the campaign grow. ``tests/campaign/test_cache_coverage.py`` runs the services and fails on a
 row written under a warband, a battle or a campaign that its service did not name.
 
+The battle helper's rows (a game, its sides, fighters and log; ``VERSIONED_BY_GAME``) are not
+under the battle's version: the helper's pages follow the game's own version and are sent what
+changed since it (``battles.helper.delta``), and no fragment that the battle's version keys
+shows them. A tap writes no battle; a move that rolls dice changes the battle page's dice log,
+and starting and ending a game its status, and those name the battle.
+
 Why the versions are columns, not counters in the cache: the fragments cache is each worker's
 own memory (locmem), and a change made by one worker must make every worker's copies stale. A
 row read with the page's objects (the campaign with the membership, the warband, the battle)

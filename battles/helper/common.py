@@ -53,9 +53,8 @@ def locked(battle_id: int, actor) -> Game:
     """The game, its row locked until the transaction ends: moves on one game run one at a
     time, each reading what the one before left. Found only for the members of its campaign,
     in the same statement (``members_only``): to anyone else it is a game that does not
-    exist, and the page answers so (``battles.helper.views``). The game is locked to change
-    it: the battle's board (its dice log) changes too, nothing else (``campaign.cache``)."""
-    cache.changed(battle=battle_id)
+    exist, and the page answers so (``battles.helper.views``). The game's rows have a version
+    of their own (``changed``); the battle's changes only with its dice log (``log``)."""
     game = one(
         members_only(Game.objects.filter(battle_id=battle_id), actor)
         .select_for_update(of=("self",), no_key=True)
@@ -122,7 +121,9 @@ def log(
     decided."""
     for roll in rolls:
         roll.result = text[:300]
-    DiceRoll.objects.bulk_create(rolls)
+    if rolls:
+        DiceRoll.objects.bulk_create(rolls)
+        cache.changed(battle=game.battle_id)  # the battle page's dice log
     event = GameEvent.objects.create(
         game=game, turn=game.turn, kind=kind, side=side or (fighter.side if fighter else None),
         fighter=fighter, text=text[:300], loot=loot, amount=amount, by=actor, before=before,

@@ -20,6 +20,7 @@ from battles.rules import play
 
 class Game(models.Model):
     CAMPAIGN_PATH = "battle__campaign"  # league.backup
+    VERSIONED_BY_GAME = True  # campaign.cache
 
     battle = models.OneToOneField(Battle, on_delete=models.CASCADE, related_name="game")
     turn = models.PositiveSmallIntegerField(default=1)
@@ -58,6 +59,7 @@ class GameSide(models.Model):
     """A warband in the game: its place in the turn order and its Rout tests."""
 
     CAMPAIGN_PATH = "game__battle__campaign"  # league.backup
+    VERSIONED_BY_GAME = True  # campaign.cache
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sides")
     participant = models.OneToOneField(
@@ -91,6 +93,7 @@ class Fighter(models.Model):
     """One model on the table: a hero, or one model of a henchman group (``number``)."""
 
     CAMPAIGN_PATH = "game__battle__campaign"  # league.backup
+    VERSIONED_BY_GAME = True  # campaign.cache
 
     class Cause(models.TextChoices):
         ENEMY = "enemy", "an enemy"
@@ -174,6 +177,7 @@ class GameEvent(models.Model):
     up and notes. Loot is public: it was picked up on the table."""
 
     CAMPAIGN_PATH = "game__battle__campaign"  # league.backup
+    VERSIONED_BY_GAME = True  # campaign.cache
 
     class Kind(models.TextChoices):
         STATE = "state", "State"

@@ -11,7 +11,9 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from battles.models import Battle, DiceRoll
+from battles.helper import checks, moves
+from battles.helper.start import start_game
+from battles.models import Battle, DiceRoll, Fighter
 from bench.generate import generate
 from campaign import cache
 from campaign import services as campaign_services
@@ -413,3 +415,28 @@ def test_site_staffs_edits_in_the_admin_change_every_version_of_the_campaign(
 
     assert response.status_code == 302
     assert versions(campaign, reavers, scourge) == [v + 1 for v in before]
+
+
+@pytest.mark.django_db
+def test_a_tap_in_the_helper_changes_no_version_and_a_roll_its_battle(
+    duel, django_capture_on_commit_callbacks
+):
+    """The helper's pages follow the game's own version: a tap (a warrior ran) redraws no
+    page kept under a version, and writes none; a test rolled in the helper goes into the
+    battle's dice log, which the battle page shows: the battle grows, nothing else."""
+    reavers, scourge, campaign = duel["reavers"], duel["scourge"], duel["campaign"]
+    battle = start_game(actor=reavers.owner, campaign=campaign, scenario="Skirmish",
+                        warband_ids=[reavers.pk, scourge.pk])  # fmt: skip
+    captain = Fighter.objects.get(game__battle=battle, warrior__is_leader=True,
+                                  warrior__warband=reavers)  # fmt: skip
+    before = versions(reavers, scourge, campaign, battle)
+
+    with cache.noting_changes(), django_capture_on_commit_callbacks(execute=True):
+        moves.mark(battle.pk, captain.pk, "ran", actor=reavers.owner)
+    assert versions(reavers, scourge, campaign, battle) == before
+
+    with cache.noting_changes(), django_capture_on_commit_callbacks(execute=True):
+        checks.initiative_test(battle.pk, captain.pk, "climb_up", entered="2",
+                               actor=reavers.owner)  # fmt: skip
+    assert DiceRoll.objects.filter(battle=battle).count() == 1
+    assert versions(reavers, scourge, campaign, battle) == [*before[:3], before[3] + 1]
