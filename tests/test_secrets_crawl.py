@@ -237,7 +237,8 @@ class Crawls:
     (``members``) and the organiser's posting every form (``organiser_posting``). A test that
     changes the league before it crawls calls ``crawl`` itself. The tests that read one crawl
     stand next to each other: ``make test``'s workers steal tests from the end of each other's
-    queue, and a worker that got only some of them would send the crawl again."""
+    queue, and a worker that got only some of them sends the crawl again (as each worker does
+    when the module straddles the middle of the suite, where the workers' halves meet)."""
 
     def __init__(self) -> None:
         self._members: dict[str, dict[str, str]] | None = None
