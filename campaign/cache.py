@@ -101,8 +101,11 @@ class Versioned(models.Model):
             deferred = self.get_deferred_fields()
             kwargs["update_fields"] = [
                 f.name
-                for f in self._meta.concrete_fields
-                if not f.primary_key and f.name != "version" and f.attname not in deferred
+                for f in self._meta.get_fields()
+                if f.concrete
+                and not f.primary_key
+                and f.name != "version"
+                and f.attname not in deferred
             ]
         super().save(*args, **kwargs)
         self.in_database = True
