@@ -103,8 +103,9 @@ class RowSelect(forms.Select):
         self.option_attrs: dict[str, dict] = {}
 
     def __deepcopy__(self, memo):
-        """Each form's copy of the widget holds options of its own: Django's widget copy is
-        shallow, and one page's refusals would otherwise grey the next page's options."""
+        """Each form's copy of the widget holds options of its own, as Django's choice widgets
+        copy their choices: its widget copy is shallow, and one page's refusals would
+        otherwise grey the next page's options."""
         copied = super().__deepcopy__(memo)
         copied.option_attrs = {value: dict(attrs) for value, attrs in self.option_attrs.items()}
         return copied
@@ -151,10 +152,8 @@ class Shown:
         the option's attributes), built from what the page read (no query of their own)."""
         widget = self.fields[name].widget
         choices = [("", blank)] if blank is not None else []
-        option_attrs = {}
         for value, label, *attrs in rows:
             choices.append((value, label))
             if attrs and attrs[0]:
-                option_attrs[str(value)] = attrs[0]
+                widget.option_attrs[str(value)] = attrs[0]
         widget.choices = choices
-        widget.option_attrs = option_attrs
