@@ -13,7 +13,7 @@ from tests.factories import (
     UserFactory,
     mustered_warband,
 )
-from tests.helpers import FAST_PASSWORD_HASHERS, checksum, checksum_sql
+from tests.helpers import FAST_PASSWORD_HASHERS, table_checksums
 from tests.postgresql.base import KEPT_TABLES
 from tests.sharing import (
     MODULES_WITH_TRANSACTIONAL_TESTS,
@@ -128,12 +128,14 @@ def reference_data(transactional_db):
     if not REFERENCE_ROWS:
         REFERENCE_ROWS.extend((m, list(m._base_manager.all())) for m in reference_models())
     KEPT_TABLES.update(model._meta.db_table for model, _ in REFERENCE_ROWS)
-    sql = checksum_sql(sorted(KEPT_TABLES))
-    before = checksum(sql)
+    tables = sorted(KEPT_TABLES)
+    before = table_checksums(tables)
     yield
-    if checksum(sql) != before:
+    after = table_checksums(tables)
+    if after != before:
         KEPT_TABLES.clear()  # this once the flush empties them, and the next test loads them
-        pytest.fail("the test changed the warband lists, which the flush would have kept")
+        changed = [table for table in tables if after[table] != before[table]]
+        pytest.fail(f"the test changed the warband lists, which the flush would keep: {changed}")
 
 
 def build_duel() -> dict:
