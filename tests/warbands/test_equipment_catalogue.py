@@ -156,13 +156,17 @@ def test_restrictions_of_the_catalogue(key, allowed, refused):
         assert item.restriction in item.refusal(warband)
 
 
+# Lists of the price chart's restrictions that the app does not hold yet (their keys).
+LISTS_TO_COME = {"amazons_mordheim", "pit_fighters"}
+
+
 @pytest.mark.django_db
 def test_every_restriction_names_real_lists_and_a_label():
     lists = set(WarbandType.objects.values_list("key", flat=True))
     for item in Item.objects.exclude(allowed_warbands=[], refused_warbands=[]):
         assert item.restriction, item.key
         unknown = set(item.allowed_warbands) | set(item.refused_warbands)
-        assert unknown - lists <= {"pit_fighter"}, item.key
+        assert unknown - lists <= LISTS_TO_COME, item.key
 
 
 @pytest.mark.django_db

@@ -21,6 +21,9 @@ HENCHMEN = "Henchmen"
 HENCHMEN_CATEGORY_ID = "f9b08d8e-4922-78d5-78ad-2047bff52dc8"
 CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 FREE_DAGGER = "Free Dagger"
+# The older layout (commit 2d4ab2c) links each warrior to his list as a shared group named
+# "<Hero|Henchman|…> Equipment", beside an "Extra Equipment" link to the whole chart.
+OLD_EXTRA_EQUIPMENT = "Extra Equipment"
 
 
 @dataclass(frozen=True)
@@ -258,7 +261,9 @@ def _starting_equipment(elements, library: Library) -> tuple[str | None, list[Bs
     for element in elements:
         for target, link in library.entries(element):
             name = (link if link is not None else target).get("name", "")
-            if name.startswith("Starting Equipment"):
+            if name.startswith("Starting Equipment") or (
+                name.endswith(" Equipment") and name != OLD_EXTRA_EQUIPMENT
+            ):
                 list_name = name.partition("(")[2].rstrip(")") or name
                 items: list[BsItem] = []
                 _collect_items(target, library, items, heroes_only=False)

@@ -27,7 +27,14 @@ from warbands.data import bsdata
 
 DATA_DIR = Path(__file__).resolve().parent
 BSDATA_DIR = DATA_DIR.parents[2] / "shared" / "data" / "bsdata-mordheim"
+# The Grade 1b and 1c lists: the data set's older layout (its shared entries in
+# ``common-data.cat``), read by the same reader (``bsdata.py``).
+OLD_BSDATA_DIR = DATA_DIR.parents[2] / "shared" / "data" / "bsdata-mordheim-2d4ab2c"
+OLD_DATA_CATALOGUE = "common-data.cat"
 MAPPING = DATA_DIR / "bsdata_lists.json"
+# One file per list of Grade 1b and 1c, the same shape as an entry of the mapping's ``lists``,
+# with optional ``items`` and ``skill_groups`` of its own added to the mapping's.
+LIST_SPECS = DATA_DIR / "lists"
 RULE_TEXT = "../shared/rules/reference/warbands-core-and-grade-1a.md"
 SKILL_ORDER = ("combat", "shooting", "academic", "strength", "speed")
 RESTRICTION_FIELDS = ("allowed_warbands", "refused_warbands", "restriction")
@@ -73,7 +80,14 @@ class Converter:
         self.bsdata_dir = bsdata_dir
         self.data_dir = data_dir
         self.mapping = json.loads(MAPPING.read_text(encoding="utf-8"))
+        for path in sorted(LIST_SPECS.glob("*.json")):
+            spec = json.loads(path.read_text(encoding="utf-8"))
+            self.mapping["items"] = {**self.mapping["items"], **spec.pop("item_names", {})}
+            groups = spec.pop("skill_groups", {})
+            self.mapping["skill_groups"] = {**self.mapping["skill_groups"], **groups}
+            self.mapping["lists"].append(spec)
         self.data_root = ET.parse(bsdata_dir / "data.cat").getroot()
+        self._old_root: ET.Element | None = None
         self.equipment = json.loads((data_dir / "equipment.json").read_text(encoding="utf-8"))
         self.disagreements: list[Disagreement] = []
 
@@ -90,8 +104,19 @@ class Converter:
         files[self.data_dir / "spells.json"] = _dump(self.spells_file(), 1)
         return files
 
+    def _dataset(self, spec: dict) -> tuple[Path, ET.Element]:
+        """The folder of the list's catalogue and the shared entries it links: the current
+        layout's ``data.cat``, or, for a list marked ``"dataset": "2d4ab2c"``, the older
+        ``common-data.cat`` (a self-contained catalogue finds its own entries first)."""
+        if spec.get("dataset") != "2d4ab2c":
+            return self.bsdata_dir, self.data_root
+        if self._old_root is None:
+            self._old_root = ET.parse(OLD_BSDATA_DIR / OLD_DATA_CATALOGUE).getroot()
+        return OLD_BSDATA_DIR, self._old_root
+
     def catalogue(self, spec: dict) -> bsdata.BsCatalogue:
-        return bsdata.read_catalogue(self.bsdata_dir / spec["catalogue"], self.data_root)
+        folder, data_root = self._dataset(spec)
+        return bsdata.read_catalogue(folder / spec["catalogue"], data_root)
 
     # --- one warband list ------------------------------------------------------------------
 
@@ -107,9 +132,14 @@ class Converter:
             for entry in equipment_list["entries"]:
                 if entry["item"] not in known:
                     raise ConversionError(f"{spec['key']}: unknown item {entry['item']!r}")
+        dataset = (
+            "BSData Mordheim catalogues at commit 2d4ab2c (../shared/data/bsdata-mordheim-2d4ab2c/)"
+            if spec.get("dataset") == "2d4ab2c"
+            else self.mapping["bsdata"]
+        )
         source = (
-            f"Rule text: {RULE_TEXT}, section '{spec['section']}' ({spec['url']}); data: "
-            f"{self.mapping['bsdata']}, '{spec['catalogue']}', converted by "
+            f"Rule text: {spec.get('rule_text', RULE_TEXT)}, section '{spec['section']}' "
+            f"({spec['url']}); data: {dataset}, '{spec['catalogue']}', converted by "
             "warbands/data/convert_bsdata.py, the rule text overriding the data set where they "
             "disagree (warbands/data/README.md). Summaries are our own words."
         )
@@ -218,8 +248,9 @@ class Converter:
 
     def _equipment_list(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
         if "from_group" in row:
+            folder, data_root = self._dataset(spec)
             found = bsdata.read_group_items(
-                self.bsdata_dir / spec["catalogue"], self.data_root, row["from_group"]
+                folder / spec["catalogue"], data_root, row["from_group"]
             )
         else:
             found = catalogue.warrior(row["from"]).equipment

@@ -1,0 +1,260 @@
+"""The Grade 1b and 1c warband lists against their rule texts, entry by entry, and mustered.
+
+``../shared/rules/reference/warbands-grade-1b-part1.md``, ``-part2.md`` and
+``warbands-grade-1c.md`` are read as they print each list: its starting gold and size, every
+hero and henchman heading with its cost and numbers and the profile under it, the starting
+experience, the Skill Table and the equipment lists. Where the app departs from the text the
+exception is named here and its reason written in the list's ``warbands/data/lists/`` file.
+Then a legal starting warband of each list musters through the real services, and one
+illegal choice per list is refused and changes nothing."""
+
+import re
+from itertools import takewhile
+from pathlib import Path
+
+import pytest
+
+from tests.factories import WarbandFactory, finish, hire
+from tests.warbands.test_grade_1a_rule_texts import _norm
+from tests.warbands.test_muster import refused
+from warbands import services
+from warbands.data.convert_bsdata import BSDATA_DIR
+from warbands.models import EquipmentListEntry, WarbandType, WarriorType
+
+pytestmark = pytest.mark.django_db
+REFERENCE = BSDATA_DIR.parents[1] / "rules" / "reference"
+TEXTS = ("warbands-grade-1b-part1.md", "warbands-grade-1b-part2.md", "warbands-grade-1c.md")
+# The text's section heading: (the app's list, its grade).
+SECTIONS = {"Norse Explorers": ("norse_explorers", "1b")}
+# The app's equipment lists: the text's list they print, and the parts of it left out.
+EQUIPMENT_LISTS = {
+    ("norse_explorers", "norse_hero"): ("Hero Equipment List", ()),
+    ("norse_explorers", "berserker"): ("Hero Equipment List", ("Armour",)),
+    ("norse_explorers", "norse_henchman"): ("Henchmen Equipment List", ()),
+    ("norse_explorers", "norse_hunter"): ("Hunters Equipment List", ()),
+}
+# Items a text names its own way, and the chart's item the app sells for them.
+ITEM_ALIASES = {"Throwing Axes": "Throwing knives"}  # Norse: "same as Throwing Knives"
+
+
+def sections() -> dict[str, list[str]]:
+    """{list key: the lines of its section} for every list of ``SECTIONS``."""
+    found: dict[str, list[str]] = {}
+    for name in TEXTS:
+        path = Path(REFERENCE / name)
+        if not path.exists():
+            pytest.skip(f"the rule texts are not at {path}")
+        key = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("## "):
+                key = SECTIONS.get(line[3:].split(" — ")[0], (None,))[0]
+                if key:
+                    found[key] = []
+            elif key:
+                found[key].append(line)
+    assert set(found) == {key for key, _ in SECTIONS.values()}, "a list's section is missing"
+    return found
+
+
+def subsection(lines: list[str], title: str) -> list[str]:
+    """The lines under ``### title``, up to the next heading of that level or above."""
+    start = lines.index(f"### {title}") + 1
+    end = next((n for n in range(start, len(lines)) if lines[n].startswith(("## ", "### "))),
+               len(lines))  # fmt: skip
+    return lines[start:end]
+
+
+def find(key: str, name: str) -> WarriorType:
+    """The list's warrior the text names (a plural, "the", or one of "A/B" names)."""
+    types = list(WarriorType.objects.filter(warband_type__key=key))
+    for part in name.split("/"):
+        found = [t for t in types if _norm(t.name) == _norm(part)]
+        if len(found) == 1:
+            return found[0]
+    raise AssertionError(f"{key}: no warrior {name!r}")
+
+
+def headings(lines: list[str]):
+    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)"."""
+    entries, heading = [], None
+    for line in lines:
+        if line.startswith("#### ") and "gold crowns" in line:
+            name, _, detail = line[5:].partition(" (")
+            counts = re.match(r"(\d+)-(\d+)", detail)
+            if counts:
+                count = (int(counts[1]), int(counts[2]))
+            else:
+                count = (1, 1) if "required" in detail else (0, None)
+            heading = [name, int(re.search(r"(\d+) gold crowns", detail)[1]), count, None]
+            entries.append(heading)
+        elif heading and heading[3] is None and line.startswith("| ") and line[2:3].isdigit():
+            heading[3] = [int(re.match(r"\d+", c.strip())[0]) for c in line.strip("|").split("|")]
+    return entries
+
+
+def test_each_list_is_loaded_with_its_grade_gold_and_size():
+    for key, lines in sections().items():
+        warband_type = WarbandType.objects.get(key=key)
+        choice = " ".join(subsection(lines, "Choice of Warriors"))
+        gold = int(re.search(r"You have (\d+) gold crowns", choice)[1])
+        size = int(re.search(r"may never exceed (\d+)", choice)[1])
+        assert (warband_type.starting_gold, warband_type.max_warriors) == (gold, size), key
+        assert warband_type.grade == dict(SECTIONS.values())[key]
+
+
+def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
+    for key, lines in sections().items():
+        checked = set()
+        for name, cost, count, profile in headings(lines):
+            warrior = find(key, name)
+            assert (warrior.cost, (warrior.min_count, warrior.max_count)) == (cost, count), name
+            assert [value for _, value in warrior.profile_cells()] == profile, name
+            checked.add(warrior.pk)
+        everyone = WarriorType.objects.filter(warband_type__key=key).values_list("pk", flat=True)
+        assert checked == set(everyone), f"{key}: a warrior the text does not print"
+
+
+def starting_experience(lines: list[str]):
+    """(names, experience) per line of "Starting Experience": "Berserkers & the Wulfen start
+    with 11 experience"; "Henchmen" names every henchman."""
+    for line in subsection(lines, "Starting Experience"):
+        found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line)
+        if found:
+            yield re.split(r" & | and |, ", found[1]), int(found[2])
+
+
+def test_every_warrior_starts_with_the_experience_the_text_gives():
+    for key, lines in sections().items():
+        told = {}
+        for names, experience in starting_experience(lines):
+            for name in names:
+                if _norm(name) == _norm("Henchmen"):
+                    kin = WarriorType.objects.filter(warband_type__key=key, kind="henchman")
+                    told |= {t.pk: experience for t in kin}
+                else:
+                    told[find(key, name).pk] = experience
+        types = WarriorType.objects.filter(warband_type__key=key)
+        assert told == {t.pk: t.starting_experience for t in types}, key
+
+
+def test_every_heroes_skill_lists_are_the_texts_skill_table():
+    for key, lines in sections().items():
+        start = next(n for n, line in enumerate(lines) if line.endswith("Skill Table**"))
+        rest = lines[start + 1 :]
+        first = next(n for n, line in enumerate(rest) if line.startswith("|"))
+        table = list(takewhile(lambda line: line.startswith("|"), rest[first:]))
+        columns = [c.strip().lower() for c in table[0].strip("|").split("|")]
+        heroes = set()
+        for row in table[2:]:
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            ticked = {c for c, v in zip(columns, cells, strict=True) if v == "✓"}
+            hero = find(key, cells[0])
+            lists = list(hero.skill_lists.all())
+            assert {s.key for s in lists if s.warband_type_id is None} == ticked - {"special"}
+            assert any(s.warband_type_id for s in lists) == ("special" in ticked), cells[0]
+            heroes.add(hero.pk)
+        assert heroes == set(
+            WarriorType.objects.filter(warband_type__key=key, kind="hero").values_list(
+                "pk", flat=True
+            )
+        ), key
+
+
+def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]]]:
+    """{text list: {part ("Armour"…): {item as printed: cost as printed}}} from the tables
+    under "**Hero Equipment List — Armour**" and the like."""
+    lists: dict[str, dict[str, dict[str, str]]] = {}
+    part = None
+    for line in subsection(lines, "Equipment Lists"):
+        heading = re.match(r"\*\*(.+?) — (.+)\*\*$", line)
+        if heading:
+            part = lists.setdefault(heading[1], {}).setdefault(heading[2], {})
+        elif part is not None and line.startswith("| ") and not line.startswith("| Item"):
+            item, cost = (c.strip() for c in line.strip("|").split("|"))
+            part[item] = cost
+    return lists
+
+
+def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
+    for key, lines in sections().items():
+        printed = text_equipment_lists(lines)
+        for (list_key, app_list), (text_list, left_out) in EQUIPMENT_LISTS.items():
+            if list_key != key:
+                continue
+            expected = {}
+            for part, rows in printed[text_list].items():
+                if part in left_out:
+                    continue
+                for item, cost in rows.items():
+                    printed_name = item.split(" (")[0]
+                    name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
+                    expected[name] = (int(re.findall(r"\d+", cost)[-1]), "free" in cost)
+            entries = EquipmentListEntry.objects.filter(
+                equipment_list__warband_type__key=key, equipment_list__key=app_list
+            ).select_related("item")
+            offered = {_norm(e.item.name.split("/")[0]): (e.price, e.first_free) for e in entries}
+            assert offered == expected, (key, app_list)
+
+
+# --- Mustered through the real services ----------------------------------------------------
+# A legal starting warband of each list: (type, models, items) hires, and the gold left,
+# summed by hand from the rule text's costs.
+LEGAL = {
+    "norse_explorers": (
+        [
+            ("jarl", 1, ["axe", "shield"]),
+            ("berserker", 1, ["double_handed_weapon"]),
+            ("wulfen", 1, []),
+            ("wolf", 2, []),
+            ("hunter", 2, ["javelins"]),
+            ("marauder", 1, ["throwing_knives"]),
+        ],
+        500 - (70 + 5 + 5) - (50 + 15) - 90 - 2 * 15 - 2 * (25 + 5) - (25 + 15),
+    ),
+}
+
+
+def _wolves_without_a_wulfen(w):
+    hire(w, "jarl")
+    return lambda: hire(w, "wolf", models=2)
+
+
+# One illegal choice per list: the action, and the reason it is refused.
+ILLEGAL = {
+    "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
+}
+
+
+def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():
+    assert set(LEGAL) == set(ILLEGAL) == {key for key, _ in SECTIONS.values()}
+
+
+@pytest.mark.parametrize("key", sorted(LEGAL))
+def test_a_legal_starting_warband_musters(key):
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key=key))
+    for type_key, models, items in LEGAL[key][0]:
+        hire(warband, type_key, models=models, items=items)
+
+    assert warband.gold_crowns == LEGAL[key][1]
+    finish(warband)
+    assert warband.status == "active"
+
+
+@pytest.mark.parametrize("key", sorted(ILLEGAL))
+def test_one_illegal_choice_per_list_is_refused(key):
+    setup, reason = ILLEGAL[key]
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key=key))
+
+    refused(warband, setup(warband), reason)
+
+
+def test_a_berserker_never_wears_armour():
+    """Norse Explorers, Berserker: weapons from the hero list, never armour."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key="norse_explorers"))
+    berserker = hire(warband, "berserker")
+
+    refused(
+        warband,
+        lambda: services.buy_item(berserker, actor=warband.owner, item_key="shield"),
+        "not on Berserker's equipment list",
+    )
