@@ -8,6 +8,7 @@ exception is named here and its reason written in the list's ``warbands/data/lis
 Then a legal starting warband of each list musters through the real services, and one
 illegal choice per list is refused and changes nothing."""
 
+import json
 import re
 from itertools import takewhile
 from pathlib import Path
@@ -18,20 +19,21 @@ from tests.factories import WarbandFactory, finish, hire
 from tests.warbands.test_grade_1a_rule_texts import _norm
 from tests.warbands.test_muster import refused
 from warbands import services
-from warbands.data.convert_bsdata import BSDATA_DIR
+from warbands.data.convert_bsdata import BSDATA_DIR, LIST_SPECS
 from warbands.models import EquipmentListEntry, WarbandType, WarriorType
 
 pytestmark = pytest.mark.django_db
 REFERENCE = BSDATA_DIR.parents[1] / "rules" / "reference"
 TEXTS = ("warbands-grade-1b-part1.md", "warbands-grade-1b-part2.md", "warbands-grade-1c.md")
-# The text's section heading: (the app's list, its grade).
-SECTIONS = {"Norse Explorers": ("norse_explorers", "1b")}
-# The app's equipment lists: the text's list they print, and the parts of it left out.
+SPECS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(LIST_SPECS.glob("*.json"))]
+# The text's section heading: (the app's list, its grade), from each list's spec ("section").
+SECTIONS = {spec["section"].split(" — ")[0]: (spec["key"], spec["grade"]) for spec in SPECS}
+# The app's equipment lists: the text's list they print, and the parts of it left out (each
+# spec's equipment list names them: "text_list", "text_left_out").
 EQUIPMENT_LISTS = {
-    ("norse_explorers", "norse_hero"): ("Hero Equipment List", ()),
-    ("norse_explorers", "berserker"): ("Hero Equipment List", ("Armour",)),
-    ("norse_explorers", "norse_henchman"): ("Henchmen Equipment List", ()),
-    ("norse_explorers", "norse_hunter"): ("Hunters Equipment List", ()),
+    (spec["key"], row["key"]): (row["text_list"], tuple(row.get("text_left_out", ())))
+    for spec in SPECS
+    for row in spec["equipment_lists"]
 }
 # Items a text names its own way, and the chart's item the app sells for them.
 ITEM_ALIASES = {"Throwing Axes": "Throwing knives"}  # Norse: "same as Throwing Knives"
