@@ -28,6 +28,7 @@ def models_of(fighters) -> list[play.Model]:
             state=f.state,
             leadership=f.warrior.Ld,
             is_leader=f.warrior.is_leader,
+            hired=f.warrior.hired_sword_id is not None,
             weight=play.rout_weight(
                 f.warrior.warrior_type.key, f.side.participant.warband.warband_type.family
             ),

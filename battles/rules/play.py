@@ -13,7 +13,8 @@ movement; FACTS.md §8: rout tests). Pure: plain values in, plain results out, d
   save; the player then says what they did.
 - Rout: at the start of its own turn, a warband with a quarter or more of its models out of
   action tests on its leader's Ld (or, with the leader stunned or out of action, the best Ld
-  of those neither stunned nor out of action). It may rout voluntarily instead.
+  of those neither stunned nor out of action, hired swords aside). It may rout voluntarily
+  instead.
 """
 
 from __future__ import annotations
@@ -162,6 +163,7 @@ class Model:
     leadership: int
     is_leader: bool = False
     weight: Fraction = Fraction(1)
+    hired: bool = False  # a hired sword: never lends his Leadership to a Rout test
 
 
 def rout_weight(type_key: str, family: str) -> Fraction:
@@ -185,11 +187,15 @@ def must_test(models: list[Model]) -> bool:
 
 def rout_leadership(models: list[Model]) -> int:
     """The leader's Ld; with the leader stunned or out of action (or absent), the best Ld of
-    those neither stunned nor out of action (0 when none is left)."""
+    those neither stunned nor out of action (0 when none is left). A hired sword's never
+    counts (hired-swords chapter: his Leadership is not used for Rout tests), though he counts
+    in the warband's size and losses."""
     leader = next((m for m in models if m.is_leader), None)
     if leader and leader.state not in (STUNNED, OUT_OF_ACTION):
         return leader.leadership
-    able = [m.leadership for m in models if m.state not in (STUNNED, OUT_OF_ACTION)]
+    able = [
+        m.leadership for m in models if m.state not in (STUNNED, OUT_OF_ACTION) and not m.hired
+    ]
     return max(able, default=0)
 
 

@@ -9,7 +9,10 @@ from battles.models import Battle, DiceRoll, Fighter, Participant, WarriorOutcom
 from battles.report import services, sides
 from battles.rules import play
 from core.errors import RuleViolation
+from tests.factories import hire
 from tests.helpers import warriors
+from warbands import hired_swords
+from warbands.models import Warband
 
 pytestmark = pytest.mark.django_db
 
@@ -150,6 +153,34 @@ def test_a_quarter_out_of_action_tests_and_routs_and_the_report_writes_itself(du
         services.respond(battle, actor=warband.owner, agree=True)
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CONFIRMED
+
+
+def test_with_the_leader_out_a_hired_sword_never_lends_his_leadership_to_the_rout_test(duel):
+    """Hired-swords chapter: his Leadership is never used for Rout tests. The Scourge's captain
+    and every warrior of Ld 7 or more are out; the Ogre Bodyguard (Ld 7) still stands, but the
+    test takes Hunch's (a Youngblood, Ld 6)."""
+    scourge_band = duel["scourge"]
+    Warband.objects.filter(pk=scourge_band.pk).update(status="draft", gold_crowns=200)
+    hire(scourge_band, "youngblood", name="Hunch")
+    hired_swords.hire_at_muster(scourge_band, actor=scourge_band.owner, sword_key="ogre_bodyguard")
+    Warband.objects.filter(pk=scourge_band.pk).update(status="active", gold_crowns=0)
+    battle = begin(duel)
+    reavers, scourge = duel["reavers"].owner, scourge_band.owner
+    their = list(Fighter.objects.filter(game__battle=battle, side__position=1)
+                 .select_related("warrior"))  # fmt: skip
+    ogre = next(f for f in their if f.warrior.hired_sword_id)
+    out = [f for f in their if f != ogre and f.warrior.Ld >= ogre.warrior.Ld]  # the captain too
+    best = max(f.warrior.Ld for f in their if f not in out and f != ogre)
+    assert len(out) * 4 >= len(their) and any(f.warrior.is_leader for f in out)
+    for target in out:
+        moves.set_state(battle.pk, target.pk, play.OUT_OF_ACTION, actor=scourge, cause="enemy",
+                        by_id=warriors(duel["reavers"])[1].pk)  # fmt: skip
+    to_next_turn(battle, reavers)
+
+    rout.take_rout_test(battle.pk, ogre.side_id, entered="1 1", actor=scourge)
+
+    taken = DiceRoll.objects.filter(battle=battle).latest("pk").result
+    assert f"against Ld {best})" in taken, taken
 
 
 def test_nothing_is_reported_before_the_game_ends(duel):

@@ -359,6 +359,15 @@ def test_without_a_leader_the_best_of_the_others():
 
 
 @pytest.mark.parametrize("state", [STUNNED, OUT_OF_ACTION])
+def test_a_hired_swords_leadership_never_takes_the_rout_test(state):
+    """Hired-swords chapter: his Leadership is not used for Rout tests."""
+    ogre = play.Model(STANDING, 9, hired=True)
+    assert play.rout_leadership([leader(state, ld=10), *OTHERS, ogre]) == 7
+    assert play.rout_leadership([leader(state), ogre]) == 0
+    assert play.rout_leadership([leader(STANDING, ld=6), ogre]) == 6  # the leader's own
+
+
+@pytest.mark.parametrize("state", [STUNNED, OUT_OF_ACTION])
 def test_none_left_is_zero(state):
     models = [leader(state), play.Model(STUNNED, 9), play.Model(OUT_OF_ACTION, 10)]
     assert play.rout_leadership(models) == 0
