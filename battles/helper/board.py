@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from battles.aftermath.carried_items import table_labels
 from battles.helper.moves import refusal
-from battles.helper.rout import models_of, rerolls, rout_due
+from battles.helper.rout import may_rout, models_of, rerolls, rout_due
 from battles.models import DiceRoll, Fighter, Game, GameEvent, GameSide
 from battles.rules import play
 from campaign import permissions
@@ -49,6 +49,7 @@ class SideView:
     out: int = 0
     total: int = 0
     due: bool = False
+    may_rout: bool = False  # of its own accord, with no test due (Occupy)
     leadership: int = 0
     rerolls: list = field(default_factory=list)
     carried: list[str] = field(default_factory=list)
@@ -168,6 +169,7 @@ def side_view(game: Game, side: GameSide, own: list[Fighter], seats: Seats, carr
         out=sum(1 for f in own if f.is_out),
         total=len(own),
         due=not game.is_over and rout_due(game, side, own),
+        may_rout=not game.is_over and may_rout(game, side, own),
         leadership=play.rout_leadership(models_of(own)),
         rerolls=rerolls(side, own) if side.rout_failed else [],
         carried=list(carried),

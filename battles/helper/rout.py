@@ -1,6 +1,7 @@
-"""Rout tests, prompted (FACTS.md §8): as its turn begins, a warband with a quarter or more
-of its models out of action tests on 2D6 against its leader's Ld (or the best Ld of those
-neither stunned nor out of action), may rout of its own accord instead, and may re-roll a
+"""Rout tests, prompted (FACTS.md §8): as its turn begins (its recovery phase, not mid-turn),
+a warband with a quarter or more of its models out of action tests on 2D6 against its
+leader's Ld (or the best Ld of those neither stunned nor out of action, hired swords aside),
+may rout of its own accord instead (also in a scenario without Rout tests, Occupy), and may re-roll a
 failure with what it has (``battles.rules.play.rout_rerolls``). A rout ends the game once one
 warband is left (with two, at once), and the rout order is kept for the report."""
 
@@ -14,7 +15,7 @@ from battles.helper.end import finish
 from battles.helper.permissions import check_side
 from battles.helper.turns import advance_turn
 from battles.models import Fighter, Game, GameEvent, GameSide
-from battles.rules import play
+from battles.rules import play, scenarios
 from core.errors import RuleViolation
 from warbands.models import WarriorItem, WarriorSkill
 
@@ -45,15 +46,31 @@ def side_fighters(side: GameSide) -> list[Fighter]:
     )
 
 
-def rout_due(game: Game, side: GameSide, fighters=None) -> bool:
-    """It is the side's turn and it must test (or decide on a re-roll) before it goes on."""
+def _turn_begins_a_quarter_down(game: Game, side: GameSide, fighters) -> bool:
+    """The side's own turn is beginning (its recovery phase), with a quarter or more of it out
+    of action, and it has not tested this turn. Losses in its own turn wait for the start of
+    its next turn: the test is taken as a turn begins, never mid-turn."""
     if side.position != game.player or side.participant.routed:
         return False
-    if side.rout_failed:
-        return True
-    if side.rout_tested_turn >= game.turn:
+    if game.phase != play.PHASE_ORDER[0] or side.rout_tested_turn >= game.turn:
         return False
     return play.must_test(models_of(fighters if fighters is not None else side_fighters(side)))
+
+
+def rout_due(game: Game, side: GameSide, fighters=None) -> bool:
+    """It is the side's turn and it must test (or decide on a re-roll) before it goes on. A
+    scenario without Rout tests (Occupy) never asks for one."""
+    if side.rout_failed:
+        return side.position == game.player and not side.participant.routed
+    if not scenarios.scenario(game.battle.scenario_key).rout_tests:
+        return False
+    return _turn_begins_a_quarter_down(game, side, fighters)
+
+
+def may_rout(game: Game, side: GameSide, fighters=None) -> bool:
+    """The side may rout of its own accord: when a Rout test is due, or, in a scenario without
+    Rout tests, when one would have been (the text lets a warband give up there too)."""
+    return rout_due(game, side, fighters) or _turn_begins_a_quarter_down(game, side, fighters)
 
 
 def rerolls(side: GameSide, fighters: list[Fighter]) -> list[play.Reroll]:
@@ -117,6 +134,8 @@ def take_rout_test(battle_id: int, side_id: int, *, entered: str = "", actor) ->
     game = locked(battle_id, actor)
     side = _acting_side(game, side_id, actor)
     if not rout_due(game, side) or side.rout_failed:
+        if not scenarios.scenario(game.battle.scenario_key).rout_tests:
+            raise RuleViolation(f"{game.battle.scenario} has no Rout tests.")
         raise RuleViolation(f"{side.participant.warband.name} has no Rout test to take now.")
     side.rerolls_this_test = []
     _roll(game, side, entered, actor, "Rout test")
@@ -147,7 +166,7 @@ def rout(battle_id: int, side_id: int, *, actor) -> GameSide:
     rather than re-rolling it."""
     game = locked(battle_id, actor)
     side = _acting_side(game, side_id, actor)
-    if not rout_due(game, side):
+    if not may_rout(game, side):
         raise RuleViolation(
             "A warband routs of its own accord when it must take a Rout test, at the start of "
             "its turn."

@@ -58,6 +58,7 @@ class Scenario:
     awards: tuple[Award, ...] = ()
     income: str = ""  # the scenario's special income, in our words
     most_shards: int = 0  # the most wyrdstone shards one warband can take from the scenario
+    rout_tests: bool = True  # False: no Rout tests are taken (Occupy: eight turns at most)
 
     @property
     def title(self) -> str:
@@ -105,7 +106,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         income="The winner opens the chest: 3D6 gc, and on a D6 each: D3 shards (5+), light "
         "armour (4+), a sword (3+), D3 gems worth 10 gc each (5+).",
     ),
-    Scenario("occupy", 8, "Occupy"),
+    Scenario("occupy", 8, "Occupy", rout_tests=False),
     Scenario("surprise_attack", 9, "Surprise Attack"),
 )  # fmt: skip
 

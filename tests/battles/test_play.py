@@ -3,6 +3,7 @@ recovery phase, tests with typed dice, the Rout test and the report written at t
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 
 from battles.helper import checks, end, moves, rout, start
 from battles.models import Battle, DiceRoll, Fighter, Participant, WarriorOutcome
@@ -181,6 +182,67 @@ def test_with_the_leader_out_a_hired_sword_never_lends_his_leadership_to_the_rou
 
     taken = DiceRoll.objects.filter(battle=battle).latest("pk").result
     assert f"against Ld {best})" in taken, taken
+
+
+def _a_quarter_of_the_reavers_out(battle, duel):
+    by = warriors(duel["scourge"])[0].pk
+    theirs = list(Fighter.objects.filter(game__battle=battle, side__position=0))
+    for target in theirs[: (len(theirs) + 3) // 4]:
+        moves.set_state(battle.pk, target.pk, play.OUT_OF_ACTION, actor=duel["reavers"].owner,
+                        cause="enemy", by_id=by)  # fmt: skip
+    return theirs[0].side_id
+
+
+def test_losses_in_its_own_turn_are_tested_as_its_next_turn_begins_not_at_once(duel):
+    """FACTS.md §8: the Rout test is taken at the start of the warband's own turn. The Reavers
+    lose a quarter in their own movement phase: no test then, nor in the Scourge's turn; one
+    as their next turn begins."""
+    battle = begin(duel)
+    reavers, scourge = duel["reavers"].owner, duel["scourge"].owner
+    moves.next_phase(battle.pk, actor=reavers)  # the Reavers' movement
+    side = _a_quarter_of_the_reavers_out(battle, duel)
+
+    moves.next_phase(battle.pk, actor=reavers)  # on to shooting: nothing holds them
+    with pytest.raises(RuleViolation, match="no Rout test to take now"):
+        rout.take_rout_test(battle.pk, side, entered="1 1", actor=reavers)
+    moves.next_phase(battle.pk, actor=reavers)
+    moves.next_phase(battle.pk, actor=reavers)  # the Scourge's turn
+    to_next_turn(battle, scourge)  # the Reavers' turn 2 begins
+    with pytest.raises(RuleViolation, match="Rout test first"):
+        moves.next_phase(battle.pk, actor=reavers)
+    rout.take_rout_test(battle.pk, side, entered="1 1", actor=reavers)
+    moves.next_phase(battle.pk, actor=reavers)
+    assert DiceRoll.objects.filter(battle=battle, result__contains="Rout test").count() == 1
+
+
+def test_occupy_takes_no_rout_test_but_a_warband_may_still_give_up(client, duel):
+    """Occupy: no Rout tests (eight turns at most); a warband that routs of its own accord
+    ends the game."""
+    battle = begin(duel, scenario_key="occupy")
+    reavers, scourge = duel["reavers"].owner, duel["scourge"].owner
+    side = _a_quarter_of_the_reavers_out(battle, duel)
+    to_next_turn(battle, reavers)
+    to_next_turn(battle, scourge)  # the Reavers' turn 2 begins a quarter down
+
+    with pytest.raises(RuleViolation, match="Occupy has no Rout tests"):
+        rout.take_rout_test(battle.pk, side, entered="6 6", actor=reavers)
+    moves.next_phase(battle.pk, actor=reavers)  # nothing holds them
+    with pytest.raises(RuleViolation, match="at the start of its turn"):
+        rout.rout(battle.pk, side, actor=reavers)
+    for _ in range(3):
+        moves.next_phase(battle.pk, actor=reavers)
+    to_next_turn(battle, scourge)  # turn 3 begins: they give up
+    client.force_login(reavers)
+    page = client.get(reverse("play_page", args=[battle.pk])).content.decode()
+    assert "This scenario takes no Rout tests" in page and "Rout of our own accord" in page
+    assert "Take the Rout test" not in page
+    rout.rout(battle.pk, side, actor=reavers)
+
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.REPORTED
+    assert dict(battle.participants.values_list("warband__name", "result")) == {
+        "Reavers": "lost", "Scourge": "won",
+    }  # fmt: skip
 
 
 def test_nothing_is_reported_before_the_game_ends(duel):
