@@ -1,9 +1,9 @@
 """Rout tests, prompted (FACTS.md §8): as its turn begins (its recovery phase, not mid-turn),
 a warband with a quarter or more of its models out of action tests on 2D6 against its
 leader's Ld (or the best Ld of those neither stunned nor out of action, hired swords aside),
-may rout of its own accord instead (also in a scenario without Rout tests, Occupy), and may re-roll a
-failure with what it has (``battles.rules.play.rout_rerolls``). A rout ends the game once one
-warband is left (with two, at once), and the rout order is kept for the report."""
+may rout of its own accord instead (also in a scenario without Rout tests, Occupy), and may
+re-roll a failure with what it has (``battles.rules.play.rout_rerolls``). A rout ends the game
+once one warband is left (with two, at once), and the rout order is kept for the report."""
 
 from __future__ import annotations
 
