@@ -193,9 +193,7 @@ def rout_leadership(models: list[Model]) -> int:
     leader = next((m for m in models if m.is_leader), None)
     if leader and leader.state not in (STUNNED, OUT_OF_ACTION):
         return leader.leadership
-    able = [
-        m.leadership for m in models if m.state not in (STUNNED, OUT_OF_ACTION) and not m.hired
-    ]
+    able = [m.leadership for m in models if m.state not in (STUNNED, OUT_OF_ACTION) and not m.hired]
     return max(able, default=0)
 
 
