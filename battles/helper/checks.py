@@ -94,8 +94,9 @@ def initiative_test(
     try:
         with holding_rolls(held):
             result = play.initiative_tests(
-                rolled, test, height if test.asks_height else 0, fighter.warrior.I, name
-            )
+                rolled, test, height if test.asks_height else 0, fighter.warrior.I, name,
+                movement=fighter.warrior.M or None,  # 0: a Move rolled in play (2D6)
+            )  # fmt: skip
     except play.PlayError as refusal:
         raise RuleViolation(str(refusal)) from refusal
     if result.passed:  # after a failure, dice typed for the tests it spared go unused

@@ -217,8 +217,8 @@ class TestForm(forms.Form):
         min_value=1,
         max_value=30,
         label="Height, inches",
-        help_text='How far he would fall. Jumping down: a test per full 2", 6" at most; a gap '
-        'is 3" wide at most. Climbing up needs none.',
+        help_text="How far he climbs or would fall. A climb is no higher than his Move; "
+        'jumping down: a test per full 2", 6" at most; a gap is 3" wide at most.',
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-testid": "test-height"}),
     )
     dice = forms.CharField(

@@ -7,9 +7,9 @@ movement; FACTS.md §8: rout tests). Pure: plain values in, plain results out, d
   stunned warriors become knocked down, and those knocked down when it began may stand up;
   fleeing warriors may take a Rally test, and cannot rally when the closest model is an enemy.
 - Hiding is refused to a warrior who ran, fled, fell, is stunned or charged that turn.
-- Initiative tests for climbing (one), jumping down and diving charges (one per full 2",
-  6" at most), jumping a gap (one, 3" at most), and a warrior knocked down or stunned within
-  1" of an edge (one). A fall deals D3 hits at the Strength of the height fallen, no armour
+- Initiative tests for climbing (one, no higher than the warrior's Move), jumping down and
+  diving charges (one per full 2", 6" at most), jumping a gap (one, 3" at most), and a warrior
+  knocked down or stunned within 1" of an edge (one). A fall deals D3 hits at the Strength of the height fallen, no armour
   save; the player then says what they did.
 - Rout: at the start of its own turn, a warband with a quarter or more of its models out of
   action tests on its leader's Ld (or, with the leader stunned or out of action, the best Ld
@@ -62,7 +62,7 @@ class Test:
 
 
 TESTS = {
-    "climb_up": Test("climb_up", "Climbing up", False, False),
+    "climb_up": Test("climb_up", "Climbing up", True, False),
     "climb_down": Test("climb_down", "Climbing down", True, True),
     "jump_down": Test("jump_down", "Jumping down", True, True),
     "diving_charge": Test("diving_charge", "Diving charge", True, True),
@@ -80,16 +80,24 @@ def characteristic_test(roll: int, value: int) -> bool:
     return roll != 6 and roll <= value
 
 
-def tests_for(test: Test, height: int) -> int:
+def tests_for(test: Test, height: int, movement: int | None = None) -> int:
     """How many Initiative tests: one per full 2" jumped down (6" at most: under 2", none),
     else one. ``height`` is what he would fall: for a gap, the drop below it, not its width
-    (the player judges the width, 3" at most, and whether his move covers it)."""
+    (the player judges the width, 3" at most, and whether his move covers it); for a climb,
+    the height climbed, which may not be more than his Movement (core rules, climbing).
+    ``movement`` None: a Move rolled in play (2D6), which the player judges."""
     if test.key in ("jump_down", "diving_charge"):
         if not 1 <= height <= HIGHEST_JUMP:
             raise PlayError(f'A warrior jumps down {HIGHEST_JUMP}" at most.')
         return height // 2
+    if test.key in ("climb_up", "climb_down") and not 1 <= height <= 30:
+        raise PlayError("Give the height climbed in inches.")
     if test.asks_height and not 1 <= height <= 30:
         raise PlayError("Give the height of the fall in inches.")
+    if test.key in ("climb_up", "climb_down") and movement and height > movement:
+        raise PlayError(
+            f'He cannot climb {height}": a climb is no higher than his Move ({movement}").'
+        )
     return 1
 
 
@@ -109,10 +117,12 @@ class TestResult:
         )
 
 
-def initiative_tests(dice: Dice, test: Test, height: int, initiative: int, who: str) -> TestResult:
+def initiative_tests(
+    dice: Dice, test: Test, height: int, initiative: int, who: str, movement: int | None = None
+) -> TestResult:
     """Roll the tests one by one; the first failure ends them (the warrior falls from where he
     jumped, the full height; a failed climb up only stops him)."""
-    count = tests_for(test, height)
+    count = tests_for(test, height, movement)
     rolls = []
     for n in range(count):
         purpose = f"{test.label}: {who}, Initiative test" + (f" {n + 1}" if count > 1 else "")

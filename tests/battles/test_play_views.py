@@ -92,17 +92,33 @@ def test_a_typed_die_too_many_changes_nothing(client, duel):
     client.force_login(duel["reavers"].owner)
     moves_before = battle.dice_rolls.count()
 
-    answer = move(client, battle, action="test", fighter=captain.pk, test="climb_up", dice="2 3")
+    answer = move(client, battle, action="test", fighter=captain.pk, test="climb_up", height=3,
+                  dice="2 3")  # fmt: skip
     assert answer.status_code == 422
     assert "left over" in answer.content.decode()
     assert battle.dice_rolls.count() == moves_before
+
+
+def test_a_climb_higher_than_his_move_is_refused_and_rolls_nothing(client, duel):
+    """Core rules, climbing: a height more than the model's Move cannot be climbed (the
+    captain's Move is 4)."""
+    battle = begin(duel)
+    captain = captain_of(battle, duel["reavers"])
+    client.force_login(duel["reavers"].owner)
+
+    answer = move(client, battle, action="test", fighter=captain.pk, test="climb_up", height=5)
+    assert answer.status_code == 422
+    assert "no higher than his Move (4" in answer.content.decode()
+    assert battle.dice_rolls.count() == 0
+    answer = move(client, battle, action="test", fighter=captain.pk, test="climb_up", height=4)
+    assert answer.status_code == 200 and battle.dice_rolls.count() == 1
 
 
 def test_the_same_form_sent_twice_applies_once(client, duel):
     battle = begin(duel)
     captain = captain_of(battle, duel["reavers"])
     client.force_login(duel["reavers"].owner)
-    data = {"action": "test", "fighter": captain.pk, "test": "climb_up", "dice": "2",
+    data = {"action": "test", "fighter": captain.pk, "test": "climb_up", "height": 3, "dice": "2",
             "form_token": "5b1c8e0e-7d0a-4c55-9a55-8a2b1c3d4e5f"}  # fmt: skip
 
     assert move(client, battle, **data).status_code == 200

@@ -436,7 +436,7 @@ def test_a_tap_in_the_helper_changes_no_version_and_a_roll_its_battle(
     assert versions(reavers, scourge, campaign, battle) == before
 
     with cache.noting_changes(), django_capture_on_commit_callbacks(execute=True):
-        checks.initiative_test(battle.pk, captain.pk, "climb_up", entered="2",
+        checks.initiative_test(battle.pk, captain.pk, "climb_up", height=3, entered="2",
                                actor=reavers.owner)  # fmt: skip
     assert DiceRoll.objects.filter(battle=battle).count() == 1
     assert versions(reavers, scourge, campaign, battle) == [*before[:3], before[3] + 1]

@@ -56,17 +56,33 @@ def test_climbing_down_edges_and_gaps_take_one_test_whatever_the_height(key, hei
     assert play.tests_for(play.TESTS[key], height) == 1
 
 
-@pytest.mark.parametrize("key", ["climb_down", "edge", "gap"])
+@pytest.mark.parametrize("key", ["edge", "gap"])
 @pytest.mark.parametrize("height", [0, 31, -1])
 def test_a_fall_height_must_be_given(key, height):
     with pytest.raises(play.PlayError, match="height of the fall"):
         play.tests_for(play.TESTS[key], height)
 
 
-@pytest.mark.parametrize("height", [0, 1, 4, 40])
-def test_climbing_up_is_one_test_and_asks_no_height(height):
-    assert play.TESTS["climb_up"].asks_height is False
-    assert play.tests_for(play.TESTS["climb_up"], height) == 1
+@pytest.mark.parametrize("key", ["climb_up", "climb_down"])
+@pytest.mark.parametrize(("height", "movement"), [(1, 4), (4, 4), (5, 5), (6, None)])
+def test_a_climb_up_to_the_move_is_one_test(key, height, movement):
+    assert play.TESTS[key].asks_height is True
+    assert play.tests_for(play.TESTS[key], height, movement) == 1
+
+
+@pytest.mark.parametrize("key", ["climb_up", "climb_down"])
+@pytest.mark.parametrize(("height", "movement"), [(5, 4), (7, 6), (9, 8)])
+def test_a_climb_higher_than_the_move_is_refused(key, height, movement):
+    """Core rules, climbing: a height more than the model's Move cannot be climbed."""
+    with pytest.raises(play.PlayError, match=f"no higher than his Move \\({movement}"):
+        play.tests_for(play.TESTS[key], height, movement)
+
+
+@pytest.mark.parametrize("key", ["climb_up", "climb_down"])
+@pytest.mark.parametrize("height", [0, 31, -1])
+def test_a_climb_asks_its_height(key, height):
+    with pytest.raises(play.PlayError, match="height climbed"):
+        play.tests_for(play.TESTS[key], height, 4)
 
 
 def test_which_failures_are_falls():
@@ -115,7 +131,7 @@ def test_a_failed_test_falls_the_full_height(key, height):
 @pytest.mark.parametrize(
     ("key", "height", "purpose"),
     [
-        ("climb_up", 0, "Climbing up: Hans, Initiative test"),
+        ("climb_up", 3, "Climbing up: Hans, Initiative test"),
         ("climb_down", 4, "Climbing down: Hans, Initiative test"),
         ("jump_down", 2, "Jumping down: Hans, Initiative test"),
         ("diving_charge", 3, "Diving charge: Hans, Initiative test"),
@@ -140,7 +156,7 @@ def test_a_diving_charge_of_four_inches_names_both_tests():
 
 @pytest.mark.parametrize("face", [4, 5, 6])
 def test_a_failed_climb_up_only_stops_him(face):
-    result = play.initiative_tests(ScriptedDice([face]), play.TESTS["climb_up"], 0, 3, "Hans")
+    result = play.initiative_tests(ScriptedDice([face]), play.TESTS["climb_up"], 3, 3, "Hans")
     assert result == play.TestResult(False, (face,), 0)
     assert "falls" not in result.describe(3)
 
