@@ -3,7 +3,9 @@
 Each side gets, for every warrior who was on the table: out of action or not (a henchman
 group: how many of its models), who took him out, how many enemies he put out of action, who
 led it; the wyrdstone its warriors picked up counts as the scenario's shards (up to what the
-scenario gives) and, in Wyrdstone Hunt, as the counters each carried. Loot and notes go in the
+scenario gives) and, in Wyrdstone Hunt, as the counters each carried to the end (a warrior
+taken out of action drops his where he fell: neither he nor his warband keeps them, unless
+another picks them up, which the players record as his loot). Loot and notes go in the
 battle's notes. The result: the warband left when the others routed, or what the players say
 (a winner, or a draw) when the scenario ended the game.
 
@@ -68,6 +70,10 @@ def finish(game: Game, *, winners: list[int], actor) -> None:
         if event.loot == GameEvent.Loot.WYRDSTONE:
             shards[event.fighter_id] += event.amount
     counter = next((a for a in played.awards if a.key == COUNTER), None)
+    if counter:  # Wyrdstone Hunt: a carrier taken out of action drops his counters there
+        for fighter in fighters:
+            if fighter.is_out:
+                shards[fighter.pk] = 0
     by_side: dict[int, list[Fighter]] = {}
     for fighter in fighters:
         by_side.setdefault(fighter.side.participant_id, []).append(fighter)

@@ -245,6 +245,32 @@ def test_occupy_takes_no_rout_test_but_a_warband_may_still_give_up(client, duel)
     }  # fmt: skip
 
 
+def test_a_wyrdstone_hunt_counter_drops_where_its_carrier_fell(duel):
+    """Wyrdstone Hunt: a carrier taken out of action drops his counter where he fell, so
+    neither its experience nor its shard is his; the champion who picks it up and keeps it to
+    the end has both, and the captain's own stays with him."""
+    battle = begin(duel, scenario_key="wyrdstone_hunt")
+    reavers = duel["reavers"].owner
+    captain, champion, _ = warriors(duel["reavers"])
+    carrier = Fighter.objects.filter(game__battle=battle, side__position=0, warrior__is_hero=False)
+    carrier = carrier.first()
+    for who in (fighter(battle, captain), carrier):
+        moves.pick_up(battle.pk, who.pk, loot="wyrdstone", actor=reavers)
+    moves.set_state(battle.pk, carrier.pk, play.OUT_OF_ACTION, actor=reavers, cause="enemy",
+                    by_id=warriors(duel["scourge"])[0].pk)  # fmt: skip
+    moves.pick_up(battle.pk, fighter(battle, champion).pk, loot="wyrdstone", actor=reavers)
+
+    end.end_game(battle.pk, actor=reavers, winner_id=duel["reavers"].pk)
+
+    awards = dict(
+        WarriorOutcome.objects.filter(participant__warband=duel["reavers"])
+        .values_list("warrior", "awards")
+    )  # fmt: skip
+    assert awards[carrier.warrior_id] == {}
+    assert awards[captain.pk] == awards[champion.pk] == {"wyrdstone_counter": 1}
+    assert battle.participants.get(warband=duel["reavers"]).scenario_shards == 2
+
+
 def test_nothing_is_reported_before_the_game_ends(duel):
     battle = begin(duel)
 
