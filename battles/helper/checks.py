@@ -11,16 +11,34 @@ from battles.helper.common import changed, dice, fighter_of, is_turn_of, locked,
 from battles.models import Fighter, GameEvent
 from battles.rules import play
 from core.errors import RuleViolation
+from warbands.models import WarriorSkill
+
+
+def _leader_of(side_id: int) -> Fighter | None:
+    return (
+        Fighter.objects.filter(side_id=side_id, warrior__is_leader=True)
+        .select_related("warrior__warrior_type")
+        .first()
+    )
+
+
+def leader_reach(side_id: int) -> int:
+    """How far (inches) the side's warriors may use their leader's Leadership
+    (``battles.rules.play.leader_reach``: 6", or the Reikland captain's and Battle Tongue's 12")."""
+    leader = _leader_of(side_id)
+    if leader is None:
+        return play.LEADER_REACH
+    skills = set(
+        WarriorSkill.objects.filter(warrior=leader.warrior).values_list("skill__key", flat=True)
+    )
+    return play.leader_reach(leader.warrior.warrior_type.special_rules or [], skills)
 
 
 def _leader_ld(fighter: Fighter) -> int:
-    """A warrior within 6" of his leader uses the leader's Ld for Leadership tests while the
-    leader is neither knocked down, stunned, fleeing nor out of action (the Leader rule)."""
-    leader = (
-        Fighter.objects.filter(side=fighter.side, warrior__is_leader=True)
-        .select_related("warrior")
-        .first()
-    )
+    """A warrior within reach of his leader (``leader_reach``) uses the leader's Ld for
+    Leadership tests while the leader is neither knocked down, stunned, fleeing nor out of
+    action (the Leader rule)."""
+    leader = _leader_of(fighter.side_id)
     if leader is None or leader.state not in (play.STANDING, play.HIDDEN):
         raise RuleViolation("The leader is not standing: each uses his own Leadership.")
     return leader.warrior.Ld

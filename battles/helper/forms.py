@@ -179,14 +179,15 @@ class RallyForm(forms.Form):
         "ones aside): he cannot rally",
         widget=forms.CheckboxInput(attrs={"data-testid": "nearest-enemy"}),
     )
-    near_leader = forms.BooleanField(
-        required=False, label="Within 6\" of his standing leader: use the leader's Leadership"
-    )
+    near_leader = forms.BooleanField(required=False)
     dice = forms.CharField(required=False, max_length=40, widget=DiceInput("rally-dice"))
 
-    def __init__(self, *args, leadership: int, **kwargs) -> None:
+    def __init__(self, *args, leadership: int, reach: int = play.LEADER_REACH, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["dice"].label = f"Dice (2D6 against Ld {leadership})"
+        self.fields[
+            "near_leader"
+        ].label = f"Within {reach}\" of his standing leader: use the leader's Leadership"
 
 
 class OutOfActionForm(forms.Form):
@@ -252,15 +253,16 @@ class LootForm(forms.Form):
         self.fields["what"].widget.attrs["list"] = f"carried-{fighter.pk}"
 
 
-def panel_forms(fighter, *, enemies, causes) -> dict[str, forms.Form]:
-    """The forms of a warrior's panel, each with ids of its own."""
+def panel_forms(fighter, *, enemies, causes, reach: int = play.LEADER_REACH) -> dict:
+    """The forms of a warrior's panel, each with ids of its own; ``reach``: how far his
+    leader's Leadership reaches (``battles.helper.checks.leader_reach``)."""
 
     def ids(kind: str) -> str:
         return f"id_{kind}_{fighter.pk}_%s"
 
     return {
         "fall": FallForm(auto_id=ids("fall")),
-        "rally": RallyForm(auto_id=ids("rally"), leadership=fighter.warrior.Ld),
+        "rally": RallyForm(auto_id=ids("rally"), leadership=fighter.warrior.Ld, reach=reach),
         "out": OutOfActionForm(auto_id=ids("out"), enemies=enemies, causes=causes),
         "test": TestForm(auto_id=ids("test")),
         "loot": LootForm(auto_id=ids("loot"), fighter=fighter),

@@ -182,9 +182,12 @@ def _panel(request, game: Game, fighter_pk: int) -> dict | None:
     if not view.mine:
         return None
     causes = [c for c in Fighter.Cause.choices if c[0] != "enemy"]
+    reach = checks.leader_reach(view.fighter.side_id) if view.may_rally else play.LEADER_REACH
     return {
         "view": view,
-        "forms": panel_forms(view.fighter, enemies=enemies_of(game, view.fighter), causes=causes),
+        "forms": panel_forms(
+            view.fighter, enemies=enemies_of(game, view.fighter), causes=causes, reach=reach
+        ),
         "carried": carried_labels(game),
         "move": _move_url(game),
     }

@@ -19,6 +19,7 @@ movement; FACTS.md §8: rout tests). Pure: plain values in, plain results out, d
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -138,6 +139,21 @@ def fall_hits(dice: Dice, height: int, who: str) -> tuple[int, int]:
     hits and their Strength (capped at 10, the highest characteristic)."""
     hits = d3(dice, f'A fall of {height}": {who}, D3 hits')
     return hits, min(height, 10)
+
+
+LEADER_REACH = 6  # inches: the Leader rule
+# Skills that lengthen the leader's reach: the Norse Battle Tongue (12").
+REACH_SKILLS = {"battle_tongue": 12}
+
+
+def leader_reach(leader_rules: Sequence[Mapping], leader_skills: set[str]) -> int:
+    """How far, in inches, warriors may use their leader's Leadership: 6", or longer by his
+    own rule (``effect: leader_range`` with its ``inches``: the Reikland captain's 12") or a
+    skill of ``REACH_SKILLS``."""
+    reaches = [LEADER_REACH]
+    reaches += [int(r["inches"]) for r in leader_rules if r.get("effect") == "leader_range"]
+    reaches += [REACH_SKILLS[key] for key in leader_skills if key in REACH_SKILLS]
+    return max(reaches)
 
 
 def leadership_test(dice: Dice, leadership: int, purpose: str) -> tuple[bool, int]:

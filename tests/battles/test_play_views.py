@@ -114,6 +114,24 @@ def test_a_climb_higher_than_his_move_is_refused_and_rolls_nothing(client, duel)
     assert answer.status_code == 200 and battle.dice_rolls.count() == 1
 
 
+@pytest.mark.parametrize(("list_key", "reach"), [("reikland", 12), ("middenheim", 6)])
+def test_the_rally_panel_gives_the_reach_of_the_leaders_leadership(client, duel, list_key, reach):
+    """The Leader rule: 6"; a Reikland captain's Leadership reaches 12"."""
+    WarbandType = duel["reavers"].warband_type._meta.model
+    middenheim = WarbandType.objects.get(key=list_key)
+    captain_type = middenheim.warrior_types.get(key="mercenary_captain")
+    reavers = duel["reavers"]
+    type(reavers).objects.filter(pk=reavers.pk).update(warband_type=middenheim)
+    reavers.warriors.filter(is_leader=True).update(warrior_type=captain_type)
+    battle = begin(duel)
+    champion = Fighter.objects.get(game__battle=battle, warrior__name="Brandt", side__position=0)
+    client.force_login(reavers.owner)
+    move(client, battle, action="state", fighter=champion.pk, state="fleeing")
+
+    panel = client.get(reverse("play_panel", args=[battle.pk, champion.pk]), headers=HTMX)
+    assert f"Within {reach}&quot; of his standing leader" in panel.content.decode()
+
+
 def test_the_same_form_sent_twice_applies_once(client, duel):
     battle = begin(duel)
     captain = captain_of(battle, duel["reavers"])

@@ -506,3 +506,22 @@ ROUTS = [
 @pytest.mark.parametrize(("order", "routed", "winners"), ROUTS)
 def test_winners_after_rout(order, routed, winners):
     assert play.winners_after_rout(order, routed) == winners
+
+
+# How far a leader's Leadership reaches.
+
+
+def test_a_leader_reaches_six_inches():
+    assert play.leader_reach([{"name": "Leader", "text": "…"}], set()) == 6
+
+
+def test_a_reikland_captain_reaches_twelve():
+    """Reikland Mercenaries: the captain's Leadership reaches 12" (the list's rule)."""
+    rules = [{"name": "Leader", "effect": "leader_range", "inches": 12}]
+    assert play.leader_reach(rules, set()) == 12
+
+
+def test_battle_tongue_reaches_twelve():
+    """Norse Explorers, Battle Tongue: the leader's Leadership reaches 12"."""
+    assert play.leader_reach([], {"battle_tongue", "strike_to_injure"}) == 12
+    assert play.leader_reach([], {"strike_to_injure"}) == 6
