@@ -208,13 +208,16 @@ def test_a_hired_sword_that_names_one_list_of_a_family(warband_list, key, allowe
             hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key=key)
 
 
-def test_a_rat_ogre_gains_no_experience_and_costs_his_value_alone():
+def test_a_rat_ogre_gains_no_experience_and_costs_his_value_alone(client):
     warband = WarbandFactory(warband_type=WarbandType.objects.get(key="skaven"))
     ogre = hired_swords.hire_at_muster(
         warband, actor=warband.owner, sword_key="clan_skryre_rat_ogre"
     )
     assert ogre.warrior_type.race is None and not ogre.warrior_type.gains_experience
     assert services.rating(list(services.roster(warband))) == 25
+    client.force_login(warband.owner)
+    page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+    assert "Clan Skryre Rat Ogre" in page and "Paid in wyrdstone" in page
 
 
 def test_hired_at_muster_pays_the_fee_and_stays_out_of_the_size():
