@@ -35,7 +35,7 @@ def entry_text(name: str) -> str:
 
 
 CATALOGUE = read(DATA)["hired_swords"]
-MONEY = r"(?<![\dD])(\d+)\s*(?:gold crowns|gcs|gc|gs)\b"
+MONEY = r"(?<![\dD])(\d+)\s*(?:\+\s*(\d?D\d+)\s*)?(?:gold crowns?|gcs|gc|gs)\b"
 # Paid otherwise than in gold (none in gold then): the text's words for it.
 IN_KIND = {
     "clan_skryre_rat_ogre": "1 piece of Wyrdstone upkeep",
@@ -43,16 +43,25 @@ IN_KIND = {
 }
 # No rating printed: a hero of the warband (he replaces one), 5 + experience as every hero.
 RATING_AS_A_HERO = {"priest_of_morr", "wolf_priest_of_ulric"}
+# Profile values that are not a number: the text's cell, and the number stored (its special
+# rule says the rest: the Chaos Centaur's second attack is his Trample).
+NOT_A_NUMBER = {("chaos_centaur", "A"): ("1(2)", 1)}
 
 
-def profile_row(section: str, label: str | None = None) -> list[int]:
+def profile_row(section: str, label: str | None = None, key: str = "") -> list[int]:
     """The first row of the section's profile table (or the row of ``label``), its markers
-    (✏️, ❓, a footnote's asterisk) left out."""
+    (✏️, ❓, a footnote's asterisk) left out, each value not a number (``NOT_A_NUMBER``) as
+    stored."""
     rows = re.findall(r"^\|([^|\n]*)((?:\|[^|\n]*){9})\|\s*$", section, re.MULTILINE)
     rows = [(name.strip(), cells) for name, cells in rows]
     rows = [r for r in rows if r[0] not in ("Profile", "---") and label in (None, r[0])]
-    cells = rows[0][1].split("|")[1:]
-    return [int(re.sub(r"[^\d]", "", cell)) for cell in cells]
+    cells = [re.sub(r"[^\d()]", "", cell) for cell in rows[0][1].split("|")[1:]]
+    values = []
+    for characteristic, cell in zip(PROFILE, cells, strict=True):
+        text, stored = NOT_A_NUMBER.get((key, characteristic), (cell, None))
+        assert cell == text
+        values.append(int(cell) if stored is None else stored)
+    return values
 
 
 @pytest.mark.parametrize("entry", CATALOGUE, ids=lambda e: e["key"])
@@ -65,6 +74,7 @@ def test_catalogue_entry_matches_the_rule_text(entry):
     fee = re.search(MONEY, section, re.IGNORECASE)
     upkeep = re.search(MONEY + r"(?:\s*\([^)]*\))?\s*upkeep", section, re.IGNORECASE)
     assert entry["hire_fee"] == (int(fee.group(1)) if fee else 0)
+    assert entry.get("hire_fee_dice") == (fee.group(2) if fee else None)
     assert entry["upkeep"] == (int(upkeep.group(1)) if upkeep else 0)
     rating = re.search(r"rating(?: of the warband)? (?:by )?\+? ?(\d+) points", section)
     if entry["key"] in RATING_AS_A_HERO:
@@ -73,19 +83,23 @@ def test_catalogue_entry_matches_the_rule_text(entry):
         assert entry["rating"] == int(rating.group(1))
         line = section[rating.start() : section.index("\n", rating.start())]
         assert ("xperience" in line) == entry.get("gains_experience", True)
-    assert [entry["profile"][c] for c in PROFILE] == profile_row(section)
+    assert [entry["profile"][c] for c in PROFILE] == profile_row(section, key=entry["key"])
     companion = entry.get("companions")
     if companion:
         assert [companion["profile"][c] for c in PROFILE] == profile_row(section, companion["name"])
 
 
-def test_the_chapter_grades_are_all_in_the_catalogue():
-    """Every hired sword of the Grade 1b section of the chapter, in its order."""
+@pytest.mark.parametrize(
+    ("grade", "heading", "next_heading", "count"),
+    [("1b", "## Grade 1B", "## Grade 1C", 30), ("1c", "## Grade 1C", "## Grade 2A", 9)],
+)
+def test_the_chapter_grades_are_all_in_the_catalogue(grade, heading, next_heading, count):
+    """Every hired sword of the chapter's Grade 1b and 1c sections, in its order."""
     text = RULES.read_text(encoding="utf-8")
-    grade_1b = text[text.index("## Grade 1B") : text.index("## Grade 1C")]
-    names = re.findall(r"^### (.+)$", grade_1b, re.MULTILINE)
-    assert len(names) == 30
-    ours = [e["name"].lower() for e in CATALOGUE if e["grade"] == "1b"]
+    section = text[text.index(heading) : text.index(next_heading)]
+    names = re.findall(r"^### (.+)$", section, re.MULTILINE)
+    assert len(names) == count
+    ours = [e["name"].lower() for e in CATALOGUE if e["grade"] == grade]
     assert ours == [name.lower() for name in names]
 
 
@@ -429,6 +443,10 @@ def test_the_warlock_rolled_by_the_server_on_the_muster_page(client):
         ("kislev_ranger", "kislev_ranger", {"Animal Call", "Herb Lore"}),
         ("mule_skinner", "mule_skinner", {"Whip Master"}),
         ("pathfinder", "pathfinder", {"Lookout!", "This Way!"}),
+        ("cathayan_merchant", "cathayan_merchant", {"Stone Cutter", "Guardian"}),
+        ("hobgoblin_scout", "hobgoblin_scout", {"Spy", "Potshot"}),
+        ("pyromaniac", "pyromaniac", {"Rocket Science", "Display Artist"}),
+        ("swordsmith", "swordsmith", {"Honing", "Farrier"}),
     ],
 )  # fmt: skip
 def test_a_hired_sword_has_his_own_skill_list(key, own_list, skills):

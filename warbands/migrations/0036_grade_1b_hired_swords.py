@@ -1,7 +1,7 @@
-"""The Grade 1b hired swords: their own skill lists (``skills.json``), the spell lists of
-their casters (Spells of the Djed'hi, Norse Runes, Funerary Rites, the Runesmith's runes,
-Charms & Hexes, Prayers of Ulric in ``spells.json``) and the catalogue again, so the new
-entries are loaded and linked to their lists."""
+"""The Grade 1b and 1c hired swords: their own skill lists (``skills.json``), the spell
+lists of their casters (Spells of the Djed'hi, Norse Runes, Funerary Rites, the Runesmith's
+runes, Charms & Hexes, Prayers of Ulric in ``spells.json``) and the catalogue again, so the
+new entries are loaded and linked to their lists."""
 
 from django.db import migrations
 
