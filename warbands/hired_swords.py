@@ -50,7 +50,10 @@ def sword_refusal(warband: Warband, sword: HiredSwordType, held_keys=()) -> str 
     """Why ``warband`` may not hire ``sword`` now, or ``None``."""
     terms = sword.as_terms()
     reason = rules.hire_refusal(
-        terms, family=warband.warband_type.family, list_rule=list_rule_of(warband)
+        terms,
+        family=warband.warband_type.family,
+        list_rule=list_rule_of(warband),
+        warband_list=warband.warband_type.key,
     )
     return reason or rules.held_refusal(terms, held_keys)
 
@@ -130,6 +133,7 @@ def hire_at_muster(
         list_rule=list_rule_of(warband),
         held_keys=held_sword_keys(warband),
         gold=warband.gold_crowns,
+        warband_list=warband.warband_type.key,
     )
     warrior = new_hired_sword(warband, sword, name=name, at_creation=True, dice=dice)
     warband.gold_crowns -= fee

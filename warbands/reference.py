@@ -338,11 +338,15 @@ def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
     races = {row.key: row for row in apps.get_model("warbands", "RacialMaximum").objects.all()}
     lists = {row.key: row for row in apps.get_model("warbands", "SkillList").objects.all()}
     spells = {row.key: row for row in apps.get_model("warbands", "SpellList").objects.all()}
-    for order, entry in enumerate(read(data_dir / "hired_swords.json")["hired_swords"]):
+    catalogue = read(data_dir / "hired_swords.json")
+    groups = catalogue.get("family_groups", {})
+    for order, entry in enumerate(catalogue["hired_swords"]):
         key = entry["key"]
         unknown = [k for k in entry["skill_lists"] if k not in lists]
-        spell_key = entry.get("spell_list")
-        if entry["race"] not in races or unknown or (spell_key and spell_key not in spells):
+        spell_key, race_key = entry.get("spell_list"), entry["race"]
+        # No race only for one who never gains experience (as the lists' Rat Ogre).
+        bad_race = race_key not in races if race_key else entry.get("gains_experience", True)
+        if bad_race or unknown or (spell_key and spell_key not in spells):
             raise ReferenceDataError(
                 f"hired_swords.json: {key}: unknown race, skill list or spell list"
             )
@@ -355,8 +359,10 @@ def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
                 "cost": entry["hire_fee"],
                 "max_count": 1,
                 "starting_experience": entry.get("starting_experience", 0),
-                "race": races[entry["race"]],
+                "race": races[race_key] if race_key else None,
                 "rating_value": entry["rating"],
+                # The Clan Skryre Rat Ogre, the Elf Mage: his value alone, never more.
+                "gains_experience": entry.get("gains_experience", True),
                 # A wizard (the Warlock): his list, and the spells rolled when he is hired.
                 "spell_list": spells[spell_key] if spell_key else None,
                 "starting_spells": entry.get("starting_spells", 0),
@@ -377,10 +383,30 @@ def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
                 "grade": entry.get("grade", ""),
                 "hire_fee": entry["hire_fee"],
                 "upkeep": entry["upkeep"],
-                "hired_by": entry["hired_by"],
+                "hired_by": hired_by_families(entry["hired_by"], groups),
                 "upkeep_with_race": entry.get("upkeep_with_race"),
                 "never_with": entry.get("never_with", []),
                 "equipment": entry["equipment"],
                 "special_rules": entry["special_rules"],
             },
         )
+
+
+def hired_by_families(hired_by: dict[str, list[str]], groups: dict[str, list[str]]) -> dict:
+    """``hired_by`` with each ``@group`` of the file's ``family_groups`` (``@human``, ``@evil``
+    …) replaced by its families, in order and once each: the catalogue names a loose phrase
+    of the text ("any human warband") once, and the rules compare plain family names."""
+
+    def expand(names: list[str], seen: frozenset[str] = frozenset()) -> list[str]:
+        out: list[str] = []
+        for name in names:
+            if name.startswith("@"):
+                group = name[1:]
+                if group not in groups or group in seen:
+                    raise ReferenceDataError(f"hired_swords.json: unknown group {name!r}")
+                out += expand(groups[group], seen | {group})
+            else:
+                out.append(name)
+        return list(dict.fromkeys(out))
+
+    return {field: expand(names) for field, names in hired_by.items()}

@@ -63,6 +63,8 @@ class HiredSwordType(models.Model):
             race=self.warrior_type.race.key if self.warrior_type.race_id else "",
             only=tuple((self.hired_by or {}).get("only", ())),
             excluded=tuple((self.hired_by or {}).get("except", ())),
+            only_lists=tuple((self.hired_by or {}).get("only_lists", ())),
+            excluded_lists=tuple((self.hired_by or {}).get("except_lists", ())),
             upkeep_with_race=(dearer["race"], dearer["upkeep"]) if dearer else None,
             never_with=tuple(self.never_with or ()),
         )

@@ -3,8 +3,11 @@ whom, what he costs after each battle and what he adds to the rating. Pure: plai
 plain results out.
 
 The hired sword's entry says which warband families may hire him (``only``) or may not
-(``except``); the warband list may narrow it further (its ``hired_swords`` special rule:
-``none``, ``only_named``, ``no_elves``, ``as_human_mercenaries`` or the keys it allows).
+(``except``), and where the text names one list of a family, which lists (``only_lists``:
+the Wolf Priest joins only the Middenheim Mercenaries; ``except_lists``: never a Warrior
+Priest of Sigmar with them); the warband list may narrow it further (its ``hired_swords``
+special rule: ``none``, ``only_named``, ``no_elves``, ``as_human_mercenaries`` or the keys it
+allows).
 """
 
 from __future__ import annotations
@@ -38,15 +41,21 @@ class HiredSwordTerms:
     race: str = ""
     only: tuple[str, ...] = ()  # families that may hire him; empty: any but ``excluded``
     excluded: tuple[str, ...] = ()
+    # Warband lists (keys) within a family, where the text names a single list.
+    only_lists: tuple[str, ...] = ()
+    excluded_lists: tuple[str, ...] = ()
     # Dislikes: (race, upkeep) — a warband with a warrior of that race pays more each battle.
     upkeep_with_race: tuple[str, int] | None = None
     never_with: tuple[str, ...] = ()  # a Highwayman never joins beside a Roadwarden
     extra: dict = field(default_factory=dict, compare=False)
 
 
-def hire_refusal(terms: HiredSwordTerms, *, family: str, list_rule=None) -> str | None:
+def hire_refusal(
+    terms: HiredSwordTerms, *, family: str, list_rule=None, warband_list: str = ""
+) -> str | None:
     """Why a warband of ``family`` may not hire him (``None`` when it may). ``list_rule`` is the
-    warband list's own ``hired_swords`` restriction, when it has one."""
+    warband list's own ``hired_swords`` restriction, when it has one; ``warband_list`` the
+    list's key, for a hired sword that names lists rather than families."""
     refused = f"A {family} warband may not hire a {terms.name}."
     if list_rule == "none":
         return f"{family} warbands hire no hired swords."
@@ -61,6 +70,10 @@ def hire_refusal(terms: HiredSwordTerms, *, family: str, list_rule=None) -> str 
     if terms.only and not families & set(terms.only):
         return refused
     if family in terms.excluded and list_rule != "as_human_mercenaries":
+        return refused
+    if terms.only_lists and warband_list not in terms.only_lists:
+        return refused
+    if warband_list in terms.excluded_lists:
         return refused
     return None
 
@@ -78,11 +91,17 @@ def held_refusal(terms: HiredSwordTerms, held_keys: Iterable[str]) -> str | None
 
 
 def check_hire_sword(
-    terms: HiredSwordTerms, *, family: str, list_rule, held_keys: Iterable[str], gold: int
+    terms: HiredSwordTerms,
+    *,
+    family: str,
+    list_rule,
+    held_keys: Iterable[str],
+    gold: int,
+    warband_list: str = "",
 ) -> int:
     """The fee to pay for hiring him, or ``RuleViolation``: the warband may not hire him, has
     one already (Hired Swords: one of each type) or cannot pay."""
-    reason = hire_refusal(terms, family=family, list_rule=list_rule)
+    reason = hire_refusal(terms, family=family, list_rule=list_rule, warband_list=warband_list)
     if reason:
         raise RuleViolation(reason)
     reason = held_refusal(terms, held_keys)
