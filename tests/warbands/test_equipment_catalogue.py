@@ -145,7 +145,8 @@ def test_may_have_names_the_restriction():
      ("brazier_iron", ["witch_hunters"], ["sisters_of_sigmar"]),
      ("wolfcloak", ["middenheim"], ["reikland"]),
      ("gromril_axe", ["reikland", "dwarf_treasure_hunters", "skaven"], []),
-     ("ithilmar_sword", ["reikland", "undead"], [])],
+     ("ithilmar_sword", ["reikland", "undead"], []),
+     ("boat_hook", ["pirates"], ["reikland"]), ("swivel_gun", ["pirates"], ["marienburg"])],
 )  # fmt: skip
 def test_restrictions_of_the_catalogue(key, allowed, refused):
     item = Item.objects.get(key=key)
