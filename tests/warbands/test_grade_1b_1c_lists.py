@@ -245,6 +245,25 @@ LEGAL = {
         ],
         500 - (60 + 10 + 15) - (35 + 8 + 8) - (15 + 3) - 3 * (25 + 10 + 5) - (25 + 65) - (32 + 3),
     ),
+    "hochland_bandits": (
+        [
+            ("bandit_prince", 1, ["sword", "shield"]),
+            ("footpad", 1, ["spear", "throwing_knives"]),
+            ("duelist", 1, ["rapier", "pistol"]),
+            ("huckster", 1, ["sling"]),
+            ("thug", 2, ["axe"]),
+            ("gutterscum", 3, ["spear"]),
+            ("poacher", 1, ["bow"]),
+        ],
+        500
+        - (60 + 10 + 5)
+        - (45 + 10 + 15)
+        - (45 + 15 + 20)
+        - (40 + 2)
+        - 2 * (30 + 5)
+        - 3 * (10 + 10)
+        - (35 + 10),
+    ),
 }
 
 
@@ -258,10 +277,17 @@ def _a_cat_for_the_crew(w):
     return lambda: services.buy_item(crew, actor=w.owner, item_key="cat_o_nine_tails")
 
 
+def _a_pistol_for_a_thug(w):
+    thug = hire(w, "thug")
+    return lambda: services.buy_item(thug, actor=w.owner, item_key="pistol")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
     "pirates": (_a_cat_for_the_crew, "for heroes only"),
+    # Powder's Expensive!: no henchman may buy blackpowder
+    "hochland_bandits": (_a_pistol_for_a_thug, "not on Thug's equipment list"),
 }
 
 
