@@ -86,8 +86,8 @@ def items():
 
 LISTS = [
     "averland", "beastmen_raiders", "carnival_of_chaos", "cult_of_the_possessed",
-    "dwarf_treasure_hunters", "kislevites", "marienburg", "middenheim", "norse_explorers",
-    "orc_mob", "ostland",
+    "dwarf_treasure_hunters", "hochland_bandits", "kislevites", "marienburg", "middenheim",
+    "norse_explorers", "orc_mob", "ostland", "pirates",
     "reikland", "sisters_of_sigmar", "skaven", "undead", "witch_hunters",
 ]  # fmt: skip
 

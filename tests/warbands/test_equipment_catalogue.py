@@ -132,7 +132,8 @@ def test_may_have_names_the_restriction():
      ("tears_of_shallya", ["reikland"], ["undead", "cult_of_the_possessed"]),
      ("tome_of_magic", ["undead"], ["witch_hunters", "sisters_of_sigmar"]),
      ("wardog", ["reikland"], ["skaven"]),
-     ("rapier", ["reikland", "marienburg"], ["middenheim"]),
+     ("rapier", ["reikland", "marienburg", "hochland_bandits"], ["middenheim"]),
+     ("main_gauche", ["hochland_bandits"], ["reikland"]),
      ("dwarf_axe", ["dwarf_treasure_hunters"], ["marienburg"]),
      ("gromril_dwarf_axe", ["dwarf_treasure_hunters"], ["reikland"]),
      ("bear_claw_necklace", ["kislevites"], ["reikland"]),
@@ -145,7 +146,8 @@ def test_may_have_names_the_restriction():
      ("brazier_iron", ["witch_hunters"], ["sisters_of_sigmar"]),
      ("wolfcloak", ["middenheim"], ["reikland"]),
      ("gromril_axe", ["reikland", "dwarf_treasure_hunters", "skaven"], []),
-     ("ithilmar_sword", ["reikland", "undead"], [])],
+     ("ithilmar_sword", ["reikland", "undead"], []),
+     ("boat_hook", ["pirates"], ["reikland"]), ("swivel_gun", ["pirates"], ["marienburg"])],
 )  # fmt: skip
 def test_restrictions_of_the_catalogue(key, allowed, refused):
     item = Item.objects.get(key=key)

@@ -36,7 +36,11 @@ EQUIPMENT_LISTS = {
     for row in spec["equipment_lists"]
 }
 # Items a text names its own way, and the chart's item the app sells for them.
-ITEM_ALIASES = {"Throwing Axes": "Throwing knives"}  # Norse: "same as Throwing Knives"
+ITEM_ALIASES = {
+    "Throwing Axes": "Throwing knives",  # Norse: "same as Throwing Knives"
+    "Cutlass": "Sword",  # Pirates: "Cutlass (Sword)"
+    "Throwing Axe": "Throwing knives",  # Hochland Bandits: the Norse reading (README)
+}
 
 
 def sections() -> dict[str, list[str]]:
@@ -67,23 +71,29 @@ def subsection(lines: list[str], title: str) -> list[str]:
 
 
 def find(key: str, name: str) -> WarriorType:
-    """The list's warrior the text names (a plural, "the", or one of "A/B" names)."""
+    """The list's warrior the text names (a plural, "the", or one of "A/B" names), or the one
+    warrior whose name ends with it (the Pirates' tables say "Captain" for "Pirate Captain")."""
     types = list(WarriorType.objects.filter(warband_type__key=key))
     for part in name.split("/"):
         found = [t for t in types if _norm(t.name) == _norm(part)]
+        found = found or [t for t in types if _norm(t.name).endswith(_norm(part))]
         if len(found) == 1:
             return found[0]
     raise AssertionError(f"{key}: no warrior {name!r}")
 
 
 def headings(lines: list[str]):
-    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)"."""
+    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)"; the
+    numbers may also stand before the name ("#### 0–2 Footpads (…)", "#### 1 Bandit Prince")."""
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
             name, _, detail = line[5:].partition(" (")
-            counts = re.match(r"(\d+)-(\d+)", detail)
-            if counts:
+            before = re.match(r"(\d+)(?:[-–](\d+))? (.+)", name)
+            counts = re.match(r"(\d+)[-–](\d+)", detail)
+            if before:
+                name, count = before[3], (int(before[1]), int(before[2] or before[1]))
+            elif counts:
                 count = (int(counts[1]), int(counts[2]))
             else:
                 count = (1, 1) if "required" in detail else (0, None)
@@ -98,8 +108,9 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
     for key, lines in sections().items():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
-        gold = int(re.search(r"You have (\d+) gold crowns", choice)[1])
-        size = int(re.search(r"may never exceed (\d+)", choice)[1])
+        gold = int(re.search(r"You have (\d+) gold crowns", choice, re.I)[1])
+        size = re.search(r"maximum number of \w+ [^.]*?(?:may never exceed|is) (\d+)", choice, re.I)
+        size = int(size[1])
         assert (warband_type.starting_gold, warband_type.max_warriors) == (gold, size), key
         assert warband_type.grade == dict(SECTIONS.values())[key]
 
@@ -130,7 +141,7 @@ def test_every_warrior_starts_with_the_experience_the_text_gives():
         told = {}
         for names, experience in starting_experience(lines):
             for name in names:
-                if _norm(name) == _norm("Henchmen"):
+                if _norm(name).removeprefix("all") == _norm("Henchmen"):  # "All Henchmen"
                     kin = WarriorType.objects.filter(warband_type__key=key, kind="henchman")
                     told |= {t.pk: experience for t in kin}
                 else:
@@ -164,13 +175,20 @@ def test_every_heroes_skill_lists_are_the_texts_skill_table():
 
 def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]]]:
     """{text list: {part ("Armour"…): {item as printed: cost as printed}}} from the tables
-    under "**Hero Equipment List — Armour**" and the like."""
+    under "**Hero Equipment List — Armour**" and the like, or under a plain part line
+    ("Missile Weapons") after "**Bandit Equipment List**". Another bold line ("**Swivel Gun
+    Ammo**") ends the list before it; "Armour: None." prints no part."""
     lists: dict[str, dict[str, dict[str, str]]] = {}
-    part = None
+    part, current = None, None
     for line in subsection(lines, "Equipment Lists"):
-        heading = re.match(r"\*\*(.+?) — (.+)\*\*$", line)
+        heading = re.match(r"\*\*(.+?)(?: — (.+))?\*\*$", line)
         if heading:
-            part = lists.setdefault(heading[1], {}).setdefault(heading[2], {})
+            current = heading[1] if heading[1].endswith("Equipment List") else None
+            part = (
+                lists.setdefault(heading[1], {}).setdefault(heading[2], {}) if heading[2] else None
+            )
+        elif current and line.strip() and not line.startswith("|") and ":" not in line:
+            part = lists.setdefault(current, {}).setdefault(line.strip(), {})
         elif part is not None and line.startswith("| ") and not line.startswith("| Item"):
             item, cost = (c.strip() for c in line.strip("|").split("|"))
             part[item] = cost
@@ -190,7 +208,10 @@ def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
                 for item, cost in rows.items():
                     printed_name = item.split(" (")[0]
                     name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
-                    expected[name] = (int(re.findall(r"\d+", cost)[-1]), "free" in cost)
+                    expected[name] = (int(re.search(r"(\d+) gc", cost)[1]), "free" in cost)
+                    brace = re.search(r"\((\d+) for a brace\)", cost)
+                    if brace:  # "15 gc (30 for a brace)": the brace is an item of its own
+                        expected[_norm(f"Brace of {printed_name}s")] = (int(brace[1]), False)
             entries = EquipmentListEntry.objects.filter(
                 equipment_list__warband_type__key=key, equipment_list__key=app_list
             ).select_related("item")
@@ -213,6 +234,36 @@ LEGAL = {
         ],
         500 - (70 + 5 + 5) - (50 + 15) - 90 - 2 * 15 - 2 * (25 + 5) - (25 + 15),
     ),
+    "pirates": (
+        [
+            ("pirate_captain", 1, ["sword", "pistol"]),
+            ("ships_mate", 1, ["cat_o_nine_tails", "boat_hook"]),
+            ("cabin_boy", 1, ["belaying_pins"]),
+            ("crew", 3, ["sword", "buckler"]),
+            ("gunner", 1, ["swivel_gun"]),
+            ("boatswain", 1, ["mace"]),
+        ],
+        500 - (60 + 10 + 15) - (35 + 8 + 8) - (15 + 3) - 3 * (25 + 10 + 5) - (25 + 65) - (32 + 3),
+    ),
+    "hochland_bandits": (
+        [
+            ("bandit_prince", 1, ["sword", "shield"]),
+            ("footpad", 1, ["spear", "throwing_knives"]),
+            ("duelist", 1, ["rapier", "pistol"]),
+            ("huckster", 1, ["sling"]),
+            ("thug", 2, ["axe"]),
+            ("gutterscum", 3, ["spear"]),
+            ("poacher", 1, ["bow"]),
+        ],
+        500
+        - (60 + 10 + 5)
+        - (45 + 10 + 15)
+        - (45 + 15 + 20)
+        - (40 + 2)
+        - 2 * (30 + 5)
+        - 3 * (10 + 10)
+        - (35 + 10),
+    ),
 }
 
 
@@ -221,9 +272,22 @@ def _wolves_without_a_wulfen(w):
     return lambda: hire(w, "wolf", models=2)
 
 
+def _a_cat_for_the_crew(w):
+    crew = hire(w, "crew", models=2)
+    return lambda: services.buy_item(crew, actor=w.owner, item_key="cat_o_nine_tails")
+
+
+def _a_pistol_for_a_thug(w):
+    thug = hire(w, "thug")
+    return lambda: services.buy_item(thug, actor=w.owner, item_key="pistol")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
+    "pirates": (_a_cat_for_the_crew, "for heroes only"),
+    # Powder's Expensive!: no henchman may buy blackpowder
+    "hochland_bandits": (_a_pistol_for_a_thug, "not on Thug's equipment list"),
 }
 
 

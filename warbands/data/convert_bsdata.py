@@ -297,7 +297,10 @@ class Converter:
             key = change["add"]
             if key in by_key:
                 raise ConversionError(f"{spec['key']}.{row['key']}: already there: {key}")
-            entries.append({"item": key, "price": change["price"]})
+            entry = {"item": key, "price": change["price"]}
+            if change.get("heroes_only"):  # a heroes-only entry the data set hides (Pirates)
+                entry["heroes_only"] = True
+            entries.append(entry)
             self.disagreements.append(
                 Disagreement(
                     spec["key"],
