@@ -98,8 +98,12 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
     for key, lines in sections().items():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
-        gold = int(re.search(r"You have (\d+) gold crowns", choice)[1])
-        size = int(re.search(r"may never exceed (\d+)", choice)[1])
+        # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens)
+        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens)",
+                             choice, re.IGNORECASE)[1])  # fmt: skip
+        # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
+        size = int(re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)",
+                             choice)[1])  # fmt: skip
         assert (warband_type.starting_gold, warband_type.max_warriors) == (gold, size), key
         assert warband_type.grade == dict(SECTIONS.values())[key]
 
@@ -213,6 +217,17 @@ LEGAL = {
         ],
         500 - (70 + 5 + 5) - (50 + 15) - 90 - 2 * 15 - 2 * (25 + 5) - (25 + 15),
     ),
+    "skaven_of_clan_pestilens": (
+        [
+            ("plague_priest", 1, ["sword"]),
+            ("pestilens_sorcerer", 1, []),
+            ("plague_monk", 1, ["censer"]),
+            ("monk_initiate", 1, ["disease_dagger"]),
+            ("plague_novice", 3, ["spear"]),
+            ("giant_rat", 3, []),
+        ],
+        500 - (85 + 10) - 45 - (45 + 40) - (20 + 15) - 3 * (20 + 10) - 3 * 15,
+    ),
 }
 
 
@@ -221,9 +236,19 @@ def _wolves_without_a_wulfen(w):
     return lambda: hire(w, "wolf", models=2)
 
 
+def _a_novice_with_a_censer(w):
+    novice = hire(w, "plague_novice")
+    return lambda: services.buy_item(novice, actor=w.owner, item_key="censer")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
+    # Clan Pestilens: the censer is on the heroes' list only.
+    "skaven_of_clan_pestilens": (
+        _a_novice_with_a_censer,
+        "not on Plague Novice's equipment list",
+    ),
 }
 
 
