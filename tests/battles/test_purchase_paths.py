@@ -88,8 +88,8 @@ LISTS = [
     "averland", "beastmen_raiders", "carnival_of_chaos", "cult_of_the_possessed",
     "dwarf_treasure_hunters", "kislevites", "marienburg", "middenheim", "norse_explorers",
     "orc_mob", "ostland",
-    "reikland", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "undead",
-    "witch_hunters",
+    "reikland", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "tomb_guardians",
+    "undead", "witch_hunters",
 ]  # fmt: skip
 
 

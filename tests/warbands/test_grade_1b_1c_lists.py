@@ -29,14 +29,18 @@ SPECS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(LIST_SPECS.gl
 # The text's section heading: (the app's list, its grade), from each list's spec ("section").
 SECTIONS = {spec["section"].split(" — ")[0]: (spec["key"], spec["grade"]) for spec in SPECS}
 # The app's equipment lists: the text's list they print, and the parts of it left out (each
-# spec's equipment list names them: "text_list", "text_left_out").
+# spec's equipment list names them: "text_list", "text_left_out"): a part ("Armour") or an
+# item as printed ("Serpent Staff*", marked for another warrior only).
 EQUIPMENT_LISTS = {
     (spec["key"], row["key"]): (row["text_list"], tuple(row.get("text_left_out", ())))
     for spec in SPECS
     for row in spec["equipment_lists"]
 }
 # Items a text names its own way, and the chart's item the app sells for them.
-ITEM_ALIASES = {"Throwing Axes": "Throwing knives"}  # Norse: "same as Throwing Knives"
+ITEM_ALIASES = {
+    "Throwing Axes": "Throwing knives",  # Norse: "same as Throwing Knives"
+    "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
+}
 
 
 def sections() -> dict[str, list[str]]:
@@ -77,7 +81,8 @@ def find(key: str, name: str) -> WarriorType:
 
 
 def headings(lines: list[str]):
-    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)"."""
+    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)"; a
+    profile's dash is 0, as the app stores it."""
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
@@ -90,7 +95,8 @@ def headings(lines: list[str]):
             heading = [name, int(re.search(r"(\d+) gold crowns", detail)[1]), count, None]
             entries.append(heading)
         elif heading and heading[3] is None and line.startswith("| ") and line[2:3].isdigit():
-            heading[3] = [int(re.match(r"\d+", c.strip())[0]) for c in line.strip("|").split("|")]
+            cells = [re.match(r"\d*", c.strip())[0] for c in line.strip("|").split("|")]
+            heading[3] = [int(c or 0) for c in cells]  # "-" (no value) is 0, "2*" is 2
     return entries
 
 
@@ -192,6 +198,8 @@ def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
                 if part in left_out:
                     continue
                 for item, cost in rows.items():
+                    if item in left_out:
+                        continue
                     printed_name = item.split(" (")[0]
                     name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
                     expected[name] = (int(re.findall(r"\d+", cost)[-1]), "free" in cost)
@@ -228,6 +236,17 @@ LEGAL = {
         ],
         500 - (85 + 10) - 45 - (45 + 40) - (20 + 15) - 3 * (20 + 10) - 3 * 15,
     ),
+    "tomb_guardians": (
+        [
+            ("tomb_lord", 1, ["sword", "bow", "asp_arrows"]),
+            ("liche_priest", 1, ["serpent_staff"]),
+            ("acolyte", 1, ["club"]),
+            ("skeleton_warrior", 3, ["spear"]),
+            ("tomb_guard", 2, ["halberd"]),
+            ("tomb_scorpion", 2, []),
+        ],
+        500 - (150 + 10 + 10 + 10) - (55 + 30) - (20 + 3) - 3 * (20 + 10) - 2 * (30 + 10) - 2 * 15,
+    ),
 }
 
 
@@ -241,6 +260,11 @@ def _a_novice_with_a_censer(w):
     return lambda: services.buy_item(novice, actor=w.owner, item_key="censer")
 
 
+def _an_acolyte_with_a_serpent_staff(w):
+    acolyte = hire(w, "acolyte")
+    return lambda: services.buy_item(acolyte, actor=w.owner, item_key="serpent_staff")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -249,6 +273,8 @@ ILLEGAL = {
         _a_novice_with_a_censer,
         "not on Plague Novice's equipment list",
     ),
+    # Tomb Guardians: the serpent staff is the Liche Priest's alone.
+    "tomb_guardians": (_an_acolyte_with_a_serpent_staff, "not on Acolyte's equipment list"),
 }
 
 
