@@ -144,6 +144,14 @@ def test_may_have_names_the_restriction():
      ("book_of_the_dead", ["undead"], ["reikland"]),
      ("brazier_iron", ["witch_hunters"], ["sisters_of_sigmar"]),
      ("wolfcloak", ["middenheim"], ["reikland"]),
+     ("censer", ["skaven_of_clan_pestilens"], ["skaven"]),
+     ("vial_of_pestilens", ["skaven", "skaven_of_clan_pestilens"], ["reikland"]),
+     # Clan Pestilens uses its own banner, shards, book, chant and amulet instead of these
+     ("banner", ["reikland", "skaven"], ["skaven_of_clan_pestilens"]),
+     ("elven_cloak", ["reikland"], ["skaven_of_clan_pestilens"]),
+     ("tome_of_magic", ["skaven"], ["skaven_of_clan_pestilens", "witch_hunters"]),
+     ("serpent_staff", ["tomb_guardians"], ["undead"]),
+     ("asp_arrows", ["tomb_guardians"], ["reikland"]),
      ("gromril_axe", ["reikland", "dwarf_treasure_hunters", "skaven"], []),
      ("ithilmar_sword", ["reikland", "undead"], [])],
 )  # fmt: skip
