@@ -87,8 +87,8 @@ def items():
 LISTS = [
     "averland", "beastmen_raiders", "carnival_of_chaos", "cult_of_the_possessed",
     "dwarf_treasure_hunters", "hochland_bandits", "kislevites", "marienburg", "middenheim",
-    "norse_explorers", "orc_mob", "ostland", "pirates",
-    "reikland", "sisters_of_sigmar", "skaven", "undead", "witch_hunters",
+    "norse_explorers", "orc_mob", "ostland", "pirates", "reikland", "sisters_of_sigmar",
+    "skaven", "skaven_of_clan_pestilens", "tomb_guardians", "undead", "witch_hunters",
 ]  # fmt: skip
 
 

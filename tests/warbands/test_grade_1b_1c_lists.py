@@ -29,7 +29,8 @@ SPECS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(LIST_SPECS.gl
 # The text's section heading: (the app's list, its grade), from each list's spec ("section").
 SECTIONS = {spec["section"].split(" — ")[0]: (spec["key"], spec["grade"]) for spec in SPECS}
 # The app's equipment lists: the text's list they print, and the parts of it left out (each
-# spec's equipment list names them: "text_list", "text_left_out").
+# spec's equipment list names them: "text_list", "text_left_out"): a part ("Armour") or an
+# item as printed ("Serpent Staff*", marked for another warrior only).
 EQUIPMENT_LISTS = {
     (spec["key"], row["key"]): (row["text_list"], tuple(row.get("text_left_out", ())))
     for spec in SPECS
@@ -40,6 +41,7 @@ ITEM_ALIASES = {
     "Throwing Axes": "Throwing knives",  # Norse: "same as Throwing Knives"
     "Cutlass": "Sword",  # Pirates: "Cutlass (Sword)"
     "Throwing Axe": "Throwing knives",  # Hochland Bandits: the Norse reading (README)
+    "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
 }
 
 
@@ -84,7 +86,8 @@ def find(key: str, name: str) -> WarriorType:
 
 def headings(lines: list[str]):
     """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)"; the
-    numbers may also stand before the name ("#### 0–2 Footpads (…)", "#### 1 Bandit Prince")."""
+    numbers may also stand before the name ("#### 0–2 Footpads (…)", "#### 1 Bandit Prince");
+    a profile's dash is 0, as the app stores it."""
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
@@ -100,7 +103,8 @@ def headings(lines: list[str]):
             heading = [name, int(re.search(r"(\d+) gold crowns", detail)[1]), count, None]
             entries.append(heading)
         elif heading and heading[3] is None and line.startswith("| ") and line[2:3].isdigit():
-            heading[3] = [int(re.match(r"\d+", c.strip())[0]) for c in line.strip("|").split("|")]
+            cells = [re.match(r"\d*", c.strip())[0] for c in line.strip("|").split("|")]
+            heading[3] = [int(c or 0) for c in cells]  # "-" (no value) is 0, "2*" is 2
     return entries
 
 
@@ -108,8 +112,14 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
     for key, lines in sections().items():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
-        gold = int(re.search(r"You have (\d+) gold crowns", choice, re.I)[1])
-        size = re.search(r"maximum number of \w+ [^.]*?(?:may never exceed|is) (\d+)", choice, re.I)
+        # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens)
+        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens)",
+                             choice, re.IGNORECASE)[1])  # fmt: skip
+        # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
+        size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)
+        size = size or re.search(
+            r"maximum number of \w+ [^.]*?(?:may never exceed|is) (\d+)", choice, re.I
+        )
         size = int(size[1])
         assert (warband_type.starting_gold, warband_type.max_warriors) == (gold, size), key
         assert warband_type.grade == dict(SECTIONS.values())[key]
@@ -206,6 +216,8 @@ def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
                 if part in left_out:
                     continue
                 for item, cost in rows.items():
+                    if item in left_out:
+                        continue
                     printed_name = item.split(" (")[0]
                     name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
                     expected[name] = (int(re.search(r"(\d+) gc", cost)[1]), "free" in cost)
@@ -264,6 +276,28 @@ LEGAL = {
         - 3 * (10 + 10)
         - (35 + 10),
     ),
+    "skaven_of_clan_pestilens": (
+        [
+            ("plague_priest", 1, ["sword"]),
+            ("pestilens_sorcerer", 1, []),
+            ("plague_monk", 1, ["censer"]),
+            ("monk_initiate", 1, ["disease_dagger"]),
+            ("plague_novice", 3, ["spear"]),
+            ("giant_rat", 3, []),
+        ],
+        500 - (85 + 10) - 45 - (45 + 40) - (20 + 15) - 3 * (20 + 10) - 3 * 15,
+    ),
+    "tomb_guardians": (
+        [
+            ("tomb_lord", 1, ["sword", "bow", "asp_arrows"]),
+            ("liche_priest", 1, ["serpent_staff"]),
+            ("acolyte", 1, ["club"]),
+            ("skeleton_warrior", 3, ["spear"]),
+            ("tomb_guard", 2, ["halberd"]),
+            ("tomb_scorpion", 2, []),
+        ],
+        500 - (150 + 10 + 10 + 10) - (55 + 30) - (20 + 3) - 3 * (20 + 10) - 2 * (30 + 10) - 2 * 15,
+    ),
 }
 
 
@@ -282,12 +316,29 @@ def _a_pistol_for_a_thug(w):
     return lambda: services.buy_item(thug, actor=w.owner, item_key="pistol")
 
 
+def _a_novice_with_a_censer(w):
+    novice = hire(w, "plague_novice")
+    return lambda: services.buy_item(novice, actor=w.owner, item_key="censer")
+
+
+def _an_acolyte_with_a_serpent_staff(w):
+    acolyte = hire(w, "acolyte")
+    return lambda: services.buy_item(acolyte, actor=w.owner, item_key="serpent_staff")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
     "pirates": (_a_cat_for_the_crew, "for heroes only"),
     # Powder's Expensive!: no henchman may buy blackpowder
     "hochland_bandits": (_a_pistol_for_a_thug, "not on Thug's equipment list"),
+    # Clan Pestilens: the censer is on the heroes' list only.
+    "skaven_of_clan_pestilens": (
+        _a_novice_with_a_censer,
+        "not on Plague Novice's equipment list",
+    ),
+    # Tomb Guardians: the serpent staff is the Liche Priest's alone.
+    "tomb_guardians": (_an_acolyte_with_a_serpent_staff, "not on Acolyte's equipment list"),
 }
 
 

@@ -27,9 +27,11 @@ def _chart() -> list[dict]:
 
 def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     items = _chart()
-    # the Grade 1a chart, the javelins of the 1b lists, the Pirates' twelve special items and
-    # the Hochland Bandits' main gauche
-    assert len(items) == 114 + 1 + 12 + 1
+    # the Grade 1a chart, and the 1b lists' chart items: javelins (Norse Explorers), the
+    # Pirates' twelve special items, the Hochland Bandits' main gauche, the two weapons and
+    # seven special items of the Skaven of Clan Pestilens, serpent staff, Nehekharan javelins
+    # and asp arrows (Tomb Guardians)
+    assert len(items) == 114 + 1 + 12 + 1 + 2 + 7 + 3
     for item in items:
         summary = item.get("summary", "")
         assert summary.strip(), f"{item['key']}: no summary"

@@ -146,7 +146,10 @@ def read_catalogue(path: Path, data_root: ET.Element) -> BsCatalogue:
     root = ET.parse(path).getroot()
     library = Library(root, data_root)
     warriors = []
-    for entry in _children(root, "selectionEntries"):
+    # Older catalogues link some warriors from their shared entries (Clan Pestilens' Giant
+    # Rats and Plague Novices): the root's links count as its own entries.
+    linked = [library.resolve(link) for link in _children(root, "entryLinks")]
+    for entry in [*_children(root, "selectionEntries"), *filter(None, linked)]:
         categories = {link.get("name") for link in entry.iter(NS + "categoryLink")}
         if HEROES not in categories and HENCHMEN not in categories:
             continue
@@ -161,8 +164,10 @@ def _model_of(entry: ET.Element) -> ET.Element:
     for child in children:
         if child.get("type") == "model":
             return child
-    for child in children:  # some units hold their priced model as an upgrade of its name
-        if child.get("name") == entry.get("name") and _cost(child):
+    # Some units hold their priced model as an upgrade of its name, or of its singular.
+    names = (entry.get("name"), entry.get("name", "").removesuffix("s"))
+    for child in children:
+        if child.get("name") in names and _cost(child):
             return child
     return entry
 

@@ -12,6 +12,6 @@ def load(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("warbands", "0034_warband_version")]
+    dependencies = [("warbands", "0036_grade_1b_hired_swords")]
 
     operations = [migrations.RunPython(load, migrations.RunPython.noop)]
