@@ -85,7 +85,7 @@ def items():
 # --- The texts and the catalogue -----------------------------------------------------------
 
 LISTS = [
-    "averland", "beastmen_raiders", "carnival_of_chaos", "cult_of_the_possessed",
+    "averland", "beastmen_raiders", "carnival_of_chaos", "cult_of_the_possessed", "dark_elves",
     "dwarf_treasure_hunters", "kislevites", "marienburg", "middenheim", "norse_explorers",
     "orc_mob", "ostland",
     "reikland", "sisters_of_sigmar", "skaven", "undead", "witch_hunters",

@@ -37,6 +37,14 @@ EQUIPMENT_LISTS = {
 }
 # Items a text names its own way, and the chart's item the app sells for them.
 ITEM_ALIASES = {"Throwing Axes": "Throwing knives"}  # Norse: "same as Throwing Knives"
+# Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
+# app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
+UPGRADES = {
+    # Dark Elves: "Dark Elf Blade (weapon upgrade, Heroes only) +15 gc", a sword or dagger
+    "Dark Elf Blade": (("Sword", "Dagger"), "Dark Elf blade ({})", lambda price, up: price + up),
+}
+# The parts of an equipment list, as the texts head them (in bold or plain).
+PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
 
 
 def sections() -> dict[str, list[str]]:
@@ -73,17 +81,26 @@ def find(key: str, name: str) -> WarriorType:
         found = [t for t in types if _norm(t.name) == _norm(part)]
         if len(found) == 1:
             return found[0]
+    for part in name.split("/"):  # "Sorceress" of the Skill Table: the "Dark Elf Sorceress"
+        found = [t for t in types if _norm(t.name).endswith(_norm(part))]
+        if len(found) == 1:
+            return found[0]
     raise AssertionError(f"{key}: no warrior {name!r}")
 
 
 def headings(lines: list[str]):
-    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)"."""
+    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)", the
+    numbers in the brackets ("0-2, 50 gold crowns") or before the name ("#### 0–1 Name")."""
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
             name, _, detail = line[5:].partition(" (")
+            before = re.match(r"(\d+)(?:[–-](\d+))? (.+)", name)
             counts = re.match(r"(\d+)-(\d+)", detail)
-            if counts:
+            if before:
+                name = before[3]
+                count = (int(before[1]), int(before[2] or before[1]))
+            elif counts:
                 count = (int(counts[1]), int(counts[2]))
             else:
                 count = (1, 1) if "required" in detail else (0, None)
@@ -122,7 +139,8 @@ def starting_experience(lines: list[str]):
     for line in subsection(lines, "Starting Experience"):
         found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line)
         if found:
-            yield re.split(r" & | and |, ", found[1]), int(found[2])
+            names = re.split(r" & | and |, ", found[1])
+            yield [re.sub(r"^(?:an?|the) ", "", name, flags=re.I) for name in names], int(found[2])
 
 
 def test_every_warrior_starts_with_the_experience_the_text_gives():
@@ -164,38 +182,102 @@ def test_every_heroes_skill_lists_are_the_texts_skill_table():
 
 def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]]]:
     """{text list: {part ("Armour"…): {item as printed: cost as printed}}} from the tables
-    under "**Hero Equipment List — Armour**" and the like."""
+    under "**Hero Equipment List — Armour**", or under a part ("Armour", plain or in bold)
+    of the list named last ("**Dark Elf Equipment List**"; "Equipment List" if none is)."""
     lists: dict[str, dict[str, dict[str, str]]] = {}
-    part = None
+    name, part = "Equipment List", None
     for line in subsection(lines, "Equipment Lists"):
         heading = re.match(r"\*\*(.+?) — (.+)\*\*$", line)
+        title = line.strip("*")
         if heading:
             part = lists.setdefault(heading[1], {}).setdefault(heading[2], {})
+        elif title in PARTS:
+            part = lists.setdefault(name, {}).setdefault(title, {})
+        elif re.fullmatch(r"\*\*.+ List\*\*", line):
+            name = title
         elif part is not None and line.startswith("| ") and not line.startswith("| Item"):
             item, cost = (c.strip() for c in line.strip("|").split("|"))
             part[item] = cost
     return lists
 
 
+def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, bool]]:
+    """{item: (price, first free, heroes only)} of a text's list (its parts as
+    ``text_equipment_lists`` reads them), less the parts and items left out; an upgrade
+    stands for the upgraded weapons (``UPGRADES``). "Heroes only" is printed in the item's
+    brackets, or as a star where the list's footnote says so (``starred``)."""
+    expected = {}
+    for part, rows in printed.items():
+        if part in left_out:
+            continue
+        prices = {item.split(" (")[0]: int(re.findall(r"\d+", c)[-1]) for item, c in rows.items()}
+        for item, cost in rows.items():
+            printed_name = item.split(" (")[0].rstrip("*")
+            if printed_name in left_out:
+                continue
+            price = int(re.findall(r"\d+", cost)[-1])
+            heroes = item.endswith("Heroes only)") or (starred and item.endswith("*"))
+            if printed_name in UPGRADES:
+                weapons, named, priced = UPGRADES[printed_name]
+                for weapon in (w for w in weapons or prices if w in prices and w != item):
+                    upgraded = priced(prices[weapon], price)
+                    expected[_norm(named.format(weapon))] = (upgraded, False, heroes)
+                continue
+            name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
+            expected[name] = (price, "free" in cost, heroes)
+    return expected
+
+
 def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
     for key, lines in sections().items():
         printed = text_equipment_lists(lines)
+        starred = any(line.startswith("\\* Heroes only") for line in lines)
         for (list_key, app_list), (text_list, left_out) in EQUIPMENT_LISTS.items():
             if list_key != key:
                 continue
-            expected = {}
-            for part, rows in printed[text_list].items():
-                if part in left_out:
-                    continue
-                for item, cost in rows.items():
-                    printed_name = item.split(" (")[0]
-                    name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
-                    expected[name] = (int(re.findall(r"\d+", cost)[-1]), "free" in cost)
+            expected = expected_entries(printed[text_list], left_out, starred)
             entries = EquipmentListEntry.objects.filter(
                 equipment_list__warband_type__key=key, equipment_list__key=app_list
             ).select_related("item")
-            offered = {_norm(e.item.name.split("/")[0]): (e.price, e.first_free) for e in entries}
+            offered = {
+                _norm(e.item.name.split("/")[0]): (e.price, e.first_free, e.heroes_only)
+                for e in entries
+            }
             assert offered == expected, (key, app_list)
+
+
+def magic_section(name: str) -> list[str]:
+    """The lines of "## Magic — <name>" in the campaigns chapter."""
+    lines = (REFERENCE / "03-campaigns-magic-optional-rules.md").read_text(encoding="utf-8")
+    lines = lines.splitlines()
+    start = lines.index(f"## Magic — {name}") + 1
+    end = next((n for n in range(start, len(lines)) if lines[n].startswith("## ")), len(lines))
+    return lines[start:end]
+
+
+def test_every_casters_spell_list_is_the_texts_table_with_its_difficulties():
+    """Each caster's list, spell by spell: the D6 table and each spell's printed difficulty."""
+    casters = WarriorType.objects.filter(
+        warband_type__key__in=[key for key, _ in SECTIONS.values()], spell_list__isnull=False
+    ).select_related("spell_list")
+    assert casters, "no caster in the lists"
+    for caster in casters:
+        lines = magic_section(caster.spell_list.name)
+        table = {}
+        for line in lines:
+            row = re.match(r"\| (\d) \| (.+?) \|$", line)
+            if row:
+                table[int(row[1])] = row[2]
+        difficulty = {}
+        for n, line in enumerate(lines):
+            if line.startswith("#### "):
+                printed = next(x for x in lines[n + 1 :] if x.strip())
+                found = re.fullmatch(r"\*Difficulty: (\d+|Auto)\*", printed)
+                difficulty[line[5:]] = int(found[1]) if found[1].isdigit() else None
+        expected = {d6: (name, difficulty[name]) for d6, name in table.items()}
+        spells = caster.spell_list.spells.all()
+        assert {s.d6: (s.name, s.difficulty) for s in spells} == expected, caster.name
+        assert caster.starting_spells == 1, caster.name
 
 
 # --- Mustered through the real services ----------------------------------------------------
@@ -213,6 +295,16 @@ LEGAL = {
         ],
         500 - (70 + 5 + 5) - (50 + 15) - 90 - 2 * 15 - 2 * (25 + 5) - (25 + 15),
     ),
+    "dark_elves": (
+        [
+            ("high_born", 1, ["dark_elf_blade_sword", "dark_venom"]),
+            ("beastmaster", 1, ["beastlash"]),
+            ("cold_one_beasthound", 2, []),
+            ("sorceress", 1, []),
+            ("shade", 2, ["repeater_crossbow"]),
+        ],
+        500 - (70 + 25 + 15) - (45 + 10) - 2 * 30 - 55 - 2 * (30 + 35),
+    ),
 }
 
 
@@ -221,9 +313,15 @@ def _wolves_without_a_wulfen(w):
     return lambda: hire(w, "wolf", models=2)
 
 
+def _hounds_without_a_beastmaster(w):
+    hire(w, "high_born")
+    return lambda: hire(w, "cold_one_beasthound", models=1)
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
+    "dark_elves": (_hounds_without_a_beastmaster, "Cold One Beasthounds may only join"),
 }
 
 
@@ -260,3 +358,25 @@ def test_a_berserker_never_wears_armour():
         lambda: services.buy_item(berserker, actor=warband.owner, item_key="shield"),
         "not on Berserker's equipment list",
     )
+
+
+def test_dark_elf_lists_keep_their_warriors_to_their_own_gear():
+    """Dark Elves: the Beastlash is the Beastmaster's alone, Fellblades carry no missile
+    weapon, and a Corsair buys no Dark Elf Blade (heroes only) but may wear a Sea Dragon
+    Cloak."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key="dark_elves"))
+    high_born = hire(warband, "high_born")
+    fellblade = hire(warband, "fellblade")
+    corsair = hire(warband, "corsair", items=["sea_dragon_cloak"])
+
+    for warrior, item, reason in [
+        (high_born, "beastlash", "not on High Born's equipment list"),
+        (fellblade, "repeater_crossbow", "not on Fellblade's equipment list"),
+        (corsair, "dark_elf_blade_dagger", "heroes only"),
+    ]:
+        refused(
+            warband,
+            lambda w=warrior, i=item: services.buy_item(w, actor=warband.owner, item_key=i),
+            reason,
+        )
+    assert "sea_dragon_cloak" in [i.item.key for i in corsair.items.all()]
