@@ -88,7 +88,7 @@ LISTS = [
     "averland", "beastmen_raiders", "carnival_of_chaos", "cult_of_the_possessed", "dark_elves",
     "dwarf_treasure_hunters", "kislevites", "marienburg", "middenheim", "norse_explorers",
     "orc_mob", "ostland",
-    "reikland", "sisters_of_sigmar", "skaven", "undead", "witch_hunters",
+    "reikland", "shadow_warriors", "sisters_of_sigmar", "skaven", "undead", "witch_hunters",
 ]  # fmt: skip
 
 

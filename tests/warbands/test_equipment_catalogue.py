@@ -144,6 +144,11 @@ def test_may_have_names_the_restriction():
      ("book_of_the_dead", ["undead"], ["reikland"]),
      ("brazier_iron", ["witch_hunters"], ["sisters_of_sigmar"]),
      ("wolfcloak", ["middenheim"], ["reikland"]),
+     ("beastlash", ["dark_elves"], ["reikland"]),
+     ("dark_elf_blade_sword", ["dark_elves"], ["shadow_warriors"]),
+     ("sea_dragon_cloak", ["dark_elves"], ["norse_explorers"]),
+     ("elven_runestones", ["shadow_warriors"], ["dark_elves"]),
+     ("standard_of_nagarythe", ["shadow_warriors"], ["reikland"]),
      ("gromril_axe", ["reikland", "dwarf_treasure_hunters", "skaven"], []),
      ("ithilmar_sword", ["reikland", "undead"], [])],
 )  # fmt: skip

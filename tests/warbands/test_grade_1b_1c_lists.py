@@ -42,6 +42,8 @@ ITEM_ALIASES = {"Throwing Axes": "Throwing knives"}  # Norse: "same as Throwing 
 UPGRADES = {
     # Dark Elves: "Dark Elf Blade (weapon upgrade, Heroes only) +15 gc", a sword or dagger
     "Dark Elf Blade": (("Sword", "Dagger"), "Dark Elf blade ({})", lambda price, up: price + up),
+    # Shadow Warriors: "Ithilmar weapon* 2 x price", every weapon of the part
+    "Ithilmar weapon": (None, "Ithilmar {}", lambda price, times: price * times),
 }
 # The parts of an equipment list, as the texts head them (in bold or plain).
 PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
@@ -115,8 +117,8 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
     for key, lines in sections().items():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
-        gold = int(re.search(r"You have (\d+) gold crowns", choice)[1])
-        size = int(re.search(r"may never exceed (\d+)", choice)[1])
+        gold = int(re.search(r"You have (\d+) gold crowns", choice, flags=re.I)[1])
+        size = int(re.search(r"(?:may never exceed|in the warband is) (\d+)", choice)[1])
         assert (warband_type.starting_gold, warband_type.max_warriors) == (gold, size), key
         assert warband_type.grade == dict(SECTIONS.values())[key]
 
@@ -140,7 +142,7 @@ def starting_experience(lines: list[str]):
         found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line)
         if found:
             names = re.split(r" & | and |, ", found[1])
-            yield [re.sub(r"^(?:an?|the) ", "", name, flags=re.I) for name in names], int(found[2])
+            yield [re.sub(r"^(?:an?|the|all) ", "", n, flags=re.I) for n in names], int(found[2])
 
 
 def test_every_warrior_starts_with_the_experience_the_text_gives():
@@ -305,6 +307,16 @@ LEGAL = {
         ],
         500 - (70 + 25 + 15) - (45 + 10) - 2 * 30 - 55 - 2 * (30 + 35),
     ),
+    "shadow_warriors": (
+        [
+            ("shadow_master", 1, ["ithilmar_sword", "elf_bow"]),
+            ("shadow_weaver", 1, ["elven_runestones"]),
+            ("shadow_walker", 1, ["long_bow", "elven_cloak"]),
+            ("shadow_warrior", 2, ["bow"]),
+            ("shadow_warrior_novice", 1, ["spear"]),
+        ],
+        500 - (70 + 20 + 35) - (55 + 50) - (45 + 15 + 75) - 2 * (35 + 10) - (25 + 10),
+    ),
 }
 
 
@@ -318,10 +330,17 @@ def _hounds_without_a_beastmaster(w):
     return lambda: hire(w, "cold_one_beasthound", models=1)
 
 
+def _runestones_for_a_walker(w):
+    hire(w, "shadow_master")
+    walker = hire(w, "shadow_walker")
+    return lambda: services.buy_item(walker, actor=w.owner, item_key="elven_runestones")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
     "dark_elves": (_hounds_without_a_beastmaster, "Cold One Beasthounds may only join"),
+    "shadow_warriors": (_runestones_for_a_walker, "not on Shadow Walker's equipment list"),
 }
 
 
@@ -380,3 +399,18 @@ def test_dark_elf_lists_keep_their_warriors_to_their_own_gear():
             reason,
         )
     assert "sea_dragon_cloak" in [i.item.key for i in corsair.items.all()]
+
+
+def test_shadow_warrior_henchmen_buy_no_starred_item():
+    """Shadow Warriors: the starred items of the list (ithilmar, the standard, the horn, the
+    wine) are for heroes; the Elven cloak is for anyone."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key="shadow_warriors"))
+    hire(warband, "shadow_master", items=["standard_of_nagarythe", "ithilmar_armour"])
+    novices = hire(warband, "shadow_warrior_novice", models=2, items=["elven_cloak"])
+
+    for item in ("ithilmar_dagger", "war_horn_of_nagarythe", "elven_wine"):
+        refused(
+            warband,
+            lambda i=item: services.buy_item(novices, actor=warband.owner, item_key=i),
+            "heroes only",
+        )

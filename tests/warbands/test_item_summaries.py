@@ -28,8 +28,9 @@ def _chart() -> list[dict]:
 def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     items = _chart()
     # the Grade 1a chart, the javelins of the 1b lists, the Dark Elves' beastlash, blades
-    # (sword, dagger) and Sea Dragon Cloak
-    assert len(items) == 114 + 1 + 4
+    # (sword, dagger) and Sea Dragon Cloak, the Shadow Warriors' runestones, wine, standard
+    # and war horn
+    assert len(items) == 114 + 1 + 4 + 4
     for item in items:
         summary = item.get("summary", "")
         assert summary.strip(), f"{item['key']}: no summary"

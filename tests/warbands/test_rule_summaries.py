@@ -50,8 +50,9 @@ def _summarised() -> list[tuple[str, dict]]:
 def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     rows = _summarised()
     # core skills and the hired swords' own, the lists' own skills (Grade 1a, then the Norse
-    # Explorers', the Dark Elves'), spells and prayers (then Dark Elf Magic)
-    assert len(rows) == 35 + 9 + 35 + 5 + 5 + 42 + 6 + 6
+    # Explorers', the Dark Elves', the Shadow Warriors'), spells and prayers (then Dark Elf
+    # Magic and Shadow Warrior Magic)
+    assert len(rows) == 35 + 9 + 35 + 5 + 5 + 6 + 42 + 6 + 6 + 6
     for where, row in rows:
         summary = row.get("summary", "")
         assert summary.strip(), f"{where} {row['key']}: no summary"
