@@ -41,9 +41,12 @@ KEYS = {
 WHO = {
     "Warrior-Priests": "witch_hunters", "Sisters of Sigmar": "sisters_of_sigmar",
     "Skaven": "skaven", "Goblins": "orc_mob",
-    "Lizardmen": None, "Forest Goblins": None, "Skink Heroes": None, "Dark Elves": None,
+    "Lizardmen": None, "Forest Goblins": None, "Skink Heroes": None, "Dark Elves": "dark_elves",
     "Amazons (Lustria)": None, "a brace": None,  # "Rare 12 for a brace": Nuln's pistols
 }  # fmt: skip
+# Upgrades the chapter prices as a sum added to a weapon ("+ 20 gc"); the catalogue sells each
+# upgraded weapon as an item of its own, keyed "<upgrade>_<weapon>".
+UPGRADES = ("dark_elf_blade",)
 # What the exploration chart finds, as the campaigns chapter words it (the magical artefacts
 # are read from their table's headings).
 FINDS = {
@@ -95,7 +98,8 @@ def chapter_terms() -> dict[str, Terms]:
     """{catalogue key: Terms} for every priced entry of the chapter, with the braces of
     pistols ("15 gc (30 gc for a brace)") as entries of their own and the gromril and
     ithilmar weapons ("4 x Price", "3 x Price") under ``gromril_weapon``/``ithilmar_weapon``
-    with their multiple as the price."""
+    with their multiple as the price, and the upgrades of a weapon ("+ 20 gc": the Dark Elf
+    Blade) with the sum they add."""
     if not CHAPTER.exists():
         pytest.skip(f"the rule texts are not at {CHAPTER}")
     terms: dict[str, Terms] = {}
@@ -120,8 +124,12 @@ def chapter_terms() -> dict[str, Terms]:
         if multiple:
             terms[key] = Terms(heading, int(multiple[1]), None, rarity, notes)
             continue
+        upgrade = re.fullmatch(r"\+ (\d+) gc", cost)
+        if upgrade:  # an upgrade's price: no item of its own, see ``terms_of``
+            terms[key] = Terms(heading, int(upgrade[1]), None, rarity, notes)
+            continue
         price = re.match(r"(?:1st free/)?(\d+)(?: gc)?(?: \+ (\d*D6(?: x \d+)?))?", cost)
-        if price is None:  # an upgrade's price ("+ 20 gc"): no item of its own
+        if price is None:
             continue
         dice = price[2].replace(" x ", "x").removeprefix("1") if price[2] else None
         terms[key] = Terms(heading, int(price[1]), dice, rarity, notes)
@@ -134,11 +142,17 @@ def chapter_terms() -> dict[str, Terms]:
 
 
 def terms_of(key: str) -> Terms | None:
-    """The chapter's terms for a catalogue item: its own entry, or a gromril or ithilmar
-    weapon's (the multiple of its weapon's price, at the metal's rarity)."""
+    """The chapter's terms for a catalogue item: its own entry, a gromril or ithilmar
+    weapon's (the multiple of its weapon's price, at the metal's rarity), or an upgraded
+    weapon's (``dark_elf_blade_sword``: the sword's price and the upgrade's, at its rarity)."""
     terms = chapter_terms()
-    if key in terms:
+    if key in terms and key not in UPGRADES:
         return terms[key]
+    for upgrade in UPGRADES:
+        base = key.removeprefix(f"{upgrade}_")
+        if base != key and base in terms and upgrade in terms:
+            rule = terms[upgrade]
+            return Terms(f"{upgrade} {base}", rule.price + terms[base].price, None, rule.rarity)
     for metal in ("gromril", "ithilmar"):
         base = key.removeprefix(f"{metal}_")
         if base != key and base in terms and f"{metal}_weapon" in terms:

@@ -43,6 +43,16 @@ ITEM_ALIASES = {
     "Throwing Axe": "Throwing knives",  # Hochland Bandits: the Norse reading (README)
     "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
 }
+# Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
+# app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
+UPGRADES = {
+    # Dark Elves: "Dark Elf Blade (weapon upgrade, Heroes only) +15 gc", a sword or dagger
+    "Dark Elf Blade": (("Sword", "Dagger"), "Dark Elf blade ({})", lambda price, up: price + up),
+    # Shadow Warriors: "Ithilmar weapon* 2 x price", every weapon of the part
+    "Ithilmar weapon": (None, "Ithilmar {}", lambda price, times: price * times),
+}
+# The parts of an equipment list, as the texts head them (in bold or plain).
+PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
 
 
 def sections() -> dict[str, list[str]]:
@@ -81,13 +91,17 @@ def find(key: str, name: str) -> WarriorType:
         found = found or [t for t in types if _norm(t.name).endswith(_norm(part))]
         if len(found) == 1:
             return found[0]
+    for part in name.split("/"):  # "Sorceress" of the Skill Table: the "Dark Elf Sorceress"
+        found = [t for t in types if _norm(t.name).endswith(_norm(part))]
+        if len(found) == 1:
+            return found[0]
     raise AssertionError(f"{key}: no warrior {name!r}")
 
 
 def headings(lines: list[str]):
-    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)"; the
-    numbers may also stand before the name ("#### 0–2 Footpads (…)", "#### 1 Bandit Prince");
-    a profile's dash is 0, as the app stores it."""
+    """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)", the
+    numbers in the brackets ("0-2, 50 gold crowns") or before the name ("#### 0–2 Footpads
+    (…)", "#### 1 Bandit Prince"); a profile's dash is 0, as the app stores it."""
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
@@ -143,7 +157,8 @@ def starting_experience(lines: list[str]):
     for line in subsection(lines, "Starting Experience"):
         found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line)
         if found:
-            yield re.split(r" & | and |, ", found[1]), int(found[2])
+            names = re.split(r" & | and |, ", found[1])
+            yield [re.sub(r"^(?:an?|the|all) ", "", n, flags=re.I) for n in names], int(found[2])
 
 
 def test_every_warrior_starts_with_the_experience_the_text_gives():
@@ -185,50 +200,121 @@ def test_every_heroes_skill_lists_are_the_texts_skill_table():
 
 def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]]]:
     """{text list: {part ("Armour"…): {item as printed: cost as printed}}} from the tables
-    under "**Hero Equipment List — Armour**" and the like, or under a plain part line
-    ("Missile Weapons") after "**Bandit Equipment List**". Another bold line ("**Swivel Gun
-    Ammo**") ends the list before it; "Armour: None." prints no part."""
+    under "**Hero Equipment List — Armour**", or under a part of the list named last
+    ("**Dark Elf Equipment List**"; "Equipment List" if none is): a part of ``PARTS`` in
+    plain or bold text, or any plain line after a list's name ("Missile Weapons" after
+    "**Bandit Equipment List**"). Another bold line ("**Swivel Gun Ammo**") ends the list
+    before it; "Armour: None." prints no part."""
     lists: dict[str, dict[str, dict[str, str]]] = {}
-    part, current = None, None
+    current, part = None, None
     for line in subsection(lines, "Equipment Lists"):
+        title = line.strip().strip("*")
         heading = re.match(r"\*\*(.+?)(?: — (.+))?\*\*$", line)
-        if heading:
-            current = heading[1] if heading[1].endswith("Equipment List") else None
-            part = (
-                lists.setdefault(heading[1], {}).setdefault(heading[2], {}) if heading[2] else None
-            )
-        elif current and line.strip() and not line.startswith("|") and ":" not in line:
-            part = lists.setdefault(current, {}).setdefault(line.strip(), {})
+        plain = line.strip() and not line.startswith(("|", "*")) and ":" not in line
+        if heading and heading[2]:
+            current = heading[1] if heading[1].endswith("List") else None
+            part = lists.setdefault(heading[1], {}).setdefault(heading[2], {})
+        elif title in PARTS or (current and plain):
+            part = lists.setdefault(current or "Equipment List", {}).setdefault(title, {})
+        elif heading:
+            current, part = (title if title.endswith("List") else None), None
         elif part is not None and line.startswith("| ") and not line.startswith("| Item"):
             item, cost = (c.strip() for c in line.strip("|").split("|"))
             part[item] = cost
     return lists
 
 
+BRACE = r"\((\d+) for a brace\)"
+
+
+def _price(cost: str) -> int:
+    """The price as printed: "10 gc", "1st free/2 gc", "15 gc (30 for a brace)", "65 gc (Rare
+    8; …)", or a multiple with no "gc" ("2 x price")."""
+    gold = re.search(r"(\d+) gc", cost)
+    return int(gold[1]) if gold else int(re.findall(r"\d+", cost)[-1])
+
+
+def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, bool]]:
+    """{item: (price, first free, heroes only)} of a text's list (its parts as
+    ``text_equipment_lists`` reads them), less the parts and items left out; an upgrade
+    stands for the upgraded weapons (``UPGRADES``). "Heroes only" is printed in the item's
+    brackets, or as a star where the list's footnote says so (``starred``)."""
+    expected = {}
+    for part, rows in printed.items():
+        if part in left_out:
+            continue
+        prices = {item.split(" (")[0]: _price(c) for item, c in rows.items()}
+        for item, cost in rows.items():
+            printed_name = item.split(" (")[0].rstrip("*")
+            if printed_name in left_out or item in left_out:
+                continue
+            price = _price(cost)
+            heroes = "Heroes only" in item + cost or (starred and item.endswith("*"))
+            brace = re.search(BRACE, cost)
+            if brace:  # "15 gc (30 for a brace)": the brace is an item of its own
+                expected[_norm(f"Brace of {printed_name}s")] = (int(brace[1]), False, heroes)
+            if printed_name in UPGRADES:
+                weapons, named, priced = UPGRADES[printed_name]
+                for weapon in (w for w in weapons or prices if w in prices and w != item):
+                    upgraded = priced(prices[weapon], price)
+                    expected[_norm(named.format(weapon))] = (upgraded, False, heroes)
+                continue
+            name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
+            expected[name] = (price, "free" in cost, heroes)
+    return expected
+
+
 def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
     for key, lines in sections().items():
         printed = text_equipment_lists(lines)
+        starred = any(line.startswith("\\* Heroes only") for line in lines)
         for (list_key, app_list), (text_list, left_out) in EQUIPMENT_LISTS.items():
             if list_key != key:
                 continue
-            expected = {}
-            for part, rows in printed[text_list].items():
-                if part in left_out:
-                    continue
-                for item, cost in rows.items():
-                    if item in left_out:
-                        continue
-                    printed_name = item.split(" (")[0]
-                    name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
-                    expected[name] = (int(re.search(r"(\d+) gc", cost)[1]), "free" in cost)
-                    brace = re.search(r"\((\d+) for a brace\)", cost)
-                    if brace:  # "15 gc (30 for a brace)": the brace is an item of its own
-                        expected[_norm(f"Brace of {printed_name}s")] = (int(brace[1]), False)
+            expected = expected_entries(printed[text_list], left_out, starred)
             entries = EquipmentListEntry.objects.filter(
                 equipment_list__warband_type__key=key, equipment_list__key=app_list
             ).select_related("item")
-            offered = {_norm(e.item.name.split("/")[0]): (e.price, e.first_free) for e in entries}
+            offered = {
+                _norm(e.item.name.split("/")[0]): (e.price, e.first_free, e.heroes_only)
+                for e in entries
+            }
             assert offered == expected, (key, app_list)
+
+
+def magic_section(name: str) -> list[str]:
+    """The lines of "## Magic — <name>" in the campaigns chapter."""
+    lines = (REFERENCE / "03-campaigns-magic-optional-rules.md").read_text(encoding="utf-8")
+    lines = lines.splitlines()
+    start = lines.index(f"## Magic — {name}") + 1
+    end = next((n for n in range(start, len(lines)) if lines[n].startswith("## ")), len(lines))
+    return lines[start:end]
+
+
+def test_every_casters_spell_list_is_the_texts_table_with_its_difficulties():
+    """Each caster's list, spell by spell: the D6 table and each spell's printed difficulty."""
+    casters = WarriorType.objects.filter(
+        warband_type__key__in=[key for key, _ in SECTIONS.values()], spell_list__isnull=False
+    ).select_related("spell_list")
+    assert casters, "no caster in the lists"
+    for caster in casters:
+        lines = magic_section(caster.spell_list.name)
+        table = {}
+        for line in lines:
+            row = re.match(r"\| (\d) \| (.+?) \|$", line)
+            if row:
+                table[int(row[1])] = row[2]
+        difficulty = {}
+        for n, line in enumerate(lines):
+            if line.startswith("#### "):
+                printed = next(x for x in lines[n + 1 :] if x.strip())
+                found = re.fullmatch(r"\*Difficulty: (\d+|Auto)\*", printed)
+                difficulty[line[5:].lower()] = int(found[1]) if found[1].isdigit() else None
+        # the table and the headings may differ in case ("scroll" and "Scroll")
+        expected = {d6: (name.lower(), difficulty[name.lower()]) for d6, name in table.items()}
+        spells = caster.spell_list.spells.all()
+        assert {s.d6: (s.name.lower(), s.difficulty) for s in spells} == expected, caster.name
+        assert caster.starting_spells == 1, caster.name
 
 
 # --- Mustered through the real services ----------------------------------------------------
@@ -298,6 +384,26 @@ LEGAL = {
         ],
         500 - (150 + 10 + 10 + 10) - (55 + 30) - (20 + 3) - 3 * (20 + 10) - 2 * (30 + 10) - 2 * 15,
     ),
+    "dark_elves": (
+        [
+            ("high_born", 1, ["dark_elf_blade_sword", "dark_venom"]),
+            ("beastmaster", 1, ["beastlash"]),
+            ("cold_one_beasthound", 2, []),
+            ("sorceress", 1, []),
+            ("shade", 2, ["repeater_crossbow"]),
+        ],
+        500 - (70 + 25 + 15) - (45 + 10) - 2 * 30 - 55 - 2 * (30 + 35),
+    ),
+    "shadow_warriors": (
+        [
+            ("shadow_master", 1, ["ithilmar_sword", "elf_bow"]),
+            ("shadow_weaver", 1, ["elven_runestones"]),
+            ("shadow_walker", 1, ["long_bow", "elven_cloak"]),
+            ("shadow_warrior", 2, ["bow"]),
+            ("shadow_warrior_novice", 1, ["spear"]),
+        ],
+        500 - (70 + 20 + 35) - (55 + 50) - (45 + 15 + 75) - 2 * (35 + 10) - (25 + 10),
+    ),
 }
 
 
@@ -326,6 +432,17 @@ def _an_acolyte_with_a_serpent_staff(w):
     return lambda: services.buy_item(acolyte, actor=w.owner, item_key="serpent_staff")
 
 
+def _hounds_without_a_beastmaster(w):
+    hire(w, "high_born")
+    return lambda: hire(w, "cold_one_beasthound", models=1)
+
+
+def _runestones_for_a_walker(w):
+    hire(w, "shadow_master")
+    walker = hire(w, "shadow_walker")
+    return lambda: services.buy_item(walker, actor=w.owner, item_key="elven_runestones")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -339,6 +456,8 @@ ILLEGAL = {
     ),
     # Tomb Guardians: the serpent staff is the Liche Priest's alone.
     "tomb_guardians": (_an_acolyte_with_a_serpent_staff, "not on Acolyte's equipment list"),
+    "dark_elves": (_hounds_without_a_beastmaster, "Cold One Beasthounds may only join"),
+    "shadow_warriors": (_runestones_for_a_walker, "not on Shadow Walker's equipment list"),
 }
 
 
@@ -375,3 +494,40 @@ def test_a_berserker_never_wears_armour():
         lambda: services.buy_item(berserker, actor=warband.owner, item_key="shield"),
         "not on Berserker's equipment list",
     )
+
+
+def test_dark_elf_lists_keep_their_warriors_to_their_own_gear():
+    """Dark Elves: the Beastlash is the Beastmaster's alone, Fellblades carry no missile
+    weapon, and a Corsair buys no Dark Elf Blade (heroes only) but may wear a Sea Dragon
+    Cloak."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key="dark_elves"))
+    high_born = hire(warband, "high_born")
+    fellblade = hire(warband, "fellblade")
+    corsair = hire(warband, "corsair", items=["sea_dragon_cloak"])
+
+    for warrior, item, reason in [
+        (high_born, "beastlash", "not on High Born's equipment list"),
+        (fellblade, "repeater_crossbow", "not on Fellblade's equipment list"),
+        (corsair, "dark_elf_blade_dagger", "heroes only"),
+    ]:
+        refused(
+            warband,
+            lambda w=warrior, i=item: services.buy_item(w, actor=warband.owner, item_key=i),
+            reason,
+        )
+    assert "sea_dragon_cloak" in [i.item.key for i in corsair.items.all()]
+
+
+def test_shadow_warrior_henchmen_buy_no_starred_item():
+    """Shadow Warriors: the starred items of the list (ithilmar, the standard, the horn, the
+    wine) are for heroes; the Elven cloak is for anyone."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key="shadow_warriors"))
+    hire(warband, "shadow_master", items=["standard_of_nagarythe", "ithilmar_armour"])
+    novices = hire(warband, "shadow_warrior_novice", models=2, items=["elven_cloak"])
+
+    for item in ("ithilmar_dagger", "war_horn_of_nagarythe", "elven_wine"):
+        refused(
+            warband,
+            lambda i=item: services.buy_item(novices, actor=warband.owner, item_key=i),
+            "heroes only",
+        )

@@ -24,6 +24,9 @@ FREE_DAGGER = "Free Dagger"
 # The older layout (commit 2d4ab2c) links each warrior to his list as a shared group named
 # "<Hero|Henchman|…> Equipment", beside an "Extra Equipment" link to the whole chart.
 OLD_EXTRA_EQUIPMENT = "Extra Equipment"
+# A self-contained catalogue of that layout (Dark Elves, Shadow Warriors) gives each warrior an
+# "Equipment" entry linking its own copy of the whole chart; the list is the text's part of it.
+WHOLE_CHART = "Equipment"
 
 
 @dataclass(frozen=True)
@@ -266,8 +269,10 @@ def _starting_equipment(elements, library: Library) -> tuple[str | None, list[Bs
     for element in elements:
         for target, link in library.entries(element):
             name = (link if link is not None else target).get("name", "")
-            if name.startswith("Starting Equipment") or (
-                name.endswith(" Equipment") and name != OLD_EXTRA_EQUIPMENT
+            if (
+                name.startswith("Starting Equipment")
+                or name == WHOLE_CHART
+                or (name.endswith(" Equipment") and name != OLD_EXTRA_EQUIPMENT)
             ):
                 list_name = name.partition("(")[2].rstrip(")") or name
                 items: list[BsItem] = []

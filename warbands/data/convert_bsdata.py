@@ -33,7 +33,7 @@ OLD_BSDATA_DIR = DATA_DIR.parents[2] / "shared" / "data" / "bsdata-mordheim-2d4a
 OLD_DATA_CATALOGUE = "common-data.cat"
 MAPPING = DATA_DIR / "bsdata_lists.json"
 # One file per list of Grade 1b and 1c, the same shape as an entry of the mapping's ``lists``,
-# with optional ``items`` and ``skill_groups`` of its own added to the mapping's.
+# with optional ``item_names`` added to the mapping's and ``skill_groups`` of its own.
 LIST_SPECS = DATA_DIR / "lists"
 RULE_TEXT = "../shared/rules/reference/warbands-core-and-grade-1a.md"
 SKILL_ORDER = ("combat", "shooting", "academic", "strength", "speed")
@@ -83,8 +83,6 @@ class Converter:
         for path in sorted(LIST_SPECS.glob("*.json")):
             spec = json.loads(path.read_text(encoding="utf-8"))
             self.mapping["items"] = {**self.mapping["items"], **spec.pop("item_names", {})}
-            groups = spec.pop("skill_groups", {})
-            self.mapping["skill_groups"] = {**self.mapping["skill_groups"], **groups}
             self.mapping["lists"].append(spec)
         self.data_root = ET.parse(bsdata_dir / "data.cat").getroot()
         self._old_root: ET.Element | None = None
@@ -164,7 +162,7 @@ class Converter:
 
     def _warrior(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
         found = catalogue.warrior(row["from"])
-        converted = self._converted(found, spec["key"])
+        converted = self._converted(found, spec["key"], spec)
         overrides = row.get("overrides", {})
         for field, override in overrides.items():
             if converted.get(field) == override["value"]:
@@ -224,13 +222,16 @@ class Converter:
             "special_rules": row.get("special_rules", []),
         }
 
-    def _converted(self, found: bsdata.BsWarrior, warband: str) -> dict:
-        """The data set's values in the app's terms, before any override."""
-        groups = self.mapping["skill_groups"]
-        unknown = [name for name in found.skill_groups if name not in groups]
+    def _converted(self, found: bsdata.BsWarrior, warband: str, spec: dict | None = None) -> dict:
+        """The data set's values in the app's terms, before any override. A list's own
+        ``skill_groups`` come first (two catalogues may both say "Special Skills"); only a
+        hero's are read (henchmen have no skill lists in the app)."""
+        groups = {**self.mapping["skill_groups"], **(spec or {}).get("skill_groups", {})}
+        names = found.skill_groups if found.kind == "hero" else []
+        unknown = [name for name in names if name not in groups]
         if unknown:
             raise ConversionError(f"{warband}.{found.name}: unknown skill groups {unknown}")
-        skill_lists = [groups[name] for name in found.skill_groups]
+        skill_lists = [groups[name] for name in names]
         order = {key: n for n, key in enumerate(SKILL_ORDER)}
         return {
             "kind": found.kind,
@@ -254,6 +255,8 @@ class Converter:
             )
         else:
             found = catalogue.warrior(row["from"]).equipment
+        if "only" in row:
+            found = self._only(spec, row, found)
         entries: list[dict] = []
         for item in found:
             if item.hidden:
@@ -275,6 +278,26 @@ class Converter:
         if row.get("gromril_weapons"):
             entries += self._gromril_entries(entries)
         return {"key": row["key"], "name": row["name"], "entries": entries}
+
+    def _only(self, spec: dict, row: dict, found: list[bsdata.BsItem]) -> list[bsdata.BsItem]:
+        """A self-contained catalogue links every warrior to its whole chart: the list keeps
+        the data set's items the text prints (``only``, by the data set's names), in that
+        order."""
+        by_name = {item.name: item for item in found if not item.hidden}
+        missing = [name for name in row["only"] if name not in by_name]
+        if missing:
+            raise ConversionError(f"{spec['key']}.{row['key']}: not in the data set: {missing}")
+        self.disagreements.append(
+            Disagreement(
+                spec["key"],
+                row["name"],
+                "items",
+                f"the whole chart ({len(by_name)} items)",
+                f"{len(row['only'])} of them",
+                "The data set links every warrior to its whole chart; the text prints the list.",
+            )
+        )
+        return [by_name[name] for name in row["only"]]
 
     def _item_key(self, spec: dict, name: str) -> str:
         try:
@@ -298,7 +321,7 @@ class Converter:
             if key in by_key:
                 raise ConversionError(f"{spec['key']}.{row['key']}: already there: {key}")
             entry = {"item": key, "price": change["price"]}
-            if change.get("heroes_only"):  # a heroes-only entry the data set hides (Pirates)
+            if change.get("heroes_only"):  # a heroes-only entry the data set hides
                 entry["heroes_only"] = True
             entries.append(entry)
             self.disagreements.append(
@@ -326,6 +349,14 @@ class Converter:
                 )
             )
             by_key[key]["price"] = change["value"]
+        elif "heroes_only" in change:
+            key = change["heroes_only"]
+            if by_key[key].get("heroes_only"):
+                raise ConversionError(f"{spec['key']}.{row['key']}: stale heroes_only of {key}")
+            self.disagreements.append(
+                Disagreement(spec["key"], subject, key, "anyone", "heroes only", change["reason"])
+            )
+            by_key[key]["heroes_only"] = True
         else:
             raise ConversionError(f"{spec['key']}.{row['key']}: unknown change {change}")
 
