@@ -56,7 +56,7 @@ def test_the_seeded_league_passes_the_audit(league):
 
 
 def test_a_container_sold_twice_is_caught(league):
-    warband = Warband.objects.get(owner__username="alice")
+    warband = Warband.objects.get(name="Reikland Reavers")
     sack = StorageContainer.objects.create(warband=warband, kind="large_sack")
     chest = warband.containers.get(kind="treasure_chest")
     treasury.add_treasure(chest, gold=-chest.gold_crowns, reason="loss")  # room for the price

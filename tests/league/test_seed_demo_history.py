@@ -64,7 +64,7 @@ class TestTheDemoHistory:
         start = timezone.make_aware(
             datetime.datetime.combine(campaign.start_date, datetime.time(9))
         )
-        assert musters.count() == 4
+        assert musters.count() == 5
         assert set(musters.values_list("created_at", flat=True)) == {start}
 
     def test_no_entry_of_history_says_the_moment_the_demo_was_seeded(self):

@@ -39,6 +39,9 @@ DEMO_USERS = [
     ("carol", False, False, "The Order of the Burning Pyre"),
     ("dave", False, False, "Von Carstein's Get"),
 ]
+# A second warband of a player (the campaign allows two each): a Grade 1b list, mustered and
+# waiting for its first battle.
+DEMO_SECOND_WARBANDS = [("alice", "The Sons of Ymir")]
 # Each demo warband: its list, and (warrior type, name, models, items bought per model).
 # Both are legal starting warbands within the list's starting gold.
 DEMO_ROSTERS = {
@@ -74,6 +77,18 @@ DEMO_ROSTERS = {
             ("witch_hunter", "Ulrika Weiss", 1, ["crossbow"]),
             ("zealot", "Zealots", 4, ["axe"]),
             ("flagellant", "Flagellants", 2, ["flail"]),
+        ],
+    ),
+    "The Sons of Ymir": (
+        "norse_explorers",
+        [
+            ("jarl", "Ragnar Ironhand", 1, ["axe", "shield"]),
+            ("berserker", "Bjorn the Mad", 1, ["double_handed_weapon"]),
+            ("wulfen", "Ulfgrim", 1, []),
+            ("bondsman", "Leif", 1, ["axe"]),
+            ("marauder", "Marauders", 3, ["axe"]),
+            ("hunter", "Hunters", 2, ["bow"]),
+            ("wolf", "Wolves", 2, []),
         ],
     ),
     "Von Carstein's Get": (
@@ -169,6 +184,8 @@ class Command(BaseCommand):
             self.seed()
         self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}):")
         for username, staff, organiser, warband in DEMO_USERS:
+            seconds = [name for user, name in DEMO_SECOND_WARBANDS if user == username]
+            warband = " and ".join(filter(None, [warband, *seconds]))
             role = "site admin" if staff else "organiser" if organiser else f"plays {warband}"
             self.stdout.write(f"  {username:<10} {role}")
 
@@ -198,6 +215,8 @@ class Command(BaseCommand):
             )
             if warband_name:
                 self.seed_warband(campaign, user, warband_name)
+        for username, warband_name in DEMO_SECOND_WARBANDS:
+            self.seed_warband(campaign, User.objects.get(username=username), warband_name)
         self.seed_battles(campaign, User.objects.get(username="organiser"))
 
     def seed_battles(self, campaign: Campaign, organiser) -> None:
