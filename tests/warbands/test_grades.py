@@ -14,6 +14,7 @@ from warbands.models import WarbandType
 from warbands.models.lists import GRADE_NOTES
 from warbands.reference import (
     DATA_DIR,
+    GRADES,
     ReferenceDataError,
     load_grades,
     load_reference_data,
@@ -39,6 +40,11 @@ def test_every_list_has_the_grade_its_file_names():
 
     assert dict(WarbandType.objects.values_list("key", "grade")) == files
     assert set(files.values()) <= {"1a", "1b", "1c"}
+
+
+def test_the_loader_the_model_and_the_badges_know_the_same_grades():
+    assert list(GRADES) == WarbandType.Grade.values == list(GRADE_NOTES)
+    assert WarbandType.Grade.labels == ["Grade 1a", "Grade 1b", "Grade 1c"]
 
 
 def test_the_migration_sets_each_list_to_its_files_grade():
@@ -109,3 +115,12 @@ def test_a_list_of_no_known_grade_shows_no_badge(client):
     page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
 
     assert "<p>Reikland Mercenaries  · " in page and "badge-grade" not in page
+
+
+def test_the_admin_filters_the_lists_by_grade(admin_client):
+    WarbandType.objects.filter(key="skaven").update(grade="1b")
+
+    changelist = reverse("admin:warbands_warbandtype_changelist")
+    page = admin_client.get(changelist + "?grade__exact=1b").content.decode()
+
+    assert "Skaven of Clan Eshin" in page and "Reikland Mercenaries" not in page

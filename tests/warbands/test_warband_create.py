@@ -123,6 +123,13 @@ def test_a_control_character_in_the_search_is_refused_with_a_reason(client, play
     assert "invisible control character" in response.content.decode()
 
 
+def test_a_search_that_is_not_utf_8_reads_as_a_search_for_nothing_known(client, player):
+    response = client.get(url(player, "?q=%FF%FE"))
+
+    assert response.status_code == 200
+    assert 'data-testid="no-lists"' in response.content.decode()
+
+
 def test_an_htmx_search_draws_only_the_lists(client, player):
     response = client.get(url(player, "?q=mercen"), headers=HTMX)
 
