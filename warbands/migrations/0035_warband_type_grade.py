@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
                 choices=[("1a", "Grade 1a"), ("1b", "Grade 1b"), ("1c", "Grade 1c")],
                 default="1a",
                 help_text="The Mordheim community's grading of the list: official (1a), "
-                "tested fan (1b) or experimental fan (1c).",
+                "tested fan (1b) or experimental (1c).",
                 max_length=2,
             ),
             preserve_default=False,

@@ -300,7 +300,7 @@ class WarbandType(models.Model):
         max_length=2,
         choices=Grade.choices,
         help_text="The Mordheim community's grading of the list: official (1a), tested fan "
-        "(1b) or experimental fan (1c).",
+        "(1b) or experimental (1c).",
     )
     source = models.TextField(blank=True)
     starting_gold = models.PositiveIntegerField(default=500)
