@@ -65,7 +65,8 @@ class EquipmentListInline(admin.TabularInline):
 
 @admin.register(WarbandType)
 class WarbandTypeAdmin(admin.ModelAdmin):
-    list_display = ["name", "family", "starting_gold", "max_warriors", "max_heroes"]
+    list_display = ["name", "family", "grade", "starting_gold", "max_warriors", "max_heroes"]
+    list_filter = ["grade"]
     search_fields = ["name", "key"]
     inlines = [EquipmentListInline, WarriorTypeInline]
 

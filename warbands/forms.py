@@ -3,11 +3,15 @@ form per row it offers (a warrior type to hire, a warrior's group, his purchases
 drawn for a row takes that row and sets its widgets' attributes from it, and its own ids
 (``auto_id``) so that the rows' fields stay apart."""
 
+from dataclasses import dataclass
+
 from django import forms
+from django.forms.boundfield import BoundWidget
 
 from core.htmx import relabel
 from warbands import treasury
 from warbands.models import WarbandType, Warrior, WarriorType
+from warbands.models.lists import GRADE_NOTES
 from warbands.rules import containers as container_rules
 
 
@@ -16,13 +20,74 @@ def row_ids(row: str) -> str:
     return f"id_%s_{row}"
 
 
+class WarbandListSearchForm(forms.Form):
+    """The new-warband page's filter: the lists whose name holds the text. A GET form, so it
+    works without a script; htmx draws the lists again as the player types."""
+
+    q = forms.CharField(
+        max_length=60,
+        required=False,
+        label="Find a warband list by name",
+        widget=forms.SearchInput(attrs={"placeholder": "e.g. Skaven", "autocomplete": "off"}),
+        error_messages={
+            "max_length": "No list's name is that long: search for at most 60 characters of "
+            "it (you sent %(show_value)d). Every list is shown meanwhile."
+        },
+    )
+
+    def text(self) -> str:
+        """The text to look for; "" (every list) when there is none or it does not read."""
+        return self.cleaned_data["q"] if self.is_valid() else ""
+
+
+@dataclass
+class GradeGroup:
+    """The lists of one grade as the page draws them: each with its radio button."""
+
+    grade: str
+    label: str
+    note: str
+    rows: list[tuple[WarbandType, BoundWidget]]
+
+
 class WarbandCreateForm(forms.Form):
+    """A warband's name and its list, chosen among ``lists`` (the page's, read once with
+    their leaders: ``WarbandType.objects.with_leader()``); any list may be posted, whatever
+    the page showed."""
+
     name = forms.CharField(max_length=100, label="Warband name")
     warband_type = forms.ModelChoiceField(
-        queryset=WarbandType.objects.order_by("name"),
+        queryset=WarbandType.objects.all(),
         label="Warband list",
-        empty_label="Choose a warband list…",
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose a warband list.",
+            "invalid_choice": "That warband list is no longer offered: choose another.",
+        },
     )
+
+    def __init__(self, *args, lists: list[WarbandType], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lists = lists
+        # The page's lists as the choices, so drawing the radios reads nothing more.
+        self.fields["warband_type"].choices = [(row.pk, row.name) for row in lists]
+
+    def grade_groups(self) -> list[GradeGroup]:
+        """The lists by grade, 1a first; a list of no known grade (made in the admin without
+        one) last, so that none is left out."""
+        radios = {str(radio.data["value"]): radio for radio in self["warband_type"]}
+        grades = [*WarbandType.Grade.choices, ("", "Other lists")]
+        known = set(WarbandType.Grade.values)
+        groups = []
+        for grade, label in grades:
+            rows = [
+                (row, radios[str(row.pk)])
+                for row in self.lists
+                if row.grade == grade or (not grade and row.grade not in known)
+            ]
+            if rows:
+                groups.append(GradeGroup(grade, label, GRADE_NOTES.get(grade, ""), rows))
+        return groups
 
 
 class HireForm(forms.Form):

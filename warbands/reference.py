@@ -211,6 +211,26 @@ def load_trading_terms(apps, data_dir: Path = DATA_DIR) -> None:
         )
 
 
+GRADES = ("1a", "1b", "1c")
+
+
+def _grade(data: dict[str, Any], filename: str) -> str:
+    """The list's grade: every warband file names its own (data/README.md)."""
+    if data.get("grade") not in GRADES:
+        raise ReferenceDataError(f"{filename}: grade {data.get('grade')!r} is not one of {GRADES}")
+    return data["grade"]
+
+
+def load_grades(apps, data_dir: Path = DATA_DIR) -> None:
+    """Only each warband list's ``grade``: for a migration that must not load the other
+    reference data again."""
+    for path in warband_files(data_dir):
+        data = read(path)
+        apps.get_model("warbands", "WarbandType").objects.filter(key=data["key"]).update(
+            grade=_grade(data, path.name)
+        )
+
+
 def _load_skill_list(model, skill_list: dict[str, Any], *, order: int, warband_type) -> None:
     row, _ = model("SkillList").objects.update_or_create(
         key=skill_list["key"],
@@ -238,6 +258,7 @@ def _load_warband(model, data: dict[str, Any], filename: str) -> None:
         defaults={
             "name": data["name"],
             "family": data.get("family", data["name"]),
+            "grade": _grade(data, filename),
             "source": data.get("source", ""),
             "starting_gold": data["starting_gold"],
             "min_warriors": data.get("min_warriors", 3),

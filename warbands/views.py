@@ -33,8 +33,9 @@ from warbands.forms import (
     MusterContainerForm,
     RenameForm,
     WarbandCreateForm,
+    WarbandListSearchForm,
 )
-from warbands.models import StorageContainer, Warband, Warrior, WarriorItem
+from warbands.models import StorageContainer, Warband, WarbandType, Warrior, WarriorItem
 
 
 def _redirect(request: HttpRequest, to: str, *args) -> HttpResponse:
@@ -44,8 +45,12 @@ def _redirect(request: HttpRequest, to: str, *args) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def warband_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Choose a list and a name. The lists are filtered by ``?q=`` (the search form), and an
+    htmx search draws only them again (``#warband-lists``)."""
     campaign = get_campaign_for_user(request, campaign_id)
-    form = WarbandCreateForm(request.POST or None)
+    search = WarbandListSearchForm(request.GET)
+    lists = list(WarbandType.objects.named_like(search.text()).with_leader().order_by("name"))
+    form = WarbandCreateForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid():
         try:
             warband = services.create_warband(
@@ -59,10 +64,11 @@ def warband_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         else:
             messages.success(request, f"{warband.name} is mustering: hire a leader first.")
             return redirect("warband_muster", warband.pk)
+    context = {"form": form, "search": search, "query": search.text(), "campaign": campaign}
+    if request.method == "GET" and request.htmx and request.htmx.target == "warband-lists":
+        return render(request, "warbands/warband_create.html#warband-lists", context)
     status = 422 if form.errors else 200
-    return render(
-        request, "warbands/warband_create.html", {"form": form, "campaign": campaign}, status=status
-    )
+    return render(request, "warbands/warband_create.html", context, status=status)
 
 
 @dataclass

@@ -19,7 +19,7 @@ def test_mustering_a_warband_updates_gold_and_rating_without_reloading(live_serv
 
     page.get_by_role("link", name="Muster your warband").click()
     page.get_by_label("Warband name").fill("Reikland Reavers")
-    page.get_by_label("Warband list").select_option(label="Reikland Mercenaries")
+    page.get_by_label("Reikland Mercenaries").check()
     page.locator("main").get_by_role("button", name="Start mustering").click()
     expect(page.get_by_role("heading", name="Muster Reikland Reavers")).to_be_visible()
     gold = page.get_by_test_id("gold-left")

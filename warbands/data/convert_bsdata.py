@@ -145,6 +145,7 @@ class Converter:
             "key": spec["key"],
             "name": spec["name"],
             "family": spec["family"],
+            "grade": spec.get("grade", "1a"),
             "source": source,
             "starting_gold": spec["starting_gold"],
             "min_warriors": spec.get("min_warriors", 3),

@@ -1,7 +1,8 @@
 """Warband lists (reference data) and the warbands players build from them, in four modules:
 
 - ``reference``: the warband lists of the rulebook (warband and warrior types, equipment
-  lists), items, skills, spells and racial maximums;
+  lists), items, skills, spells and racial maximums, with ``lists``, how a player browses
+  the warband lists;
 - ``roster``: the players' warbands and warriors, with their equipment, skills, spells,
   injuries, rating snapshots and hired swords;
 - ``containers``: the secret treasury's storage containers, stored items, vessel items and
@@ -23,6 +24,7 @@ from warbands.models.containers import (
 )
 from warbands.models.corrections import Correction, CorrectionQuerySet
 from warbands.models.hired_swords import HiredSwordType
+from warbands.models.lists import WarbandTypeQuerySet
 from warbands.models.reference import (
     EquipmentList,
     EquipmentListEntry,
@@ -85,6 +87,7 @@ __all__ = [
     "Warband",
     "WarbandQuerySet",
     "WarbandType",
+    "WarbandTypeQuerySet",
     "Warrior",
     "WarriorItem",
     "WarriorQuerySet",

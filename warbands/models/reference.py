@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from warbands import rules
+from warbands.models.lists import WarbandTypeQuerySet
 from warbands.rules import restrictions, trading
 
 SUMMARY_HELP = "What it does in play, in one or two sentences of our own (shown on rosters)."
@@ -287,9 +288,20 @@ class Item(models.Model):
 class WarbandType(models.Model):
     """A warband list of the rulebook: Reikland Mercenaries, Skaven of Clan Eshin …"""
 
+    class Grade(models.TextChoices):
+        OFFICIAL = "1a", "Grade 1a"
+        TESTED = "1b", "Grade 1b"
+        EXPERIMENTAL = "1c", "Grade 1c"
+
     key = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=100)
     family = models.CharField(max_length=100)
+    grade = models.CharField(
+        max_length=2,
+        choices=Grade.choices,
+        help_text="The Mordheim community's grading of the list: official (1a), tested fan "
+        "(1b) or experimental (1c).",
+    )
     source = models.TextField(blank=True)
     starting_gold = models.PositiveIntegerField(default=500)
     min_warriors = models.PositiveSmallIntegerField(default=3)
@@ -304,7 +316,7 @@ class WarbandType(models.Model):
         "(see warbands/data/README.md).",
     )
 
-    objects = KeyedManager()
+    objects = KeyedManager.from_queryset(WarbandTypeQuerySet)()
 
     class Meta:
         ordering = ["name"]

@@ -6,8 +6,20 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from warbands import permissions
+from warbands.models.lists import GRADE_NOTES
 
 register = template.Library()
+
+
+@register.simple_tag
+def grade_badge(grade: str):
+    """A warband list's grade as a small badge ("Grade 1b"), its tooltip saying what the grade
+    means; nothing for a list of no known grade."""
+    if grade not in GRADE_NOTES:
+        return ""
+    return format_html(
+        '<span class="badge badge-grade" title="{}">Grade {}</span>', GRADE_NOTES[grade], grade
+    )
 
 
 @register.simple_tag
