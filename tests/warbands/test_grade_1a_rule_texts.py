@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.warbands.rule_texts import norm
 from warbands.data.convert_bsdata import BSDATA_DIR
 from warbands.models import EquipmentListEntry, Spell, WarbandType, WarriorType
 
@@ -32,17 +33,6 @@ PROFILE_EXCEPTIONS = {
     ("orc_mob", "cave_squig"): "M 2D6 is stored as 0",
     ("carnival_of_chaos", "plague_cart"): "one row for the cart, horses and Guardian",
 }
-
-
-def _singular(word: str) -> str:
-    for plural, singular in (("men", "man"), ("ves", "f"), ("z", ""), ("s", "")):
-        if word.endswith(plural) and not word.endswith("ss") and len(word) > 2:
-            return word[: -len(plural)] + singular
-    return word
-
-
-def _norm(name: str) -> str:
-    return "".join(_singular(w) for w in re.findall(r"[a-z]+", name.lower()) if w != "the")
 
 
 def rule_text_entries():
@@ -73,8 +63,8 @@ def test_every_warrior_of_the_rule_text_is_in_its_list_with_its_cost_count_and_p
     checked = set()
     for key, name, cost, count, cells in rule_text_entries():
         types = WarriorType.objects.filter(warband_type__key=key)
-        found = [t for t in types if ALIASES.get(name) == t.key or _norm(name) in
-                 (_norm(t.name), _norm(t.key.replace("_", " ")))]  # fmt: skip
+        found = [t for t in types if ALIASES.get(name) == t.key or norm(name) in
+                 (norm(t.name), norm(t.key.replace("_", " ")))]  # fmt: skip
         assert len(found) == 1, (key, name)
         warrior = found[0]
         assert (warrior.cost, (warrior.min_count, warrior.max_count)) == (cost, count), name
@@ -122,8 +112,8 @@ def test_every_heroes_skill_lists_match_the_rule_texts_skill_table():
     assert len(rows) == heroes.count() == 49
     for key, row, ticked in rows:
         heroes = WarriorType.objects.filter(warband_type__key=key, kind="hero")
-        found = [h for h in heroes if _norm(h.name) == _norm(row)] or [
-            h for h in heroes if _norm(row) in _norm(h.name)
+        found = [h for h in heroes if norm(h.name) == norm(row)] or [
+            h for h in heroes if norm(row) in norm(h.name)
         ]
         assert len(found) == 1, (key, row)
         lists = found[0].skill_lists.all()

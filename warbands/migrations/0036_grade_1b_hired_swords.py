@@ -14,7 +14,7 @@ def load(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("warbands", "0034_warband_version"),
+        ("warbands", "0035_warband_type_grade"),
     ]
 
     operations = [

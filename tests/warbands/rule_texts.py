@@ -1,0 +1,16 @@
+"""Reading the rule texts' warband chapters: names as the texts print them ("Berserkers",
+"the Wulfen", "Ship's Mates") matched to the app's warriors and items."""
+
+import re
+
+
+def singular(word: str) -> str:
+    for plural, single in (("men", "man"), ("ves", "f"), ("z", ""), ("s", "")):
+        if word.endswith(plural) and not word.endswith("ss") and len(word) > 2:
+            return word[: -len(plural)] + single
+    return word
+
+
+def norm(name: str) -> str:
+    """A name reduced to its lower-case letters, each word singular, "the" dropped."""
+    return "".join(singular(w) for w in re.findall(r"[a-z]+", name.lower()) if w != "the")

@@ -1,0 +1,229 @@
+"""Every Grade 1b and 1c warband list mustered through the real services: a legal starting
+warband of each, its cost summed by hand from the rule text, and one illegal choice per list
+refused with nothing changed; then the lists' own gear rules. The lists themselves are checked
+against the texts in ``test_grade_1b_1c_lists``."""
+
+import pytest
+
+from tests.factories import WarbandFactory, finish, hire
+from tests.warbands.test_grade_1b_1c_lists import SECTIONS
+from tests.warbands.test_muster import refused
+from warbands import services
+from warbands.models import WarbandType
+
+pytestmark = pytest.mark.django_db
+
+# --- Mustered through the real services ----------------------------------------------------
+# A legal starting warband of each list: (type, models, items) hires, and the gold left,
+# summed by hand from the rule text's costs.
+LEGAL = {
+    "norse_explorers": (
+        [
+            ("jarl", 1, ["axe", "shield"]),
+            ("berserker", 1, ["double_handed_weapon"]),
+            ("wulfen", 1, []),
+            ("wolf", 2, []),
+            ("hunter", 2, ["javelins"]),
+            ("marauder", 1, ["throwing_knives"]),
+        ],
+        500 - (70 + 5 + 5) - (50 + 15) - 90 - 2 * 15 - 2 * (25 + 5) - (25 + 15),
+    ),
+    "pirates": (
+        [
+            ("pirate_captain", 1, ["sword", "pistol"]),
+            ("ships_mate", 1, ["cat_o_nine_tails", "boat_hook"]),
+            ("cabin_boy", 1, ["belaying_pins"]),
+            ("crew", 3, ["sword", "buckler"]),
+            ("gunner", 1, ["swivel_gun"]),
+            ("boatswain", 1, ["mace"]),
+        ],
+        500 - (60 + 10 + 15) - (35 + 8 + 8) - (15 + 3) - 3 * (25 + 10 + 5) - (25 + 65) - (32 + 3),
+    ),
+    "hochland_bandits": (
+        [
+            ("bandit_prince", 1, ["sword", "shield"]),
+            ("footpad", 1, ["spear", "throwing_knives"]),
+            ("duelist", 1, ["rapier", "pistol"]),
+            ("huckster", 1, ["sling"]),
+            ("thug", 2, ["axe"]),
+            ("gutterscum", 3, ["spear"]),
+            ("poacher", 1, ["bow"]),
+        ],
+        500
+        - (60 + 10 + 5)
+        - (45 + 10 + 15)
+        - (45 + 15 + 20)
+        - (40 + 2)
+        - 2 * (30 + 5)
+        - 3 * (10 + 10)
+        - (35 + 10),
+    ),
+    "skaven_of_clan_pestilens": (
+        [
+            ("plague_priest", 1, ["sword"]),
+            ("pestilens_sorcerer", 1, []),
+            ("plague_monk", 1, ["censer"]),
+            ("monk_initiate", 1, ["disease_dagger"]),
+            ("plague_novice", 3, ["spear"]),
+            ("giant_rat", 3, []),
+        ],
+        500 - (85 + 10) - 45 - (45 + 40) - (20 + 15) - 3 * (20 + 10) - 3 * 15,
+    ),
+    "tomb_guardians": (
+        [
+            ("tomb_lord", 1, ["sword", "bow", "asp_arrows"]),
+            ("liche_priest", 1, ["serpent_staff"]),
+            ("acolyte", 1, ["club"]),
+            ("skeleton_warrior", 3, ["spear"]),
+            ("tomb_guard", 2, ["halberd"]),
+            ("tomb_scorpion", 2, []),
+        ],
+        500 - (150 + 10 + 10 + 10) - (55 + 30) - (20 + 3) - 3 * (20 + 10) - 2 * (30 + 10) - 2 * 15,
+    ),
+    "dark_elves": (
+        [
+            ("high_born", 1, ["dark_elf_blade_sword", "dark_venom"]),
+            ("beastmaster", 1, ["beastlash"]),
+            ("cold_one_beasthound", 2, []),
+            ("sorceress", 1, []),
+            ("shade", 2, ["repeater_crossbow"]),
+        ],
+        500 - (70 + 25 + 15) - (45 + 10) - 2 * 30 - 55 - 2 * (30 + 35),
+    ),
+    "shadow_warriors": (
+        [
+            ("shadow_master", 1, ["ithilmar_sword", "elf_bow"]),
+            ("shadow_weaver", 1, ["elven_runestones"]),
+            ("shadow_walker", 1, ["long_bow", "elven_cloak"]),
+            ("shadow_warrior", 2, ["bow"]),
+            ("shadow_warrior_novice", 1, ["spear"]),
+        ],
+        500 - (70 + 20 + 35) - (55 + 50) - (45 + 15 + 75) - 2 * (35 + 10) - (25 + 10),
+    ),
+}
+
+
+def _wolves_without_a_wulfen(w):
+    hire(w, "jarl")
+    return lambda: hire(w, "wolf", models=2)
+
+
+def _a_cat_for_the_crew(w):
+    crew = hire(w, "crew", models=2)
+    return lambda: services.buy_item(crew, actor=w.owner, item_key="cat_o_nine_tails")
+
+
+def _a_pistol_for_a_thug(w):
+    thug = hire(w, "thug")
+    return lambda: services.buy_item(thug, actor=w.owner, item_key="pistol")
+
+
+def _a_novice_with_a_censer(w):
+    novice = hire(w, "plague_novice")
+    return lambda: services.buy_item(novice, actor=w.owner, item_key="censer")
+
+
+def _an_acolyte_with_a_serpent_staff(w):
+    acolyte = hire(w, "acolyte")
+    return lambda: services.buy_item(acolyte, actor=w.owner, item_key="serpent_staff")
+
+
+def _hounds_without_a_beastmaster(w):
+    hire(w, "high_born")
+    return lambda: hire(w, "cold_one_beasthound", models=1)
+
+
+def _runestones_for_a_walker(w):
+    hire(w, "shadow_master")
+    walker = hire(w, "shadow_walker")
+    return lambda: services.buy_item(walker, actor=w.owner, item_key="elven_runestones")
+
+
+# One illegal choice per list: the action, and the reason it is refused.
+ILLEGAL = {
+    "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
+    "pirates": (_a_cat_for_the_crew, "for heroes only"),
+    # Powder's Expensive!: no henchman may buy blackpowder
+    "hochland_bandits": (_a_pistol_for_a_thug, "not on Thug's equipment list"),
+    # Clan Pestilens: the censer is on the heroes' list only.
+    "skaven_of_clan_pestilens": (
+        _a_novice_with_a_censer,
+        "not on Plague Novice's equipment list",
+    ),
+    # Tomb Guardians: the serpent staff is the Liche Priest's alone.
+    "tomb_guardians": (_an_acolyte_with_a_serpent_staff, "not on Acolyte's equipment list"),
+    "dark_elves": (_hounds_without_a_beastmaster, "Cold One Beasthounds may only join"),
+    "shadow_warriors": (_runestones_for_a_walker, "not on Shadow Walker's equipment list"),
+}
+
+
+def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():
+    assert set(LEGAL) == set(ILLEGAL) == {key for key, _ in SECTIONS.values()}
+
+
+@pytest.mark.parametrize("key", sorted(LEGAL))
+def test_a_legal_starting_warband_musters(key):
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key=key))
+    for type_key, models, items in LEGAL[key][0]:
+        hire(warband, type_key, models=models, items=items)
+
+    assert warband.gold_crowns == LEGAL[key][1]
+    finish(warband)
+    assert warband.status == "active"
+
+
+@pytest.mark.parametrize("key", sorted(ILLEGAL))
+def test_one_illegal_choice_per_list_is_refused(key):
+    setup, reason = ILLEGAL[key]
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key=key))
+
+    refused(warband, setup(warband), reason)
+
+
+def test_a_berserker_never_wears_armour():
+    """Norse Explorers, Berserker: weapons from the hero list, never armour."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key="norse_explorers"))
+    berserker = hire(warband, "berserker")
+
+    refused(
+        warband,
+        lambda: services.buy_item(berserker, actor=warband.owner, item_key="shield"),
+        "not on Berserker's equipment list",
+    )
+
+
+def test_dark_elf_lists_keep_their_warriors_to_their_own_gear():
+    """Dark Elves: the Beastlash is the Beastmaster's alone, Fellblades carry no missile
+    weapon, and a Corsair buys no Dark Elf Blade (heroes only) but may wear a Sea Dragon
+    Cloak."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key="dark_elves"))
+    high_born = hire(warband, "high_born")
+    fellblade = hire(warband, "fellblade")
+    corsair = hire(warband, "corsair", items=["sea_dragon_cloak"])
+
+    for warrior, item, reason in [
+        (high_born, "beastlash", "not on High Born's equipment list"),
+        (fellblade, "repeater_crossbow", "not on Fellblade's equipment list"),
+        (corsair, "dark_elf_blade_dagger", "heroes only"),
+    ]:
+        refused(
+            warband,
+            lambda w=warrior, i=item: services.buy_item(w, actor=warband.owner, item_key=i),
+            reason,
+        )
+    assert "sea_dragon_cloak" in [i.item.key for i in corsair.items.all()]
+
+
+def test_shadow_warrior_henchmen_buy_no_starred_item():
+    """Shadow Warriors: the starred items of the list (ithilmar, the standard, the horn, the
+    wine) are for heroes; the Elven cloak is for anyone."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key="shadow_warriors"))
+    hire(warband, "shadow_master", items=["standard_of_nagarythe", "ithilmar_armour"])
+    novices = hire(warband, "shadow_warrior_novice", models=2, items=["elven_cloak"])
+
+    for item in ("ithilmar_dagger", "war_horn_of_nagarythe", "elven_wine"):
+        refused(
+            warband,
+            lambda i=item: services.buy_item(novices, actor=warband.owner, item_key=i),
+            "heroes only",
+        )
