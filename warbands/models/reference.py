@@ -467,6 +467,13 @@ class WarriorType(ProfileFields):
         return self.kind == self.Kind.HERO
 
     @property
+    def move_dice(self) -> str:
+        """A Move rolled in play ("2D6": Cave Squigs), shown for the profile's M, which holds
+        0; empty for a Move that is a number. From the type's ``move_dice`` rule."""
+        found = (r for r in self.special_rules or [] if r.get("effect") == "move_dice")
+        return next((r["dice"] for r in found), "")
+
+    @property
     def count_label(self) -> str:
         if self.max_count is None:
             return "any number"

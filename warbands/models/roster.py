@@ -251,6 +251,11 @@ class Warrior(ProfileFields):
         )
 
     @property
+    def move_dice(self) -> str:
+        """His Move when it is rolled in play (``WarriorType.move_dice``)."""
+        return self.warrior_type.move_dice
+
+    @property
     def rated(self) -> rules.RatedWarrior:
         return rules.RatedWarrior(
             models=self.group_size,
