@@ -50,6 +50,13 @@ UPGRADES = {
     "Dark Elf Blade": (("Sword", "Dagger"), "Dark Elf blade ({})", lambda price, up: price + up),
     # Shadow Warriors: "Ithilmar weapon* 2 x price", every weapon of the part
     "Ithilmar weapon": (None, "Ithilmar {}", lambda price, times: price * times),
+    # Pit Fighters: "Gromril Weapon* 3 times the cost", every weapon of the part
+    "Gromril Weapon": (None, "Gromril {}", lambda price, times: price * times),
+}
+# Warriors a text names two ways: the name of its lists and tables, and its heading's.
+NAMES = {
+    "Pit Fighter Troll Slayer": "Dwarf Troll Slayer",  # Pit Fighters
+    "Pit Fighter Veterans": "Pit Veteran",  # Pit Fighters
 }
 # The parts of an equipment list, as the texts head them (in bold or plain).
 PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
@@ -86,6 +93,7 @@ def find(key: str, name: str) -> WarriorType:
     """The list's warrior the text names (a plural, "the", or one of "A/B" names), or the one
     warrior whose name ends with it (the Pirates' tables say "Captain" for "Pirate Captain")."""
     types = list(WarriorType.objects.filter(warband_type__key=key))
+    name = NAMES.get(name, name)
     for part in name.split("/"):
         found = [t for t in types if _norm(t.name) == _norm(part)]
         found = found or [t for t in types if _norm(t.name).endswith(_norm(part))]
@@ -204,7 +212,9 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
     ("**Dark Elf Equipment List**"; "Equipment List" if none is): a part of ``PARTS`` in
     plain or bold text, or any plain line after a list's name ("Missile Weapons" after
     "**Bandit Equipment List**"). Another bold line ("**Swivel Gun Ammo**") ends the list
-    before it; "Armour: None." prints no part."""
+    before it; "Armour: None." prints no part. A list of fixed loadouts ("**Pit Fighter
+    Equipment List (fixed loadouts, choose one style)**", a table "| Style | Loadout | Cost |")
+    is one part, "Styles", each style an item at its cost."""
     lists: dict[str, dict[str, dict[str, str]]] = {}
     current, part = None, None
     for line in subsection(lines, "Equipment Lists"):
@@ -217,10 +227,13 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
         elif title in PARTS or (current and plain):
             part = lists.setdefault(current or "Equipment List", {}).setdefault(title, {})
         elif heading:
-            current, part = (title if title.endswith("List") else None), None
+            name = title.split(" (")[0]
+            current, part = (name if name.endswith("List") else None), None
+        elif current and line.startswith("| Style |"):
+            part = lists.setdefault(current, {}).setdefault("Styles", {})
         elif part is not None and line.startswith("| ") and not line.startswith("| Item"):
-            item, cost = (c.strip() for c in line.strip("|").split("|"))
-            part[item] = cost
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            part[cells[0]] = cells[-1]  # "| Item | Cost |", "| Style | Loadout | Cost |"
     return lists
 
 
@@ -404,6 +417,16 @@ LEGAL = {
         ],
         500 - (70 + 20 + 35) - (55 + 50) - (45 + 15 + 75) - 2 * (35 + 10) - (25 + 10),
     ),
+    "pit_fighters": (
+        [
+            ("pit_king", 1, ["orc_style"]),
+            ("dwarf_troll_slayer", 1, ["dwarf_axe"]),
+            ("ogre_pit_fighter", 1, ["mace"]),
+            ("pursuer", 2, ["witch_elf_style"]),
+            ("pit_fighter", 1, ["orc_style"]),
+        ],
+        500 - (80 + 20) - (50 + 15) - (165 + 3) - 2 * (25 + 30) - (35 + 20),
+    ),
 }
 
 
@@ -443,6 +466,11 @@ def _runestones_for_a_walker(w):
     return lambda: services.buy_item(walker, actor=w.owner, item_key="elven_runestones")
 
 
+def _a_helmet_for_the_troll_slayer(w):
+    slayer = hire(w, "dwarf_troll_slayer")
+    return lambda: services.buy_item(slayer, actor=w.owner, item_key="helmet")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -458,6 +486,11 @@ ILLEGAL = {
     "tomb_guardians": (_an_acolyte_with_a_serpent_staff, "not on Acolyte's equipment list"),
     "dark_elves": (_hounds_without_a_beastmaster, "Cold One Beasthounds may only join"),
     "shadow_warriors": (_runestones_for_a_walker, "not on Shadow Walker's equipment list"),
+    # Pit Fighters: Slayers never wear armour; the helmet is the Ogre's.
+    "pit_fighters": (
+        _a_helmet_for_the_troll_slayer,
+        "not on Dwarf Troll Slayer's equipment list",
+    ),
 }
 
 
