@@ -42,6 +42,7 @@ ITEM_ALIASES = {
     "Cutlass": "Sword",  # Pirates: "Cutlass (Sword)"
     "Throwing Axe": "Throwing knives",  # Hochland Bandits: the Norse reading (README)
     "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
+    "Choppa": "Morning star",  # Black Orcs: "Choppa (Counts as a Morning star)"
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -427,6 +428,17 @@ LEGAL = {
         ],
         500 - (80 + 20) - (50 + 15) - (165 + 3) - 2 * (25 + 30) - (35 + 20),
     ),
+    "black_orcs": (
+        [
+            ("black_orc_boss", 1, ["sword", "shield"]),
+            ("troll", 1, []),
+            ("orc_boy", 2, ["axe"]),
+            ("orc_shoota", 1, ["bow"]),
+            ("orc_nutta", 1, ["double_handed_weapon"]),
+            ("youngun", 1, ["spear"]),
+        ],
+        500 - (90 + 10 + 5) - 200 - 2 * (25 + 5) - (25 + 10) - (40 + 15) - (25 + 10),
+    ),
 }
 
 
@@ -471,6 +483,11 @@ def _a_helmet_for_the_troll_slayer(w):
     return lambda: services.buy_item(slayer, actor=w.owner, item_key="helmet")
 
 
+def _a_shoota_without_boyz(w):
+    hire(w, "black_orc_boss")
+    return lambda: hire(w, "orc_shoota")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -491,6 +508,8 @@ ILLEGAL = {
         _a_helmet_for_the_troll_slayer,
         "not on Dwarf Troll Slayer's equipment list",
     ),
+    # Black Orcs: no more Shootaz than Boyz.
+    "black_orcs": (_a_shoota_without_boyz, "at most one Orc Shoota for each Orc Boy"),
 }
 
 
