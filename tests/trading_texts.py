@@ -28,6 +28,7 @@ def _reference() -> Path:
 REFERENCE = _reference()
 CHAPTER = REFERENCE / "02-weapons-armour-equipment.md"
 CAMPAIGNS = REFERENCE / "03-campaigns-magic-optional-rules.md"
+WARBANDS_1B = REFERENCE / "warbands-grade-1b-part2.md"
 
 # The chapter's heading, where the catalogue's key is not its snake_case.
 KEYS = {
@@ -141,11 +142,24 @@ def chapter_terms() -> dict[str, Terms]:
     return terms
 
 
+@cache
+def fighting_styles() -> dict[str, Terms]:
+    """{key: Terms} of the Pit Fighters' fighting styles: fixed sets of arms and armour that
+    their warband chapter prices as one ("| Orc Style | Helmet; Dagger; Axe; Shield | 20 gc
+    |"), sold on their lists only, Common (the chart has no entry for them)."""
+    text = WARBANDS_1B.read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ((?:\w+ )+Style) \| .+ \| (\d+) gc \|$", text, flags=re.M)
+    return {_snake(name): Terms(name, int(price), None, None) for name, price in rows}
+
+
 def terms_of(key: str) -> Terms | None:
     """The chapter's terms for a catalogue item: its own entry, a gromril or ithilmar
     weapon's (the multiple of its weapon's price, at the metal's rarity), or an upgraded
-    weapon's (``dark_elf_blade_sword``: the sword's price and the upgrade's, at its rarity)."""
+    weapon's (``dark_elf_blade_sword``: the sword's price and the upgrade's, at its rarity);
+    or a Pit Fighters' fighting style as their chapter prices it."""
     terms = chapter_terms()
+    if key in fighting_styles():
+        return fighting_styles()[key]
     if key in terms and key not in UPGRADES:
         return terms[key]
     for upgrade in UPGRADES:

@@ -38,6 +38,7 @@ ITEM_ALIASES = {
     "Cutlass": "Sword",  # Pirates: "Cutlass (Sword)"
     "Throwing Axe": "Throwing knives",  # Hochland Bandits: the Norse reading (README)
     "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
+    "Choppa": "Morning star",  # Black Orcs: "Choppa (Counts as a Morning star)"
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -46,6 +47,13 @@ UPGRADES = {
     "Dark Elf Blade": (("Sword", "Dagger"), "Dark Elf blade ({})", lambda price, up: price + up),
     # Shadow Warriors: "Ithilmar weapon* 2 x price", every weapon of the part
     "Ithilmar weapon": (None, "Ithilmar {}", lambda price, times: price * times),
+    # Pit Fighters: "Gromril Weapon* 3 times the cost", every weapon of the part
+    "Gromril Weapon": (None, "Gromril {}", lambda price, times: price * times),
+}
+# Warriors a text names two ways: the name of its lists and tables, and its heading's.
+NAMES = {
+    "Pit Fighter Troll Slayer": "Dwarf Troll Slayer",  # Pit Fighters
+    "Pit Fighter Veterans": "Pit Veteran",  # Pit Fighters
 }
 # The parts of an equipment list, as the texts head them (in bold or plain).
 PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
@@ -82,6 +90,7 @@ def find(key: str, name: str) -> WarriorType:
     """The list's warrior the text names (a plural, "the", or one of "A/B" names), or the one
     warrior whose name ends with it (the Pirates' tables say "Captain" for "Pirate Captain")."""
     types = list(WarriorType.objects.filter(warband_type__key=key))
+    name = NAMES.get(name, name)
     for part in name.split("/"):
         found = [t for t in types if norm(t.name) == norm(part)]
         found = found or [t for t in types if norm(t.name).endswith(norm(part))]
@@ -200,7 +209,9 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
     ("**Dark Elf Equipment List**"; "Equipment List" if none is): a part of ``PARTS`` in
     plain or bold text, or any plain line after a list's name ("Missile Weapons" after
     "**Bandit Equipment List**"). Another bold line ("**Swivel Gun Ammo**") ends the list
-    before it; "Armour: None." prints no part."""
+    before it; "Armour: None." prints no part. A list of fixed loadouts ("**Pit Fighter
+    Equipment List (fixed loadouts, choose one style)**", a table "| Style | Loadout | Cost |")
+    is one part, "Styles", each style an item at its cost."""
     lists: dict[str, dict[str, dict[str, str]]] = {}
     current, part = None, None
     for line in subsection(lines, "Equipment Lists"):
@@ -213,10 +224,13 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
         elif title in PARTS or (current and plain):
             part = lists.setdefault(current or "Equipment List", {}).setdefault(title, {})
         elif heading:
-            current, part = (title if title.endswith("List") else None), None
+            name = title.split(" (")[0]
+            current, part = (name if name.endswith("List") else None), None
+        elif current and line.startswith("| Style |"):
+            part = lists.setdefault(current, {}).setdefault("Styles", {})
         elif part is not None and line.startswith("| ") and not line.startswith("| Item"):
-            item, cost = (c.strip() for c in line.strip("|").split("|"))
-            part[item] = cost
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            part[cells[0]] = cells[-1]  # "| Item | Cost |", "| Style | Loadout | Cost |"
     return lists
 
 

@@ -100,6 +100,27 @@ LEGAL = {
         ],
         500 - (70 + 20 + 35) - (55 + 50) - (45 + 15 + 75) - 2 * (35 + 10) - (25 + 10),
     ),
+    "pit_fighters": (
+        [
+            ("pit_king", 1, ["orc_style"]),
+            ("dwarf_troll_slayer", 1, ["dwarf_axe"]),
+            ("ogre_pit_fighter", 1, ["mace"]),
+            ("pursuer", 2, ["witch_elf_style"]),
+            ("pit_fighter", 1, ["orc_style"]),
+        ],
+        500 - (80 + 20) - (50 + 15) - (165 + 3) - 2 * (25 + 30) - (35 + 20),
+    ),
+    "black_orcs": (
+        [
+            ("black_orc_boss", 1, ["sword", "shield"]),
+            ("troll", 1, []),
+            ("orc_boy", 2, ["axe"]),
+            ("orc_shoota", 1, ["bow"]),
+            ("orc_nutta", 1, ["double_handed_weapon"]),
+            ("youngun", 1, ["spear"]),
+        ],
+        500 - (90 + 10 + 5) - 200 - 2 * (25 + 5) - (25 + 10) - (40 + 15) - (25 + 10),
+    ),
 }
 
 
@@ -139,6 +160,16 @@ def _runestones_for_a_walker(w):
     return lambda: services.buy_item(walker, actor=w.owner, item_key="elven_runestones")
 
 
+def _a_helmet_for_the_troll_slayer(w):
+    slayer = hire(w, "dwarf_troll_slayer")
+    return lambda: services.buy_item(slayer, actor=w.owner, item_key="helmet")
+
+
+def _a_shoota_without_boyz(w):
+    hire(w, "black_orc_boss")
+    return lambda: hire(w, "orc_shoota")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -154,6 +185,13 @@ ILLEGAL = {
     "tomb_guardians": (_an_acolyte_with_a_serpent_staff, "not on Acolyte's equipment list"),
     "dark_elves": (_hounds_without_a_beastmaster, "Cold One Beasthounds may only join"),
     "shadow_warriors": (_runestones_for_a_walker, "not on Shadow Walker's equipment list"),
+    # Pit Fighters: Slayers never wear armour; the helmet is the Ogre's.
+    "pit_fighters": (
+        _a_helmet_for_the_troll_slayer,
+        "not on Dwarf Troll Slayer's equipment list",
+    ),
+    # Black Orcs: no more Shootaz than Boyz.
+    "black_orcs": (_a_shoota_without_boyz, "at most one Orc Shoota for each Orc Boy"),
 }
 
 

@@ -95,6 +95,7 @@ class Converter(EquipmentLists):
         ]
         known = {item["key"] for item in self.equipment["items"]} | {i["key"] for i in items}
         known |= {item["key"] for item in self._gromril_items(None, chart=True)}
+        known |= self._items_of_other_lists(spec)
         for equipment_list in equipment_lists:
             for entry in equipment_list["entries"]:
                 if entry["item"] not in known:
@@ -129,6 +130,18 @@ class Converter(EquipmentLists):
             "warriors": [self._warrior(spec, catalogue, row) for row in spec["warriors"]],
         }
         return data
+
+    def _items_of_other_lists(self, spec: dict) -> set[str]:
+        """Another list's own items a list may also sell where their restriction names it
+        (the Dwarf axe, Dwarfs only: the Pit Fighters' Troll Slayer)."""
+        keys = set()
+        for other in self.mapping["lists"]:
+            if other is spec:
+                continue
+            for item in [*other.get("items", []), *self._gromril_items(other, chart=False)]:
+                if spec["key"] in item.get("allowed_warbands", ()):
+                    keys.add(item["key"])
+        return keys
 
     def _warrior(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
         found = catalogue.warrior(row["from"])
