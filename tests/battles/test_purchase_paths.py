@@ -85,7 +85,8 @@ def items():
 # --- The texts and the catalogue -----------------------------------------------------------
 
 LISTS = [
-    "averland", "beastmen_raiders", "carnival_of_chaos", "cult_of_the_possessed", "dark_elves",
+    "amazons_mordheim", "averland", "beastmen_raiders", "carnival_of_chaos",
+    "cult_of_the_possessed", "dark_elves",
     "dwarf_treasure_hunters", "hochland_bandits", "kislevites", "marienburg", "middenheim",
     "norse_explorers", "orc_mob", "ostland", "pirates", "reikland", "shadow_warriors",
     "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "tomb_guardians", "undead",

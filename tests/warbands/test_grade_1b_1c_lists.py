@@ -101,15 +101,18 @@ def find(key: str, name: str) -> WarriorType:
 def headings(lines: list[str]):
     """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)", the
     numbers in the brackets ("0-2, 50 gold crowns") or before the name ("#### 0–2 Footpads
-    (…)", "#### 1 Bandit Prince"); a profile's dash is 0, as the app stores it."""
+    (…)", "#### 1 Bandit Prince", "#### 1+ Amazon Warriors"); a profile's dash is 0, as the
+    app stores it."""
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
             name, _, detail = line[5:].partition(" (")
-            before = re.match(r"(\d+)(?:[-–](\d+))? (.+)", name)
+            before = re.match(r"(\d+)(?:[-–](\d+)|(\+))? (.+)", name)
             counts = re.match(r"(\d+)[-–](\d+)", detail)
-            if before:
-                name, count = before[3], (int(before[1]), int(before[2] or before[1]))
+            if before and before[3]:  # "#### 1+ Amazon Warriors": at least one, no maximum
+                name, count = before[4], (int(before[1]), None)
+            elif before:
+                name, count = before[4], (int(before[1]), int(before[2] or before[1]))
             elif counts:
                 count = (int(counts[1]), int(counts[2]))
             else:
@@ -126,8 +129,9 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
     for key, lines in sections().items():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
-        # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens)
-        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens)",
+        # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens),
+        # "You have 500 gcs" (Amazons)
+        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens|gcs)",
                              choice, re.IGNORECASE)[1])  # fmt: skip
         # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
         size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)
@@ -166,7 +170,8 @@ def test_every_warrior_starts_with_the_experience_the_text_gives():
         told = {}
         for names, experience in starting_experience(lines):
             for name in names:
-                if _norm(name).removeprefix("all") == _norm("Henchmen"):  # "All Henchmen"
+                # "All Henchmen"; the Amazons' "Henchwomen"
+                if _norm(name).removeprefix("all") in (_norm("Henchmen"), _norm("Henchwomen")):
                     kin = WarriorType.objects.filter(warband_type__key=key, kind="henchman")
                     told |= {t.pk: experience for t in kin}
                 else:
@@ -404,6 +409,16 @@ LEGAL = {
         ],
         500 - (70 + 20 + 35) - (55 + 50) - (45 + 15 + 75) - 2 * (35 + 10) - (25 + 10),
     ),
+    "amazons_mordheim": (
+        [
+            ("priestess", 1, ["club", "sunstaff"]),
+            ("champion", 1, ["claw_of_the_old_ones"]),
+            ("totem_warrior", 1, ["spear"]),
+            ("amazon_warrior", 3, ["bow"]),
+            ("scout", 2, ["javelins"]),
+        ],
+        500 - (70 + 3 + 50) - (35 + 30) - (30 + 10) - 3 * (25 + 10) - 2 * (30 + 5),
+    ),
 }
 
 
@@ -443,6 +458,12 @@ def _runestones_for_a_walker(w):
     return lambda: services.buy_item(walker, actor=w.owner, item_key="elven_runestones")
 
 
+def _a_claw_for_an_amazon_warrior(w):
+    hire(w, "priestess")
+    warriors = hire(w, "amazon_warrior", models=2)
+    return lambda: services.buy_item(warriors, actor=w.owner, item_key="claw_of_the_old_ones")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -458,6 +479,11 @@ ILLEGAL = {
     "tomb_guardians": (_an_acolyte_with_a_serpent_staff, "not on Acolyte's equipment list"),
     "dark_elves": (_hounds_without_a_beastmaster, "Cold One Beasthounds may only join"),
     "shadow_warriors": (_runestones_for_a_walker, "not on Shadow Walker's equipment list"),
+    # Amazons (Mordheim): the Claw of the Old Ones is on the Heroines' list only.
+    "amazons_mordheim": (
+        _a_claw_for_an_amazon_warrior,
+        "not on Amazon Warrior's equipment list",
+    ),
 }
 
 
