@@ -85,7 +85,7 @@ def items():
 # --- The texts and the catalogue -----------------------------------------------------------
 
 LISTS = [
-    "amazons_mordheim", "averland", "beastmen_raiders", "carnival_of_chaos",
+    "amazons_lustria", "amazons_mordheim", "averland", "beastmen_raiders", "carnival_of_chaos",
     "cult_of_the_possessed", "dark_elves",
     "dwarf_treasure_hunters", "hochland_bandits", "kislevites", "marienburg", "middenheim",
     "norse_explorers", "orc_mob", "ostland", "pirates", "reikland", "shadow_warriors",

@@ -163,7 +163,12 @@ def test_may_have_names_the_restriction():
      ("boat_hook", ["pirates"], ["reikland"]), ("swivel_gun", ["pirates"], ["marienburg"]),
      ("claw_of_the_old_ones", ["amazons_mordheim"], ["norse_explorers"]),
      ("amulet_of_the_moon", ["amazons_mordheim"], ["reikland"]),
-     ("javelins", ["amazons_mordheim", "norse_explorers"], ["reikland"])],
+     ("javelins", ["amazons_mordheim", "norse_explorers"], ["reikland"]),
+     ("starsword", ["amazons_lustria"], ["amazons_mordheim"]),
+     ("sunstaff", ["amazons_mordheim"], ["amazons_lustria"]),
+     ("bolas", ["amazons_lustria"], ["amazons_mordheim"]),
+     ("amulet_of_the_moon", ["amazons_lustria"], ["reikland"]),
+     ("javelins", ["amazons_lustria"], ["reikland"])],
 )  # fmt: skip
 def test_restrictions_of_the_catalogue(key, allowed, refused):
     item = Item.objects.get(key=key)
@@ -175,7 +180,7 @@ def test_restrictions_of_the_catalogue(key, allowed, refused):
 
 
 # Lists of the price chart's restrictions that the app does not hold yet (their keys).
-LISTS_TO_COME = {"amazons_lustria", "pit_fighters"}
+LISTS_TO_COME = {"pit_fighters", "lizardmen"}
 
 
 @pytest.mark.django_db

@@ -18,9 +18,9 @@ import pytest
 from tests.factories import WarbandFactory, finish, hire
 from tests.warbands.test_grade_1a_rule_texts import _norm
 from tests.warbands.test_muster import refused
-from warbands import services
+from warbands import hired_swords, services
 from warbands.data.convert_bsdata import BSDATA_DIR, LIST_SPECS
-from warbands.models import EquipmentListEntry, WarbandType, WarriorType
+from warbands.models import EquipmentListEntry, HiredSwordType, WarbandType, WarriorType
 
 pytestmark = pytest.mark.django_db
 REFERENCE = BSDATA_DIR.parents[1] / "rules" / "reference"
@@ -42,6 +42,8 @@ ITEM_ALIASES = {
     "Cutlass": "Sword",  # Pirates: "Cutlass (Sword)"
     "Throwing Axe": "Throwing knives",  # Hochland Bandits: the Norse reading (README)
     "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
+    # Amazons (Lustria): the chart's own entry, apart from the Mordheim Amazons' Sunstaff
+    "Sunstaff (Lustria)": "Sunstaff (Lustria)",
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -264,7 +266,7 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
                     upgraded = priced(prices[weapon], price)
                     expected[_norm(named.format(weapon))] = (upgraded, False, heroes)
                 continue
-            name = _norm(ITEM_ALIASES.get(printed_name, printed_name))
+            name = _norm(ITEM_ALIASES.get(item, ITEM_ALIASES.get(printed_name, printed_name)))
             expected[name] = (price, "free" in cost, heroes)
     return expected
 
@@ -419,6 +421,16 @@ LEGAL = {
         ],
         500 - (70 + 3 + 50) - (35 + 30) - (30 + 10) - 3 * (25 + 10) - 2 * (30 + 5),
     ),
+    "amazons_lustria": (
+        [
+            ("serpent_priestess", 1, ["starsword"]),
+            ("eagle_warrior", 1, ["double_handed_weapon", "enchanted_skins"]),
+            ("piranha_warrior", 1, ["bow"]),
+            ("amazon_warrior", 3, ["sunstaff_lustria"]),
+            ("jaguar_warrior", 2, ["bolas"]),
+        ],
+        500 - (70 + 30) - (35 + 15 + 20) - (30 + 10) - 3 * (25 + 35) - 2 * (30 + 5),
+    ),
 }
 
 
@@ -464,6 +476,12 @@ def _a_claw_for_an_amazon_warrior(w):
     return lambda: services.buy_item(warriors, actor=w.owner, item_key="claw_of_the_old_ones")
 
 
+def _bolas_for_an_amazon_warrior(w):
+    hire(w, "serpent_priestess")
+    warriors = hire(w, "amazon_warrior", models=2)
+    return lambda: services.buy_item(warriors, actor=w.owner, item_key="bolas")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -482,6 +500,11 @@ ILLEGAL = {
     # Amazons (Mordheim): the Claw of the Old Ones is on the Heroines' list only.
     "amazons_mordheim": (
         _a_claw_for_an_amazon_warrior,
+        "not on Amazon Warrior's equipment list",
+    ),
+    # Amazons (Lustria): bolas are on the Jaguar Warriors' list only.
+    "amazons_lustria": (
+        _bolas_for_an_amazon_warrior,
         "not on Amazon Warrior's equipment list",
     ),
 }
@@ -557,3 +580,13 @@ def test_shadow_warrior_henchmen_buy_no_starred_item():
             lambda i=item: services.buy_item(novices, actor=warband.owner, item_key=i),
             "heroes only",
         )
+
+
+@pytest.mark.parametrize("key", ["amazons_mordheim", "amazons_lustria"])
+def test_the_amazons_hire_no_hired_sword(key):
+    """Amazons, Not one of us: no outsider joins; a Pit Fighter, whom any human warband may
+    hire, is refused (no hired sword of the catalogue is an Amazon)."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key=key))
+    pit_fighter = HiredSwordType.objects.get(key="pit_fighter")
+
+    assert "hire no hired swords" in hired_swords.sword_refusal(warband, pit_fighter)

@@ -53,8 +53,9 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # (Grade 1a, then the Norse Explorers', the Pirates', the Hochland Bandits', Clan
     # Pestilens', the Dark Elves', the Shadow Warriors'), spells and prayers (Grade 1a, then
     # the hired swords' of Grade 1b and 1c, the Tomb Guardians' scrolls, Dark Elf Magic and
-    # Shadow Warrior Magic, then the Amazons (Mordheim)'s Amazon Rituals)
-    assert len(rows) == 35 + 27 + 35 + 5 + 6 + 5 + 5 + 5 + 6 + 42 + 6 + 36 + 6 + 6 + 6 + 6
+    # Shadow Warrior Magic, then the Amazons (Mordheim)'s Amazon Rituals), then the Amazons
+    # (Lustria)'s own skills
+    assert len(rows) == 35 + 27 + 35 + 5 + 6 + 5 + 5 + 5 + 6 + 42 + 6 + 36 + 6 + 6 + 6 + 6 + 5
     for where, row in rows:
         summary = row.get("summary", "")
         assert summary.strip(), f"{where} {row['key']}: no summary"
