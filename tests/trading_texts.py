@@ -43,7 +43,8 @@ WHO = {
     "Warrior-Priests": "witch_hunters", "Sisters of Sigmar": "sisters_of_sigmar",
     "Skaven": "skaven", "Goblins": "orc_mob",
     "Lizardmen": None, "Forest Goblins": None, "Skink Heroes": None, "Dark Elves": "dark_elves",
-    "Amazons (Lustria)": None, "a brace": None,  # "Rare 12 for a brace": Nuln's pistols
+    "Amazons (Lustria)": "amazons_lustria",
+    "a brace": None,  # "Rare 12 for a brace": Nuln's pistols
 }  # fmt: skip
 # Upgrades the chapter prices as a sum added to a weapon ("+ 20 gc"); the catalogue sells each
 # upgraded weapon as an item of its own, keyed "<upgrade>_<weapon>".

@@ -85,11 +85,11 @@ def items():
 # --- The texts and the catalogue -----------------------------------------------------------
 
 LISTS = [
-    "averland", "beastmen_raiders", "black_orcs", "carnival_of_chaos", "cult_of_the_possessed",
-    "dark_elves", "dwarf_treasure_hunters", "hochland_bandits", "kislevites", "marienburg",
-    "middenheim", "norse_explorers", "orc_mob", "ostland", "pirates", "pit_fighters",
-    "reikland", "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens",
-    "tomb_guardians", "undead", "witch_hunters",
+    "amazons_lustria", "amazons_mordheim", "averland", "beastmen_raiders", "black_orcs",
+    "carnival_of_chaos", "cult_of_the_possessed", "dark_elves", "dwarf_treasure_hunters",
+    "hochland_bandits", "kislevites", "marienburg", "middenheim", "norse_explorers", "orc_mob",
+    "ostland", "pirates", "pit_fighters", "reikland", "shadow_warriors", "sisters_of_sigmar",
+    "skaven", "skaven_of_clan_pestilens", "tomb_guardians", "undead", "witch_hunters",
 ]  # fmt: skip
 
 

@@ -160,7 +160,15 @@ def test_may_have_names_the_restriction():
      ("standard_of_nagarythe", ["shadow_warriors"], ["reikland"]),
      ("gromril_axe", ["reikland", "dwarf_treasure_hunters", "skaven"], []),
      ("ithilmar_sword", ["reikland", "undead"], []),
-     ("boat_hook", ["pirates"], ["reikland"]), ("swivel_gun", ["pirates"], ["marienburg"])],
+     ("boat_hook", ["pirates"], ["reikland"]), ("swivel_gun", ["pirates"], ["marienburg"]),
+     ("claw_of_the_old_ones", ["amazons_mordheim"], ["norse_explorers"]),
+     ("amulet_of_the_moon", ["amazons_mordheim"], ["reikland"]),
+     ("javelins", ["amazons_mordheim", "norse_explorers"], ["reikland"]),
+     ("starsword", ["amazons_lustria"], ["amazons_mordheim"]),
+     ("sunstaff", ["amazons_mordheim"], ["amazons_lustria"]),
+     ("bolas", ["amazons_lustria"], ["amazons_mordheim"]),
+     ("amulet_of_the_moon", ["amazons_lustria"], ["reikland"]),
+     ("javelins", ["amazons_lustria"], ["reikland"])],
 )  # fmt: skip
 def test_restrictions_of_the_catalogue(key, allowed, refused):
     item = Item.objects.get(key=key)
@@ -172,7 +180,7 @@ def test_restrictions_of_the_catalogue(key, allowed, refused):
 
 
 # Lists of the price chart's restrictions that the app does not hold yet (their keys).
-LISTS_TO_COME = {"amazons_mordheim"}
+LISTS_TO_COME = {"lizardmen"}
 
 
 @pytest.mark.django_db

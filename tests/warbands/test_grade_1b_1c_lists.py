@@ -39,6 +39,8 @@ ITEM_ALIASES = {
     "Throwing Axe": "Throwing knives",  # Hochland Bandits: the Norse reading (README)
     "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
     "Choppa": "Morning star",  # Black Orcs: "Choppa (Counts as a Morning star)"
+    # Amazons (Lustria): the chart's own entry, apart from the Mordheim Amazons' Sunstaff
+    "Sunstaff (Lustria)": "Sunstaff (Lustria)",
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -106,15 +108,18 @@ def find(key: str, name: str) -> WarriorType:
 def headings(lines: list[str]):
     """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)", the
     numbers in the brackets ("0-2, 50 gold crowns") or before the name ("#### 0–2 Footpads
-    (…)", "#### 1 Bandit Prince"); a profile's dash is 0, as the app stores it."""
+    (…)", "#### 1 Bandit Prince", "#### 1+ Amazon Warriors"); a profile's dash is 0, as the
+    app stores it."""
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
             name, _, detail = line[5:].partition(" (")
-            before = re.match(r"(\d+)(?:[-–](\d+))? (.+)", name)
+            before = re.match(r"(\d+)(?:[-–](\d+)|(\+))? (.+)", name)
             counts = re.match(r"(\d+)[-–](\d+)", detail)
-            if before:
-                name, count = before[3], (int(before[1]), int(before[2] or before[1]))
+            if before and before[3]:  # "#### 1+ Amazon Warriors": at least one, no maximum
+                name, count = before[4], (int(before[1]), None)
+            elif before:
+                name, count = before[4], (int(before[1]), int(before[2] or before[1]))
             elif counts:
                 count = (int(counts[1]), int(counts[2]))
             else:
@@ -131,8 +136,9 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
     for key, lines in sections().items():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
-        # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens)
-        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens)",
+        # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens),
+        # "You have 500 gcs" (Amazons)
+        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens|gcs)",
                              choice, re.IGNORECASE)[1])  # fmt: skip
         # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
         size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)
@@ -171,7 +177,8 @@ def test_every_warrior_starts_with_the_experience_the_text_gives():
         told = {}
         for names, experience in starting_experience(lines):
             for name in names:
-                if norm(name).removeprefix("all") == norm("Henchmen"):  # "All Henchmen"
+                # "All Henchmen"; the Amazons' "Henchwomen"
+                if norm(name).removeprefix("all") in (norm("Henchmen"), norm("Henchwomen")):
                     kin = WarriorType.objects.filter(warband_type__key=key, kind="henchman")
                     told |= {t.pk: experience for t in kin}
                 else:
@@ -269,7 +276,7 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
                     upgraded = priced(prices[weapon], price)
                     expected[norm(named.format(weapon))] = (upgraded, False, heroes)
                 continue
-            name = norm(ITEM_ALIASES.get(printed_name, printed_name))
+            name = norm(ITEM_ALIASES.get(item, ITEM_ALIASES.get(printed_name, printed_name)))
             expected[name] = (price, "free" in cost, heroes)
     return expected
 

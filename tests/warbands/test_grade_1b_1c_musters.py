@@ -8,8 +8,8 @@ import pytest
 from tests.factories import WarbandFactory, finish, hire
 from tests.warbands.test_grade_1b_1c_lists import SECTIONS
 from tests.warbands.test_muster import refused
-from warbands import services
-from warbands.models import WarbandType
+from warbands import hired_swords, services
+from warbands.models import HiredSwordType, WarbandType
 
 pytestmark = pytest.mark.django_db
 
@@ -121,6 +121,26 @@ LEGAL = {
         ],
         500 - (90 + 10 + 5) - 200 - 2 * (25 + 5) - (25 + 10) - (40 + 15) - (25 + 10),
     ),
+    "amazons_mordheim": (
+        [
+            ("priestess", 1, ["club", "sunstaff"]),
+            ("champion", 1, ["claw_of_the_old_ones"]),
+            ("totem_warrior", 1, ["spear"]),
+            ("amazon_warrior", 3, ["bow"]),
+            ("scout", 2, ["javelins"]),
+        ],
+        500 - (70 + 3 + 50) - (35 + 30) - (30 + 10) - 3 * (25 + 10) - 2 * (30 + 5),
+    ),
+    "amazons_lustria": (
+        [
+            ("serpent_priestess", 1, ["starsword"]),
+            ("eagle_warrior", 1, ["double_handed_weapon", "enchanted_skins"]),
+            ("piranha_warrior", 1, ["bow"]),
+            ("amazon_warrior", 3, ["sunstaff_lustria"]),
+            ("jaguar_warrior", 2, ["bolas"]),
+        ],
+        500 - (70 + 30) - (35 + 15 + 20) - (30 + 10) - 3 * (25 + 35) - 2 * (30 + 5),
+    ),
 }
 
 
@@ -170,6 +190,18 @@ def _a_shoota_without_boyz(w):
     return lambda: hire(w, "orc_shoota")
 
 
+def _a_claw_for_an_amazon_warrior(w):
+    hire(w, "priestess")
+    warriors = hire(w, "amazon_warrior", models=2)
+    return lambda: services.buy_item(warriors, actor=w.owner, item_key="claw_of_the_old_ones")
+
+
+def _bolas_for_an_amazon_warrior(w):
+    hire(w, "serpent_priestess")
+    warriors = hire(w, "amazon_warrior", models=2)
+    return lambda: services.buy_item(warriors, actor=w.owner, item_key="bolas")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -192,6 +224,16 @@ ILLEGAL = {
     ),
     # Black Orcs: no more Shootaz than Boyz.
     "black_orcs": (_a_shoota_without_boyz, "at most one Orc Shoota for each Orc Boy"),
+    # Amazons (Mordheim): the Claw of the Old Ones is on the Heroines' list only.
+    "amazons_mordheim": (
+        _a_claw_for_an_amazon_warrior,
+        "not on Amazon Warrior's equipment list",
+    ),
+    # Amazons (Lustria): bolas are on the Jaguar Warriors' list only.
+    "amazons_lustria": (
+        _bolas_for_an_amazon_warrior,
+        "not on Amazon Warrior's equipment list",
+    ),
 }
 
 
@@ -265,3 +307,13 @@ def test_shadow_warrior_henchmen_buy_no_starred_item():
             lambda i=item: services.buy_item(novices, actor=warband.owner, item_key=i),
             "heroes only",
         )
+
+
+@pytest.mark.parametrize("key", ["amazons_mordheim", "amazons_lustria"])
+def test_the_amazons_hire_no_hired_sword(key):
+    """Amazons, Not one of us: no outsider joins; a Pit Fighter, whom any human warband may
+    hire, is refused (no hired sword of the catalogue is an Amazon)."""
+    warband = WarbandFactory(warband_type=WarbandType.objects.get(key=key))
+    pit_fighter = HiredSwordType.objects.get(key="pit_fighter")
+
+    assert "hire no hired swords" in hired_swords.sword_refusal(warband, pit_fighter)

@@ -32,8 +32,11 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     # seven special items of the Skaven of Clan Pestilens, serpent staff, Nehekharan javelins
     # and asp arrows (Tomb Guardians), the Dark Elves' beastlash, blades (sword, dagger) and
     # Sea Dragon Cloak, the Shadow Warriors' runestones, wine, standard and war horn, the
-    # Pit Fighters' trident and the gromril flail and spiked gauntlet of their Troll Slayer
-    assert len(items) == 114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3
+    # Pit Fighters' trident and the gromril flail and spiked gauntlet of their Troll Slayer,
+    # Amazons (Mordheim)'s Claw of the Old Ones, Sun Gauntlet, Sunstaff and Amulet of the Moon,
+    # the Amazons (Lustria)'s Starblade, Starsword, bolas, Sunstaff (Lustria), Enchanted Skins
+    # and Conch Shell Horn
+    assert len(items) == 114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6
     for item in items:
         summary = item.get("summary", "")
         assert summary.strip(), f"{item['key']}: no summary"
