@@ -172,7 +172,7 @@ def test_restrictions_of_the_catalogue(key, allowed, refused):
 
 
 # Lists of the price chart's restrictions that the app does not hold yet (their keys).
-LISTS_TO_COME = {"amazons_mordheim", "pit_fighters"}
+LISTS_TO_COME = {"amazons_mordheim", "pit_fighters", "amazons_lustria"}  # + bolas (Lizardmen)
 
 
 @pytest.mark.django_db

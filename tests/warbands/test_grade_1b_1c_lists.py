@@ -38,6 +38,8 @@ ITEM_ALIASES = {
     "Cutlass": "Sword",  # Pirates: "Cutlass (Sword)"
     "Throwing Axe": "Throwing knives",  # Hochland Bandits: the Norse reading (README)
     "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
+    "Stone Axe": "Club",  # Lizardmen: "Stone Axe (counts as a club)"
+    "Bone Helmet": "Helmet",  # Lizardmen: the chart has no bone helmet; read as a helmet
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -122,8 +124,9 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
     for key, lines in sections().items():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
-        # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens)
-        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens)",
+        # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens),
+        # "You have 500 gcs" (Lizardmen)
+        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens|gcs)",
                              choice, re.IGNORECASE)[1])  # fmt: skip
         # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
         size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)

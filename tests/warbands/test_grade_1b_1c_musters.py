@@ -100,6 +100,16 @@ LEGAL = {
         ],
         500 - (70 + 20 + 35) - (55 + 50) - (45 + 15 + 75) - 2 * (35 + 10) - (25 + 10),
     ),
+    "lizardmen": (
+        [
+            ("skink_priest", 1, ["blowpipe", "helmet"]),
+            ("saurus_totem_warrior", 1, ["sword", "light_armour"]),
+            ("skink_great_crest", 1, ["bolas"]),
+            ("skink_brave", 3, ["javelins", "shield"]),
+            ("saurus_brave", 2, ["spear"]),
+        ],
+        500 - (60 + 25 + 10) - (60 + 10 + 50) - (30 + 5) - 3 * (20 + 10 + 5) - 2 * (40 + 10),
+    ),
 }
 
 
@@ -139,6 +149,11 @@ def _runestones_for_a_walker(w):
     return lambda: services.buy_item(walker, actor=w.owner, item_key="elven_runestones")
 
 
+def _saurus_without_skinks(w):
+    hire(w, "skink_priest")
+    return lambda: hire(w, "saurus_brave", models=1)
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -154,6 +169,8 @@ ILLEGAL = {
     "tomb_guardians": (_an_acolyte_with_a_serpent_staff, "not on Acolyte's equipment list"),
     "dark_elves": (_hounds_without_a_beastmaster, "Cold One Beasthounds may only join"),
     "shadow_warriors": (_runestones_for_a_walker, "not on Shadow Walker's equipment list"),
+    # Saurus Rarity: never more Saurus Braves than Skink Braves
+    "lizardmen": (_saurus_without_skinks, "at most one Saurus Brave for each Skink Brave"),
 }
 
 

@@ -54,7 +54,9 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # Pestilens', the Dark Elves', the Shadow Warriors'), spells and prayers (Grade 1a, then
     # the hired swords' of Grade 1b and 1c, the Tomb Guardians' scrolls, Dark Elf Magic and
     # Shadow Warrior Magic)
-    assert len(rows) == 35 + 27 + 35 + 5 + 6 + 5 + 5 + 5 + 6 + 42 + 6 + 36 + 6 + 6 + 6
+    assert len(rows) == 35 + 27 + 35 + 5 + 6 + 5 + 5 + 5 + 6 + 42 + 6 + 36 + 6 + 6 + 6 + (
+        4 + 6  # the Lizardmen's special skills and Lizardman Magic
+    )
     for where, row in rows:
         summary = row.get("summary", "")
         assert summary.strip(), f"{where} {row['key']}: no summary"
