@@ -41,7 +41,7 @@ KEYS = {
 WHO = {
     "Warrior-Priests": "witch_hunters", "Sisters of Sigmar": "sisters_of_sigmar",
     "Skaven": "skaven", "Goblins": "orc_mob", "Lizardmen": "lizardmen",
-    "Forest Goblins": None, "Skink Heroes": None, "Dark Elves": "dark_elves",
+    "Forest Goblins": "forest_goblins", "Skink Heroes": None, "Dark Elves": "dark_elves",
     "Amazons (Lustria)": None, "a brace": None,  # "Rare 12 for a brace": Nuln's pistols
 }  # fmt: skip
 # Upgrades the chapter prices as a sum added to a weapon ("+ 20 gc"); the catalogue sells each

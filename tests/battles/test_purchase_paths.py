@@ -86,8 +86,9 @@ def items():
 
 LISTS = [
     "averland", "beastmen_raiders", "carnival_of_chaos", "cult_of_the_possessed", "dark_elves",
-    "dwarf_treasure_hunters", "hochland_bandits", "kislevites", "lizardmen", "marienburg",
-    "middenheim", "norse_explorers", "orc_mob", "ostland", "pirates", "reikland", "shadow_warriors",
+    "dwarf_treasure_hunters", "forest_goblins", "hochland_bandits", "kislevites", "lizardmen",
+    "marienburg", "middenheim", "norse_explorers", "orc_mob", "ostland", "pirates", "reikland",
+    "shadow_warriors",
     "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "tomb_guardians", "undead",
     "witch_hunters",
 ]  # fmt: skip

@@ -172,7 +172,8 @@ def test_restrictions_of_the_catalogue(key, allowed, refused):
 
 
 # Lists of the price chart's restrictions that the app does not hold yet (their keys).
-LISTS_TO_COME = {"amazons_mordheim", "pit_fighters", "amazons_lustria"}  # + bolas (Lizardmen)
+LISTS_TO_COME = {"amazons_mordheim", "pit_fighters", "amazons_lustria", "night_goblins"}
+# (+ Amazons (Lustria): bolas, Lizardmen; + Night Goblins: boss pole, Forest Goblins)
 
 
 @pytest.mark.django_db

@@ -40,6 +40,8 @@ ITEM_ALIASES = {
     "Staff": "Club",  # Tomb Guardians: the chart has no staff; a club (as "Staff/Club/Mace")
     "Stone Axe": "Club",  # Lizardmen: "Stone Axe (counts as a club)"
     "Bone Helmet": "Helmet",  # Lizardmen: the chart has no bone helmet; read as a helmet
+    "Two-handed weapon": "Double-handed weapon",  # Forest Goblins: the chart's name
+    "Throwing Weapons": "Throwing knives",  # Forest Goblins: the chart's thrown weapon
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.

@@ -110,6 +110,18 @@ LEGAL = {
         ],
         500 - (60 + 25 + 10) - (60 + 10 + 50) - (30 + 5) - 3 * (20 + 10 + 5) - 2 * (40 + 10),
     ),
+    "forest_goblins": (
+        [
+            ("chieftain", 1, ["sword", "short_bow"]),
+            ("brave", 1, ["boss_pole"]),
+            ("shaman", 1, []),
+            ("forest_goblin", 3, ["spear"]),
+            ("red_toof_goblin", 2, ["sword"]),
+            ("slugga", 1, ["throwing_knives"]),
+            ("gigantic_spider", 1, []),
+        ],
+        500 - (50 + 10 + 5) - (20 + 20) - 20 - 3 * (15 + 5) - 2 * (25 + 10) - (20 + 15) - 200,
+    ),
 }
 
 
@@ -154,6 +166,11 @@ def _saurus_without_skinks(w):
     return lambda: hire(w, "saurus_brave", models=1)
 
 
+def _a_boss_pole_for_a_goblin(w):
+    goblin = hire(w, "forest_goblin")
+    return lambda: services.buy_item(goblin, actor=w.owner, item_key="boss_pole")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -171,6 +188,8 @@ ILLEGAL = {
     "shadow_warriors": (_runestones_for_a_walker, "not on Shadow Walker's equipment list"),
     # Saurus Rarity: never more Saurus Braves than Skink Braves
     "lizardmen": (_saurus_without_skinks, "at most one Saurus Brave for each Skink Brave"),
+    # Forest Goblins: the boss pole is on the Hero Equipment List only
+    "forest_goblins": (_a_boss_pole_for_a_goblin, "not on Forest Goblin's equipment list"),
 }
 
 

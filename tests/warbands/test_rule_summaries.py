@@ -55,7 +55,9 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # the hired swords' of Grade 1b and 1c, the Tomb Guardians' scrolls, Dark Elf Magic and
     # Shadow Warrior Magic)
     assert len(rows) == 35 + 27 + 35 + 5 + 6 + 5 + 5 + 5 + 6 + 42 + 6 + 36 + 6 + 6 + 6 + (
-        4 + 6  # the Lizardmen's special skills and Lizardman Magic
+        4
+        + 6  # the Lizardmen's special skills and Lizardman Magic
+        + 6  # Forest Goblin Magic
     )
     for where, row in rows:
         summary = row.get("summary", "")
