@@ -41,8 +41,8 @@ KEYS = {
 # the app does not have). A name not here fails the tests, so that no note is left unread.
 WHO = {
     "Warrior-Priests": "witch_hunters", "Sisters of Sigmar": "sisters_of_sigmar",
-    "Skaven": "skaven", "Goblins": "orc_mob",
-    "Lizardmen": None, "Forest Goblins": None, "Skink Heroes": None, "Dark Elves": "dark_elves",
+    "Skaven": "skaven", "Goblins": "orc_mob", "Lizardmen": "lizardmen",
+    "Forest Goblins": "forest_goblins", "Skink Heroes": None, "Dark Elves": "dark_elves",
     "Amazons (Lustria)": "amazons_lustria",
     "a brace": None,  # "Rare 12 for a brace": Nuln's pistols
 }  # fmt: skip

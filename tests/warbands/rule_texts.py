@@ -5,7 +5,8 @@ import re
 
 
 def singular(word: str) -> str:
-    for plural, single in (("men", "man"), ("ves", "f"), ("z", ""), ("s", "")):
+    # "Braves" is a Brave, "Wolves" a Wolf
+    for plural, single in (("men", "man"), ("aves", "ave"), ("ves", "f"), ("z", ""), ("s", "")):
         if word.endswith(plural) and not word.endswith("ss") and len(word) > 2:
             return word[: -len(plural)] + single
     return word

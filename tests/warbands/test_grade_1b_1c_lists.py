@@ -41,6 +41,10 @@ ITEM_ALIASES = {
     "Choppa": "Morning star",  # Black Orcs: "Choppa (Counts as a Morning star)"
     # Amazons (Lustria): the chart's own entry, apart from the Mordheim Amazons' Sunstaff
     "Sunstaff (Lustria)": "Sunstaff (Lustria)",
+    "Stone Axe": "Club",  # Lizardmen: "Stone Axe (counts as a club)"
+    "Bone Helmet": "Helmet",  # Lizardmen: the chart has no bone helmet; read as a helmet
+    "Two-handed weapon": "Double-handed weapon",  # Forest Goblins: the chart's name
+    "Throwing Weapons": "Throwing knives",  # Forest Goblins: the chart's thrown weapon
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -137,7 +141,7 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
         # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens),
-        # "You have 500 gcs" (Amazons)
+        # "You have 500 gcs" (Amazons, Lizardmen)
         gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens|gcs)",
                              choice, re.IGNORECASE)[1])  # fmt: skip
         # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"

@@ -141,6 +141,28 @@ LEGAL = {
         ],
         500 - (70 + 30) - (35 + 15 + 20) - (30 + 10) - 3 * (25 + 35) - 2 * (30 + 5),
     ),
+    "lizardmen": (
+        [
+            ("skink_priest", 1, ["blowpipe", "helmet"]),
+            ("saurus_totem_warrior", 1, ["sword", "light_armour"]),
+            ("skink_great_crest", 1, ["bolas"]),
+            ("skink_brave", 3, ["javelins", "shield"]),
+            ("saurus_brave", 2, ["spear"]),
+        ],
+        500 - (60 + 25 + 10) - (60 + 10 + 50) - (30 + 5) - 3 * (20 + 10 + 5) - 2 * (40 + 10),
+    ),
+    "forest_goblins": (
+        [
+            ("chieftain", 1, ["sword", "short_bow"]),
+            ("brave", 1, ["boss_pole"]),
+            ("shaman", 1, []),
+            ("forest_goblin", 3, ["spear"]),
+            ("red_toof_goblin", 2, ["sword"]),
+            ("slugga", 1, ["throwing_knives"]),
+            ("gigantic_spider", 1, []),
+        ],
+        500 - (50 + 10 + 5) - (20 + 20) - 20 - 3 * (15 + 5) - 2 * (25 + 10) - (20 + 15) - 200,
+    ),
 }
 
 
@@ -202,6 +224,16 @@ def _bolas_for_an_amazon_warrior(w):
     return lambda: services.buy_item(warriors, actor=w.owner, item_key="bolas")
 
 
+def _saurus_without_skinks(w):
+    hire(w, "skink_priest")
+    return lambda: hire(w, "saurus_brave", models=1)
+
+
+def _a_boss_pole_for_a_goblin(w):
+    goblin = hire(w, "forest_goblin")
+    return lambda: services.buy_item(goblin, actor=w.owner, item_key="boss_pole")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -234,6 +266,10 @@ ILLEGAL = {
         _bolas_for_an_amazon_warrior,
         "not on Amazon Warrior's equipment list",
     ),
+    # Saurus Rarity: never more Saurus Braves than Skink Braves
+    "lizardmen": (_saurus_without_skinks, "at most one Saurus Brave for each Skink Brave"),
+    # Forest Goblins: the boss pole is on the Hero Equipment List only
+    "forest_goblins": (_a_boss_pole_for_a_goblin, "not on Forest Goblin's equipment list"),
 }
 
 

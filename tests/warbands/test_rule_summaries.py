@@ -55,9 +55,32 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # the hired swords' of Grade 1b and 1c, the Tomb Guardians' scrolls, Dark Elf Magic and
     # Shadow Warrior Magic), then the Pit Fighters' two lists (Pit Fighter, Troll Slayer) and
     # the Black Orcs' list, the Amazons (Mordheim)'s Amazon Rituals and the Amazons
-    # (Lustria)'s own skills
+    # (Lustria)'s own skills, the Lizardmen's special skills and Lizardman Magic, and Forest
+    # Goblin Magic
     assert len(rows) == (
-        35 + 27 + 35 + 5 + 6 + 5 + 5 + 5 + 6 + 42 + 6 + 36 + 6 + 6 + 6 + 5 + 3 + 6 + 6 + 5
+        35
+        + 27
+        + 35
+        + 5
+        + 6
+        + 5
+        + 5
+        + 5
+        + 6
+        + 42
+        + 6
+        + 36
+        + 6
+        + 6
+        + 6
+        + 5
+        + 3
+        + 6
+        + 6
+        + 5
+        + 4
+        + 6
+        + 6
     )
     for where, row in rows:
         summary = row.get("summary", "")
