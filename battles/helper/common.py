@@ -91,7 +91,7 @@ def fighter_of(game: Game, fighter_id: int, actor) -> Fighter:
     """One of the game's fighters, locked, for its own player (or an organiser)."""
     fighter = one(
         Fighter.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("warrior", "side__participant__warband")
+        .select_related("warrior__warrior_type", "side__participant__warband")
         .filter(game=game, pk=fighter_id)
     )
     if fighter is None:

@@ -111,7 +111,7 @@ def _drawn(game: Game, entries: list[dict], seats: Seats, *, events, fighters=No
         # (no warrior who took one out: a row of a warrior put out of action changes its side's
         # count too, and comes with the query above)
         read = Fighter.objects.filter(game=game, pk__in=missing).order_by()
-        read = read.select_related("warrior", "side__participant__warband")
+        read = read.select_related("warrior__warrior_type", "side__participant__warband")
     else:
         read = []
     fighters.update((f.pk, f) for f in read)

@@ -80,7 +80,7 @@ def test_a_dispute_shows_on_the_other_players_and_the_organisers_dashboards(clie
     assert f"Settle the dispute over {battle} {said}" in page
     client.force_login(scourge.owner)
     page = client.get(reverse("dashboard")).content.decode()
-    assert "disputed" not in page and "Settle" not in page
+    assert "disputed" not in page and "Settle the dispute" not in page
 
 
 def test_each_player_is_asked_to_enter_his_side_then_to_confirm(client, duel):
