@@ -163,6 +163,17 @@ LEGAL = {
         ],
         500 - (50 + 10 + 5) - (20 + 20) - 20 - 3 * (15 + 5) - 2 * (25 + 10) - (20 + 15) - 200,
     ),
+    "arabian_tomb_raiders": (
+        [
+            ("sheikh", 1, ["sword", "bow"]),
+            ("champion", 1, ["spear"]),
+            ("mystic", 1, []),
+            ("bedouin", 1, ["bow"]),
+            ("nomad_warrior", 3, ["mace", "shield"]),
+            ("slave", 2, ["katar"]),
+        ],
+        500 - (60 + 10 + 10) - (40 + 10) - 40 - (35 + 10) - 3 * (25 + 3 + 5) - 2 * (15 + 5),
+    ),
 }
 
 
@@ -234,6 +245,12 @@ def _a_boss_pole_for_a_goblin(w):
     return lambda: services.buy_item(goblin, actor=w.owner, item_key="boss_pole")
 
 
+def _a_katar_for_a_nomad_warrior(w):
+    hire(w, "sheikh")
+    warriors = hire(w, "nomad_warrior", models=2)
+    return lambda: services.buy_item(warriors, actor=w.owner, item_key="katar")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -270,6 +287,11 @@ ILLEGAL = {
     "lizardmen": (_saurus_without_skinks, "at most one Saurus Brave for each Skink Brave"),
     # Forest Goblins: the boss pole is on the Hero Equipment List only
     "forest_goblins": (_a_boss_pole_for_a_goblin, "not on Forest Goblin's equipment list"),
+    # Arabian Tomb Raiders: the katar is on the Slave Equipment List only
+    "arabian_tomb_raiders": (
+        _a_katar_for_a_nomad_warrior,
+        "not on Nomad Warrior's equipment list",
+    ),
 }
 
 
