@@ -45,6 +45,7 @@ ITEM_ALIASES = {
     "Bone Helmet": "Helmet",  # Lizardmen: the chart has no bone helmet; read as a helmet
     "Two-handed weapon": "Double-handed weapon",  # Forest Goblins: the chart's name
     "Throwing Weapons": "Throwing knives",  # Forest Goblins: the chart's thrown weapon
+    "Horse": "Riding",  # Bretonnians: the chart's "Riding/draft horse" (read up to its "/")
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.

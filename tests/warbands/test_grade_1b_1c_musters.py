@@ -174,6 +174,23 @@ LEGAL = {
         ],
         500 - (60 + 10 + 10) - (40 + 10) - 40 - (35 + 10) - 3 * (25 + 3 + 5) - 2 * (15 + 5),
     ),
+    "bretonnian_knights": (
+        [
+            ("questing_knight", 1, ["sword", "shield", "heavy_armour"]),
+            ("knight_errant", 1, ["mace", "shield"]),
+            ("squire", 1, ["bow"]),
+            ("squire", 1, ["spear"]),
+            ("man_at_arms", 2, ["halberd"]),
+            ("bowman", 3, ["long_bow"]),
+        ],
+        500
+        - (80 + 10 + 5 + 50)
+        - (50 + 3 + 5)
+        - (15 + 10)
+        - (15 + 10)
+        - 2 * (25 + 10)
+        - 3 * (20 + 15),
+    ),
 }
 
 
@@ -251,6 +268,12 @@ def _a_katar_for_a_nomad_warrior(w):
     return lambda: services.buy_item(warriors, actor=w.owner, item_key="katar")
 
 
+def _a_squire_without_a_knight(w):
+    hire(w, "questing_knight")
+    hire(w, "squire")
+    return lambda: hire(w, "squire")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -292,6 +315,8 @@ ILLEGAL = {
         _a_katar_for_a_nomad_warrior,
         "not on Nomad Warrior's equipment list",
     ),
+    # Bretonnian Knights: never more Squires than Knights
+    "bretonnian_knights": (_a_squire_without_a_knight, "at most one Squire for each Knight"),
 }
 
 
