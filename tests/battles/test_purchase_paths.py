@@ -85,7 +85,8 @@ def items():
 # --- The texts and the catalogue -----------------------------------------------------------
 
 LISTS = [
-    "amazons_lustria", "amazons_mordheim", "averland", "beastmen_raiders", "black_orcs",
+    "amazons_lustria", "amazons_mordheim", "arabian_tomb_raiders", "averland",
+    "beastmen_raiders", "black_orcs", "bretonnian_knights",
     "carnival_of_chaos", "cult_of_the_possessed", "dark_elves", "dwarf_treasure_hunters",
     "forest_goblins", "hochland_bandits", "kislevites", "lizardmen", "marienburg", "middenheim",
     "norse_explorers", "orc_mob", "ostland", "pirates", "pit_fighters", "reikland",

@@ -45,6 +45,7 @@ ITEM_ALIASES = {
     "Bone Helmet": "Helmet",  # Lizardmen: the chart has no bone helmet; read as a helmet
     "Two-handed weapon": "Double-handed weapon",  # Forest Goblins: the chart's name
     "Throwing Weapons": "Throwing knives",  # Forest Goblins: the chart's thrown weapon
+    "Horse": "Riding",  # Bretonnians: the chart's "Riding/draft horse" (read up to its "/")
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -168,9 +169,9 @@ def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
 
 def starting_experience(lines: list[str]):
     """(names, experience) per line of "Starting Experience": "Berserkers & the Wulfen start
-    with 11 experience"; "Henchmen" names every henchman."""
+    with 11 experience"; "Henchmen" names every henchman (the Arabians print "Experience")."""
     for line in subsection(lines, "Starting Experience"):
-        found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line)
+        found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line, re.I)
         if found:
             names = re.split(r" & | and |, ", found[1])
             yield [re.sub(r"^(?:an?|the|all) ", "", n, flags=re.I) for n in names], int(found[2])

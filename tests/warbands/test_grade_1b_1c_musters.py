@@ -163,6 +163,34 @@ LEGAL = {
         ],
         500 - (50 + 10 + 5) - (20 + 20) - 20 - 3 * (15 + 5) - 2 * (25 + 10) - (20 + 15) - 200,
     ),
+    "arabian_tomb_raiders": (
+        [
+            ("sheikh", 1, ["sword", "bow"]),
+            ("champion", 1, ["spear"]),
+            ("mystic", 1, []),
+            ("bedouin", 1, ["bow"]),
+            ("nomad_warrior", 3, ["mace", "shield"]),
+            ("slave", 2, ["katar"]),
+        ],
+        500 - (60 + 10 + 10) - (40 + 10) - 40 - (35 + 10) - 3 * (25 + 3 + 5) - 2 * (15 + 5),
+    ),
+    "bretonnian_knights": (
+        [
+            ("questing_knight", 1, ["sword", "shield", "heavy_armour"]),
+            ("knight_errant", 1, ["mace", "shield"]),
+            ("squire", 1, ["bow"]),
+            ("squire", 1, ["spear"]),
+            ("man_at_arms", 2, ["halberd"]),
+            ("bowman", 3, ["long_bow"]),
+        ],
+        500
+        - (80 + 10 + 5 + 50)
+        - (50 + 3 + 5)
+        - (15 + 10)
+        - (15 + 10)
+        - 2 * (25 + 10)
+        - 3 * (20 + 15),
+    ),
 }
 
 
@@ -234,6 +262,18 @@ def _a_boss_pole_for_a_goblin(w):
     return lambda: services.buy_item(goblin, actor=w.owner, item_key="boss_pole")
 
 
+def _a_katar_for_a_nomad_warrior(w):
+    hire(w, "sheikh")
+    warriors = hire(w, "nomad_warrior", models=2)
+    return lambda: services.buy_item(warriors, actor=w.owner, item_key="katar")
+
+
+def _a_squire_without_a_knight(w):
+    hire(w, "questing_knight")
+    hire(w, "squire")
+    return lambda: hire(w, "squire")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -270,6 +310,13 @@ ILLEGAL = {
     "lizardmen": (_saurus_without_skinks, "at most one Saurus Brave for each Skink Brave"),
     # Forest Goblins: the boss pole is on the Hero Equipment List only
     "forest_goblins": (_a_boss_pole_for_a_goblin, "not on Forest Goblin's equipment list"),
+    # Arabian Tomb Raiders: the katar is on the Slave Equipment List only
+    "arabian_tomb_raiders": (
+        _a_katar_for_a_nomad_warrior,
+        "not on Nomad Warrior's equipment list",
+    ),
+    # Bretonnian Knights: never more Squires than Knights
+    "bretonnian_knights": (_a_squire_without_a_knight, "at most one Squire for each Knight"),
 }
 
 

@@ -56,7 +56,8 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # Shadow Warrior Magic), then the Pit Fighters' two lists (Pit Fighter, Troll Slayer) and
     # the Black Orcs' list, the Amazons (Mordheim)'s Amazon Rituals and the Amazons
     # (Lustria)'s own skills, the Lizardmen's special skills and Lizardman Magic, and Forest
-    # Goblin Magic
+    # Goblin Magic; the Arabian Tomb Raiders' special skills and Arabian Elemental Magic, the
+    # Bretonnian Knight Virtues
     assert len(rows) == (
         35
         + 27
@@ -81,6 +82,9 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 4
         + 6
         + 6
+        + 3
+        + 6
+        + 5
     )
     for where, row in rows:
         summary = row.get("summary", "")
