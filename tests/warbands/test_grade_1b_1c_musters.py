@@ -163,6 +163,25 @@ LEGAL = {
         ],
         500 - (50 + 10 + 5) - (20 + 20) - 20 - 3 * (15 + 5) - 2 * (25 + 10) - (20 + 15) - 200,
     ),
+    "dwarf_rangers": (
+        [
+            ("runesmith", 1, ["gromril_axe", "shield"]),
+            ("apprentice_runesmith", 1, ["hammer"]),
+            ("dwarf_troll_slayer", 1, ["dwarf_axe"]),
+            ("dwarf_longbeard", 1, ["mace"]),
+            ("dwarf_clansman", 2, ["axe"]),
+            ("dwarf_crossbowman", 1, ["crossbow"]),
+            ("beardling", 1, ["spear"]),
+        ],
+        500
+        - (85 + 3 * 5 + 5)
+        - (40 + 3)
+        - (50 + 15)
+        - (50 + 3)
+        - 2 * (40 + 5)
+        - (40 + 25)
+        - (25 + 10),
+    ),
 }
 
 
@@ -229,6 +248,11 @@ def _saurus_without_skinks(w):
     return lambda: hire(w, "saurus_brave", models=1)
 
 
+def _a_helmet_for_the_ranger_slayer(w):
+    slayer = hire(w, "dwarf_troll_slayer")
+    return lambda: services.buy_item(slayer, actor=w.owner, item_key="helmet")
+
+
 def _a_boss_pole_for_a_goblin(w):
     goblin = hire(w, "forest_goblin")
     return lambda: services.buy_item(goblin, actor=w.owner, item_key="boss_pole")
@@ -270,6 +294,11 @@ ILLEGAL = {
     "lizardmen": (_saurus_without_skinks, "at most one Saurus Brave for each Skink Brave"),
     # Forest Goblins: the boss pole is on the Hero Equipment List only
     "forest_goblins": (_a_boss_pole_for_a_goblin, "not on Forest Goblin's equipment list"),
+    # Dwarf Rangers: Slayers never wear armour
+    "dwarf_rangers": (
+        _a_helmet_for_the_ranger_slayer,
+        "not on Dwarf Troll Slayer's equipment list",
+    ),
 }
 
 

@@ -56,7 +56,7 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # Shadow Warrior Magic), then the Pit Fighters' two lists (Pit Fighter, Troll Slayer) and
     # the Black Orcs' list, the Amazons (Mordheim)'s Amazon Rituals and the Amazons
     # (Lustria)'s own skills, the Lizardmen's special skills and Lizardman Magic, and Forest
-    # Goblin Magic
+    # Goblin Magic; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their Dwarf Runes
     assert len(rows) == (
         35
         + 27
@@ -80,6 +80,9 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 5
         + 4
         + 6
+        + 6
+        + 5
+        + 3
         + 6
     )
     for where, row in rows:
