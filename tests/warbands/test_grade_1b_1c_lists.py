@@ -240,7 +240,8 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
     current, part = None, None
     for line in subsection(lines, "Equipment Lists"):
         title = line.strip().strip("*")
-        heading = re.match(r"\*\*(.+?)(?: — (.+))?\*\*$", line)
+        # "**Horned Hunter Equipment List** (Heroes)": a note after the bold name
+        heading = re.match(r"\*\*(.+?)(?: — (.+))?\*\*(?: \(.+\))?$", line)
         plain = line.strip() and not line.startswith(("|", "*")) and ":" not in line
         if heading and heading[2]:
             current = heading[1] if heading[1].endswith("List") else None
@@ -248,7 +249,7 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
         elif title in PARTS or (current and plain):
             part = lists.setdefault(current or "Equipment List", {}).setdefault(title, {})
         elif heading:
-            name = title.split(" (")[0]
+            name = heading[1].split(" (")[0]
             current, part = (name if name.endswith("List") else None), None
         elif current and line.startswith("| Style |"):
             part = lists.setdefault(current, {}).setdefault("Styles", {})

@@ -182,6 +182,24 @@ LEGAL = {
         - (40 + 25)
         - (25 + 10),
     ),
+    "horned_hunters": (
+        [
+            ("horned_hunter", 1, ["sword", "bow"]),
+            ("priest_of_taal", 1, ["hammer", "light_armour"]),
+            ("initiate", 1, ["spear", "short_bow"]),
+            ("initiate", 1, ["spear", "short_bow"]),
+            ("drunken_gang", 2, ["mace"]),
+            ("zealot", 2, ["spear"]),
+            ("warhound", 2, []),
+        ],
+        500
+        - (60 + 10 + 10)
+        - (45 + 3 + 20)
+        - 2 * (40 + 5 + 5)
+        - 2 * (30 + 3)
+        - 2 * (20 + 5)
+        - 2 * 15,
+    ),
 }
 
 
@@ -253,6 +271,12 @@ def _a_helmet_for_the_ranger_slayer(w):
     return lambda: services.buy_item(slayer, actor=w.owner, item_key="helmet")
 
 
+def _light_armour_for_an_initiate(w):
+    hire(w, "horned_hunter")
+    initiate = hire(w, "initiate")
+    return lambda: services.buy_item(initiate, actor=w.owner, item_key="light_armour")
+
+
 def _a_boss_pole_for_a_goblin(w):
     goblin = hire(w, "forest_goblin")
     return lambda: services.buy_item(goblin, actor=w.owner, item_key="boss_pole")
@@ -299,6 +323,8 @@ ILLEGAL = {
         _a_helmet_for_the_ranger_slayer,
         "not on Dwarf Troll Slayer's equipment list",
     ),
+    # Horned Hunters, Strictures: Initiates never wear armour
+    "horned_hunters": (_light_armour_for_an_initiate, "not on Initiate's equipment list"),
 }
 
 

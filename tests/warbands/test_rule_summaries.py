@@ -56,7 +56,8 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # Shadow Warrior Magic), then the Pit Fighters' two lists (Pit Fighter, Troll Slayer) and
     # the Black Orcs' list, the Amazons (Mordheim)'s Amazon Rituals and the Amazons
     # (Lustria)'s own skills, the Lizardmen's special skills and Lizardman Magic, and Forest
-    # Goblin Magic; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their Dwarf Runes
+    # Goblin Magic; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their Dwarf Runes;
+    # the Horned Hunters' list
     assert len(rows) == (
         35
         + 27
@@ -83,6 +84,7 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 6
         + 5
         + 3
+        + 6
         + 6
     )
     for where, row in rows:
