@@ -109,8 +109,12 @@ def load_reference_data(apps, data_dir: Path = DATA_DIR) -> None:
     _load_skills_and_spells(model, data_dir)
     for item in read(data_dir / "equipment.json")["items"]:
         _load_item(model, item)
-    for path in warband_files(data_dir):
-        _load_warband(model, read(path), path.name)
+    warbands = [(read(path), path.name) for path in warband_files(data_dir)]
+    for data, _ in warbands:  # a list may sell another's item (the Dwarf axe): items first
+        for item in data.get("items", []):
+            _load_item(model, item, owner=data)
+    for data, filename in warbands:
+        _load_warband(model, data, filename)
     try:
         apps.get_model("warbands", "HiredSwordType")
     except LookupError:  # a migration older than the hired-sword catalogue

@@ -86,12 +86,12 @@ def items():
 
 LISTS = [
     "amazons_lustria", "amazons_mordheim", "arabian_tomb_raiders", "averland",
-    "beastmen_raiders", "black_orcs", "bretonnian_knights",
-    "carnival_of_chaos", "cult_of_the_possessed", "dark_elves", "dwarf_treasure_hunters",
-    "forest_goblins", "hochland_bandits", "kislevites", "lizardmen", "marienburg", "middenheim",
-    "norse_explorers", "orc_mob", "ostland", "pirates", "pit_fighters", "reikland",
-    "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens",
-    "tomb_guardians", "undead", "witch_hunters",
+    "beastmen_raiders", "black_orcs", "bretonnian_knights", "carnival_of_chaos",
+    "cult_of_the_possessed", "dark_elves", "dwarf_rangers", "dwarf_treasure_hunters",
+    "forest_goblins", "hochland_bandits", "horned_hunters", "kislevites", "lizardmen",
+    "marienburg", "middenheim", "norse_explorers", "orc_mob", "ostland", "pirates",
+    "pit_fighters", "reikland", "shadow_warriors", "sisters_of_sigmar", "skaven",
+    "skaven_of_clan_pestilens", "tomb_guardians", "undead", "witch_hunters",
 ]  # fmt: skip
 
 

@@ -56,7 +56,16 @@ UPGRADES = {
     "Ithilmar weapon": (None, "Ithilmar {}", lambda price, times: price * times),
     # Pit Fighters: "Gromril Weapon* 3 times the cost", every weapon of the part
     "Gromril Weapon": (None, "Gromril {}", lambda price, times: price * times),
+    # Dwarf Rangers: "Gromril weapon* 3× the cost", every weapon of the part
+    "Gromril weapon": (None, "Gromril {}", lambda price, times: price * times),
 }
+# Items a text prints as one row that the chart sells apart, each at the row's price.
+SPLIT_ITEMS = {
+    "Mace/Hammer": ("Mace", "Hammer"),  # Horned Hunters
+}
+# Pistols a text prices without a brace: the app sells the brace too, at twice the price
+# (the core rules: a brace is two pistols), as for every list converted.
+BRACED = ("Pistol",)
 # Warriors a text names two ways: the name of its lists and tables, and its heading's.
 NAMES = {
     "Pit Fighter Troll Slayer": "Dwarf Troll Slayer",  # Pit Fighters
@@ -107,6 +116,9 @@ def find(key: str, name: str) -> WarriorType:
         found = [t for t in types if norm(t.name).endswith(norm(part))]
         if len(found) == 1:
             return found[0]
+    found = [t for t in types if norm(t.name).startswith(norm(name))]  # "Apprentice"
+    if len(found) == 1:
+        return found[0]
     raise AssertionError(f"{key}: no warrior {name!r}")
 
 
@@ -198,7 +210,8 @@ def test_every_heroes_skill_lists_are_the_texts_skill_table():
         rest = lines[start + 1 :]
         first = next(n for n, line in enumerate(rest) if line.startswith("|"))
         table = list(takewhile(lambda line: line.startswith("|"), rest[first:]))
-        columns = [c.strip().lower() for c in table[0].strip("|").split("|")]
+        # "Academic*": a footnote's star (Dwarf Rangers: never Arcane Lore)
+        columns = [c.strip().strip("*").lower() for c in table[0].strip("|").split("|")]
         heroes = set()
         for row in table[2:]:
             cells = [c.strip() for c in row.strip("|").split("|")]
@@ -228,7 +241,8 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
     current, part = None, None
     for line in subsection(lines, "Equipment Lists"):
         title = line.strip().strip("*")
-        heading = re.match(r"\*\*(.+?)(?: — (.+))?\*\*$", line)
+        # "**Horned Hunter Equipment List** (Heroes)": a note after the bold name
+        heading = re.match(r"\*\*(.+?)(?: — (.+))?\*\*(?: \(.+\))?$", line)
         plain = line.strip() and not line.startswith(("|", "*")) and ":" not in line
         if heading and heading[2]:
             current = heading[1] if heading[1].endswith("List") else None
@@ -236,7 +250,7 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
         elif title in PARTS or (current and plain):
             part = lists.setdefault(current or "Equipment List", {}).setdefault(title, {})
         elif heading:
-            name = title.split(" (")[0]
+            name = heading[1].split(" (")[0]
             current, part = (name if name.endswith("List") else None), None
         elif current and line.startswith("| Style |"):
             part = lists.setdefault(current, {}).setdefault("Styles", {})
@@ -275,14 +289,17 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
             brace = re.search(BRACE, cost)
             if brace:  # "15 gc (30 for a brace)": the brace is an item of its own
                 expected[norm(f"Brace of {printed_name}s")] = (int(brace[1]), False, heroes)
+            elif printed_name in BRACED:
+                expected[norm(f"Brace of {printed_name}s")] = (2 * price, False, heroes)
             if printed_name in UPGRADES:
                 weapons, named, priced = UPGRADES[printed_name]
                 for weapon in (w for w in weapons or prices if w in prices and w != item):
                     upgraded = priced(prices[weapon], price)
                     expected[norm(named.format(weapon))] = (upgraded, False, heroes)
                 continue
-            name = norm(ITEM_ALIASES.get(item, ITEM_ALIASES.get(printed_name, printed_name)))
-            expected[name] = (price, "free" in cost, heroes)
+            for one in SPLIT_ITEMS.get(printed_name, (printed_name,)):
+                name = norm(ITEM_ALIASES.get(item, ITEM_ALIASES.get(one, one)))
+                expected[name] = (price, "free" in cost, heroes)
     return expected
 
 
@@ -305,9 +322,18 @@ def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
 
 
 def magic_section(name: str) -> list[str]:
-    """The lines of "## Magic — <name>" in the campaigns chapter."""
+    """The lines of "## Magic — <name>" in the campaigns chapter, or where a list prints its
+    own ("### Dwarf Runes": "- **Rune of Stone:** … Difficulty 8.", numbered in order) the
+    same as a D6 table and headings."""
     lines = (REFERENCE / "03-campaigns-magic-optional-rules.md").read_text(encoding="utf-8")
     lines = lines.splitlines()
+    if f"## Magic — {name}" not in lines:
+        own = [row for lines in sections().values() if f"### {name}" in lines
+               for row in subsection(lines, name)]  # fmt: skip
+        printed = [re.match(r"- \*\*(.+?):\*\* .*Difficulty (\d+)\.$", r) for r in own]
+        printed = [p for p in printed if p]
+        table = [f"| {n} | {p[1]} |" for n, p in enumerate(printed, start=1)]
+        return table + [x for p in printed for x in (f"#### {p[1]}", f"*Difficulty: {p[2]}*")]
     start = lines.index(f"## Magic — {name}") + 1
     end = next((n for n in range(start, len(lines)) if lines[n].startswith("## ")), len(lines))
     return lines[start:end]

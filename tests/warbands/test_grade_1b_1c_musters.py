@@ -191,6 +191,43 @@ LEGAL = {
         - 2 * (25 + 10)
         - 3 * (20 + 15),
     ),
+    "dwarf_rangers": (
+        [
+            ("runesmith", 1, ["gromril_axe", "shield"]),
+            ("apprentice_runesmith", 1, ["hammer"]),
+            ("dwarf_troll_slayer", 1, ["dwarf_axe"]),
+            ("dwarf_longbeard", 1, ["mace"]),
+            ("dwarf_clansman", 2, ["axe"]),
+            ("dwarf_crossbowman", 1, ["crossbow"]),
+            ("beardling", 1, ["spear"]),
+        ],
+        500
+        - (85 + 3 * 5 + 5)
+        - (40 + 3)
+        - (50 + 15)
+        - (50 + 3)
+        - 2 * (40 + 5)
+        - (40 + 25)
+        - (25 + 10),
+    ),
+    "horned_hunters": (
+        [
+            ("horned_hunter", 1, ["sword", "bow"]),
+            ("priest_of_taal", 1, ["hammer", "light_armour"]),
+            ("initiate", 1, ["spear", "short_bow"]),
+            ("initiate", 1, ["spear", "short_bow"]),
+            ("drunken_gang", 2, ["mace"]),
+            ("zealot", 2, ["spear"]),
+            ("warhound", 2, []),
+        ],
+        500
+        - (60 + 10 + 10)
+        - (45 + 3 + 20)
+        - 2 * (40 + 5 + 5)
+        - 2 * (30 + 3)
+        - 2 * (20 + 5)
+        - 2 * 15,
+    ),
 }
 
 
@@ -257,6 +294,17 @@ def _saurus_without_skinks(w):
     return lambda: hire(w, "saurus_brave", models=1)
 
 
+def _a_helmet_for_the_ranger_slayer(w):
+    slayer = hire(w, "dwarf_troll_slayer")
+    return lambda: services.buy_item(slayer, actor=w.owner, item_key="helmet")
+
+
+def _light_armour_for_an_initiate(w):
+    hire(w, "horned_hunter")
+    initiate = hire(w, "initiate")
+    return lambda: services.buy_item(initiate, actor=w.owner, item_key="light_armour")
+
+
 def _a_boss_pole_for_a_goblin(w):
     goblin = hire(w, "forest_goblin")
     return lambda: services.buy_item(goblin, actor=w.owner, item_key="boss_pole")
@@ -317,6 +365,13 @@ ILLEGAL = {
     ),
     # Bretonnian Knights: never more Squires than Knights
     "bretonnian_knights": (_a_squire_without_a_knight, "at most one Squire for each Knight"),
+    # Dwarf Rangers: Slayers never wear armour
+    "dwarf_rangers": (
+        _a_helmet_for_the_ranger_slayer,
+        "not on Dwarf Troll Slayer's equipment list",
+    ),
+    # Horned Hunters, Strictures: Initiates never wear armour
+    "horned_hunters": (_light_armour_for_an_initiate, "not on Initiate's equipment list"),
 }
 
 

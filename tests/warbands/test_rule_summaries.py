@@ -57,7 +57,8 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # the Black Orcs' list, the Amazons (Mordheim)'s Amazon Rituals and the Amazons
     # (Lustria)'s own skills, the Lizardmen's special skills and Lizardman Magic, and Forest
     # Goblin Magic; the Arabian Tomb Raiders' special skills and Arabian Elemental Magic, the
-    # Bretonnian Knight Virtues
+    # Bretonnian Knight Virtues; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their
+    # Dwarf Runes; the Horned Hunters' list
     assert len(rows) == (
         35
         + 27
@@ -85,6 +86,10 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 3
         + 6
         + 5
+        + 5
+        + 3
+        + 6
+        + 6
     )
     for where, row in rows:
         summary = row.get("summary", "")
