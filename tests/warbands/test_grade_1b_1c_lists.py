@@ -61,6 +61,14 @@ NAMES = {
     "Pit Fighter Troll Slayer": "Dwarf Troll Slayer",  # Pit Fighters
     "Pit Fighter Veterans": "Pit Veteran",  # Pit Fighters
 }
+# Items a warrior's own entry sells besides the text's list ("In addition, he may be armed
+# with a pistol for 15 GC"): {(list, app list): {item: (price, first free, heroes only)}}.
+EXTRAS = {
+    ("mootlanders", "moot_elder"): {
+        "Pistol": (15, False, False),
+        "Brace of pistols": (30, False, False),
+    },
+}
 # The parts of an equipment list, as the texts head them (in bold or plain).
 PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
 
@@ -168,9 +176,9 @@ def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
 
 def starting_experience(lines: list[str]):
     """(names, experience) per line of "Starting Experience": "Berserkers & the Wulfen start
-    with 11 experience"; "Henchmen" names every henchman."""
+    with 11 experience"; "Henchmen" names every henchman (the Mootlanders print "Experience")."""
     for line in subsection(lines, "Starting Experience"):
-        found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line)
+        found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line, re.I)
         if found:
             names = re.split(r" & | and |, ", found[1])
             yield [re.sub(r"^(?:an?|the|all) ", "", n, flags=re.I) for n in names], int(found[2])
@@ -293,6 +301,8 @@ def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
             if list_key != key:
                 continue
             expected = expected_entries(printed[text_list], left_out, starred)
+            extras = EXTRAS.get((list_key, app_list), {})
+            expected |= {norm(item): terms for item, terms in extras.items()}
             entries = EquipmentListEntry.objects.filter(
                 equipment_list__warband_type__key=key, equipment_list__key=app_list
             ).select_related("item")

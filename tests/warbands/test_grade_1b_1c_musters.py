@@ -163,6 +163,16 @@ LEGAL = {
         ],
         500 - (50 + 10 + 5) - (20 + 20) - 20 - 3 * (15 + 5) - 2 * (25 + 10) - (20 + 15) - 200,
     ),
+    "mootlanders": (
+        [
+            ("moot_elder", 1, ["bow", "pistol"]),
+            ("master_chef", 1, ["ladle", "tenderiser"]),
+            ("halfling_thief", 1, ["sling"]),
+            ("halfling_warrior", 4, ["bow"]),
+            ("halfling_scout", 2, ["short_bow"]),
+        ],
+        500 - (55 + 10 + 15) - (35 + 2 + 3) - (25 + 2) - 4 * (15 + 10) - 2 * (20 + 5),
+    ),
 }
 
 
@@ -234,6 +244,11 @@ def _a_boss_pole_for_a_goblin(w):
     return lambda: services.buy_item(goblin, actor=w.owner, item_key="boss_pole")
 
 
+def _a_bow_for_the_master_chef(w):
+    chef = hire(w, "master_chef")
+    return lambda: services.buy_item(chef, actor=w.owner, item_key="bow")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -270,6 +285,8 @@ ILLEGAL = {
     "lizardmen": (_saurus_without_skinks, "at most one Saurus Brave for each Skink Brave"),
     # Forest Goblins: the boss pole is on the Hero Equipment List only
     "forest_goblins": (_a_boss_pole_for_a_goblin, "not on Forest Goblin's equipment list"),
+    # Mootlanders: the Master Chef buys from his utensils list only.
+    "mootlanders": (_a_bow_for_the_master_chef, "not on Master Chef's equipment list"),
 }
 
 
