@@ -88,7 +88,8 @@ LISTS = [
     "amazons_lustria", "amazons_mordheim", "averland", "beastmen_raiders", "black_orcs",
     "carnival_of_chaos", "cult_of_the_possessed", "dark_elves", "dwarf_treasure_hunters",
     "forest_goblins", "hochland_bandits", "kislevites", "lizardmen", "marienburg", "middenheim",
-    "mootlanders", "norse_explorers", "orc_mob", "ostland", "pirates", "pit_fighters", "reikland",
+    "mootlanders", "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest",
+    "pirates", "pit_fighters", "reikland",
     "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens",
     "tomb_guardians", "undead", "witch_hunters",
 ]  # fmt: skip

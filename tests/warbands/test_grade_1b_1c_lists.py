@@ -45,6 +45,7 @@ ITEM_ALIASES = {
     "Bone Helmet": "Helmet",  # Lizardmen: the chart has no bone helmet; read as a helmet
     "Two-handed weapon": "Double-handed weapon",  # Forest Goblins: the chart's name
     "Throwing Weapons": "Throwing knives",  # Forest Goblins: the chart's thrown weapon
+    "Staff/Club/Mace": "Club",  # Outlaws of Stirwood Forest: one line, the chart's club
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -278,7 +279,7 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
             if printed_name in left_out or item in left_out:
                 continue
             price = _price(cost)
-            heroes = "Heroes only" in item + cost or (starred and item.endswith("*"))
+            heroes = "Heroes only" in item + cost or bool(starred and item.endswith(starred))
             brace = re.search(BRACE, cost)
             if brace:  # "15 gc (30 for a brace)": the brace is an item of its own
                 expected[norm(f"Brace of {printed_name}s")] = (int(brace[1]), False, heroes)
@@ -296,7 +297,11 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
 def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
     for key, lines in sections().items():
         printed = text_equipment_lists(lines)
-        starred = any(line.startswith("\\* Heroes only") for line in lines)
+        # The stars that mark an item heroes only: "\\* Heroes only", or the Outlaws'
+        # "\\*\\* Available to Heroes only" (their single star is heroes and Marksmen).
+        starred = "*" if any(line.startswith("\\* Heroes only") for line in lines) else ""
+        if any("\\*\\* Available to Heroes only" in line for line in lines):
+            starred = "**"
         for (list_key, app_list), (text_list, left_out) in EQUIPMENT_LISTS.items():
             if list_key != key:
                 continue
