@@ -46,6 +46,7 @@ ITEM_ALIASES = {
     "Two-handed weapon": "Double-handed weapon",  # Forest Goblins: the chart's name
     "Throwing Weapons": "Throwing knives",  # Forest Goblins: the chart's thrown weapon
     "Horse": "Riding",  # Bretonnians: the chart's "Riding/draft horse" (read up to its "/")
+    "Staff/Club/Mace": "Club",  # Outlaws of Stirwood Forest: one line, the chart's club
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -70,6 +71,14 @@ BRACED = ("Pistol",)
 NAMES = {
     "Pit Fighter Troll Slayer": "Dwarf Troll Slayer",  # Pit Fighters
     "Pit Fighter Veterans": "Pit Veteran",  # Pit Fighters
+}
+# Items a warrior's own entry sells besides the text's list ("In addition, he may be armed
+# with a pistol for 15 GC"): {(list, app list): {item: (price, first free, heroes only)}}.
+EXTRAS = {
+    ("mootlanders", "moot_elder"): {
+        "Pistol": (15, False, False),
+        "Brace of pistols": (30, False, False),
+    },
 }
 # The parts of an equipment list, as the texts head them (in bold or plain).
 PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
@@ -181,7 +190,8 @@ def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
 
 def starting_experience(lines: list[str]):
     """(names, experience) per line of "Starting Experience": "Berserkers & the Wulfen start
-    with 11 experience"; "Henchmen" names every henchman (the Arabians print "Experience")."""
+    with 11 experience"; "Henchmen" names every henchman (the Arabians and the Mootlanders print
+    "Experience")."""
     for line in subsection(lines, "Starting Experience"):
         found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line, re.I)
         if found:
@@ -285,7 +295,7 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
             if printed_name in left_out or item in left_out:
                 continue
             price = _price(cost)
-            heroes = "Heroes only" in item + cost or (starred and item.endswith("*"))
+            heroes = "Heroes only" in item + cost or bool(starred and item.endswith(starred))
             brace = re.search(BRACE, cost)
             if brace:  # "15 gc (30 for a brace)": the brace is an item of its own
                 expected[norm(f"Brace of {printed_name}s")] = (int(brace[1]), False, heroes)
@@ -306,11 +316,17 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
 def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
     for key, lines in sections().items():
         printed = text_equipment_lists(lines)
-        starred = any(line.startswith("\\* Heroes only") for line in lines)
+        # The stars that mark an item heroes only: "\\* Heroes only", or the Outlaws'
+        # "\\*\\* Available to Heroes only" (their single star is heroes and Marksmen).
+        starred = "*" if any(line.startswith("\\* Heroes only") for line in lines) else ""
+        if any("\\*\\* Available to Heroes only" in line for line in lines):
+            starred = "**"
         for (list_key, app_list), (text_list, left_out) in EQUIPMENT_LISTS.items():
             if list_key != key:
                 continue
             expected = expected_entries(printed[text_list], left_out, starred)
+            extras = EXTRAS.get((list_key, app_list), {})
+            expected |= {norm(item): terms for item, terms in extras.items()}
             entries = EquipmentListEntry.objects.filter(
                 equipment_list__warband_type__key=key, equipment_list__key=app_list
             ).select_related("item")

@@ -228,6 +228,27 @@ LEGAL = {
         - 2 * (20 + 5)
         - 2 * 15,
     ),
+    "mootlanders": (
+        [
+            ("moot_elder", 1, ["bow", "pistol"]),
+            ("master_chef", 1, ["ladle", "tenderiser"]),
+            ("halfling_thief", 1, ["sling"]),
+            ("halfling_warrior", 4, ["bow"]),
+            ("halfling_scout", 2, ["short_bow"]),
+        ],
+        500 - (55 + 10 + 15) - (35 + 2 + 3) - (25 + 2) - 4 * (15 + 10) - 2 * (20 + 5),
+    ),
+    "outlaws_of_stirwood_forest": (
+        [
+            ("bandit_leader", 1, ["sword", "bow"]),
+            ("champion", 1, ["long_bow", "forest_cloak"]),
+            ("cleric", 1, ["club"]),
+            ("petty_thief", 1, ["short_bow"]),
+            ("marksman", 2, ["long_bow"]),
+            ("outlaw", 3, ["bow"]),
+        ],
+        500 - (60 + 10 + 10) - (35 + 15 + 50) - (35 + 3) - (20 + 5) - 2 * (25 + 15) - 3 * (25 + 10),
+    ),
 }
 
 
@@ -322,6 +343,18 @@ def _a_squire_without_a_knight(w):
     return lambda: hire(w, "squire")
 
 
+def _a_bow_for_the_master_chef(w):
+    chef = hire(w, "master_chef")
+    return lambda: services.buy_item(chef, actor=w.owner, item_key="bow")
+
+
+def _a_cleric_beside_two_champions_and_two_thieves(w):
+    hire(w, "bandit_leader")
+    for key in ("champion", "champion", "petty_thief", "petty_thief"):
+        hire(w, key)
+    return lambda: hire(w, "cleric")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
@@ -372,6 +405,13 @@ ILLEGAL = {
     ),
     # Horned Hunters, Strictures: Initiates never wear armour
     "horned_hunters": (_light_armour_for_an_initiate, "not on Initiate's equipment list"),
+    # Mootlanders: the Master Chef buys from his utensils list only.
+    "mootlanders": (_a_bow_for_the_master_chef, "not on Master Chef's equipment list"),
+    # Outlaws: the Cleric takes a Champion's or a Petty Thief's place (five heroes at most).
+    "outlaws_of_stirwood_forest": (
+        _a_cleric_beside_two_champions_and_two_thieves,
+        "at most 5 heroes",
+    ),
 }
 
 
