@@ -26,6 +26,7 @@ enough to mail to its organiser.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Iterable
 
@@ -130,8 +131,20 @@ def export_campaign(campaign: Campaign) -> dict:
     }
 
 
+class _BackupEncoder(DjangoJSONEncoder):
+    """Django's encoder, but a moment keeps its microseconds: Django's cuts them to
+    milliseconds, so a restore would move every timestamp by up to a millisecond, and one
+    whose milliseconds are 000 would read back as another text ("…:01.000Z", then "…:01Z")."""
+
+    def default(self, o):
+        if isinstance(o, datetime.datetime):
+            text = o.isoformat()
+            return text.removesuffix("+00:00") + "Z" if text.endswith("+00:00") else text
+        return super().default(o)
+
+
 def dumps(document: dict) -> str:
-    return json.dumps(document, cls=DjangoJSONEncoder, indent=1, ensure_ascii=False)
+    return json.dumps(document, cls=_BackupEncoder, indent=1, ensure_ascii=False)
 
 
 @transaction.atomic

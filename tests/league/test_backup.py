@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
 from django.urls import reverse
+from django.utils import timezone
 
 from battles.captives import exchange, ransom
 from battles.helper import end, moves
@@ -333,3 +334,20 @@ def test_a_restore_takes_only_what_a_backup_holds(duel):
                 "fields": {"session_data": "", "expire_date": "2030-01-01T00:00:00Z"}}  # fmt: skip
     with pytest.raises(RuleViolation, match=r"sessions\.Session"):
         import_campaign({**document, "objects": [intruder]})
+
+
+def test_a_moment_keeps_its_microseconds_through_a_backup(reference_data):
+    """A timestamp whose milliseconds are 000 but whose microseconds are not comes back the
+    same, and writes the same text again (Django's encoder cut it to "….000Z", which read back
+    as another moment and wrote "…Z")."""
+    campaign = mustered_duel()["campaign"]
+    moment = timezone.now().replace(microsecond=456)
+    Campaign.objects.filter(pk=campaign.pk).update(created_at=moment)
+    document = as_read(export_campaign(Campaign.objects.get(pk=campaign.pk)))
+
+    call_command("flush", interactive=False, verbosity=0)
+    load_reference_data(apps)
+    import_campaign(json.loads(json.dumps(document)))
+
+    assert Campaign.objects.get(pk=campaign.pk).created_at == moment
+    assert as_read(export_campaign(Campaign.objects.get(pk=campaign.pk))) == document
