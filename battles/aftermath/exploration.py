@@ -114,6 +114,11 @@ class Exploration(TreasuryStep):
             straggler=warband.exploration_extra_dice > 0,
             rerolls=tuple(rerolls),
             seekers=tuple(f"Seeker ({ranger.name})" for ranger in rangers),
+            shard_bonus=sum(
+                int(rule.get("bonus", 0))
+                for rule in warband.warband_type.special_rules or []
+                if rule.get("effect") == "wyrdstone_bonus"
+            ),
         )
 
     def planned(self, sequence):

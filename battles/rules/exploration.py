@@ -101,6 +101,9 @@ class ExplorationSetup:
     straggler: bool = False  # found a straggler last time: one more die, discard one
     rerolls: tuple[str, ...] = ()  # each may re-roll one die: "Wyrdstone Hunter (Karl)" …
     seekers: tuple[str, ...] = ()  # each may move one die by one: "Seeker (Elf Ranger)" …
+    # Shards found beyond the chart's (Incomparable Miners: the Dwarf lists find one more).
+    # Read as "whenever the warband explores": with no die rolled there was no search.
+    shard_bonus: int = 0
 
 
 @dataclass
@@ -162,7 +165,11 @@ def explore(dice, setup: ExplorationSetup, answers: Mapping[str, str] | None = N
     for n, source in enumerate(setup.seekers):
         if faces:
             _seek(faces, n, source, answers, detail)
-    return Exploration(faces, shards_for(sum(faces)) if faces else 0, multiple(faces), detail)
+    shards = shards_for(sum(faces)) if faces else 0
+    if faces and setup.shard_bonus:
+        shards += setup.shard_bonus
+        detail.append(f"Incomparable Miners: {setup.shard_bonus} more shard")
+    return Exploration(faces, shards, multiple(faces), detail)
 
 
 def _seek(faces: list[int], n: int, source: str, answers, detail: list[str]) -> None:

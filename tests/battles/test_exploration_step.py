@@ -70,6 +70,20 @@ def test_shards_go_to_the_unstored_pile_and_the_player_stores_them(duel):
     assert not treasury.ledger_mismatches()
 
 
+def test_a_dwarf_warband_finds_one_more_shard(duel):
+    """Incomparable Miners (the list's ``wyrdstone_bonus``): 3 + 3 + 5 finds two shards by the
+    chart, three for a Dwarf warband."""
+    reavers = duel["reavers"]
+    dwarfs = WarbandType.objects.get(key="dwarf_treasure_hunters")
+    type(reavers).objects.filter(pk=reavers.pk).update(warband_type=dwarfs)
+    sequence, owner = at_step(duel, 3)
+
+    summary = roll(sequence, task_of(sequence, "exploration"), [3, 3, 5], owner).summary
+
+    assert "Incomparable Miners" in summary and "3 wyrdstone shards" in summary
+    assert pile(reavers).wyrdstone == 3
+
+
 def test_storing_more_than_a_container_holds_is_refused_and_changes_nothing(duel):
     reavers = duel["reavers"]
     sequence, owner = at_step(duel, 3)

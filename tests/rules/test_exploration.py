@@ -77,6 +77,21 @@ def test_shards_by_total(total, shards):
     assert rules.shards_for(total) == shards
 
 
+@pytest.mark.parametrize(("faces", "shards"), [((3, 3, 5), 3), ((1,), 2), ((6, 6, 6), 5)])
+def test_incomparable_miners_find_one_more_shard(faces, shards):
+    """Dwarf Treasure Hunters and Dwarf Rangers, Incomparable Miners: +1 to the pieces found
+    (3 + 3 + 5 = 11 finds two by the chart, three for Dwarfs)."""
+    setup = rules.ExplorationSetup(heroes_standing=len(faces), shard_bonus=1)
+    found = rules.explore(dice(*faces), setup, {})
+    assert found.shards == shards
+    assert "Incomparable Miners: 1 more shard" in found.detail
+
+
+def test_incomparable_miners_find_nothing_without_a_search():
+    setup = rules.ExplorationSetup(heroes_standing=0, shard_bonus=1)
+    assert rules.explore(dice(), setup, {}).shards == 0
+
+
 def test_no_dice_find_nothing():
     result = rules.explore(dice(), rules.ExplorationSetup(heroes_standing=0))
     assert (result.faces, result.shards, result.multiple) == ([], 0, None)
