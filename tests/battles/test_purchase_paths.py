@@ -89,10 +89,10 @@ LISTS = [
     "beastmen_raiders", "black_orcs", "bretonnian_knights", "carnival_of_chaos",
     "cult_of_the_possessed", "dark_elves", "dwarf_rangers", "dwarf_treasure_hunters",
     "forest_goblins", "hochland_bandits", "horned_hunters", "kislevites", "lizardmen",
-    "marienburg", "middenheim", "mootlanders", "norse_explorers", "orc_mob", "ostland",
-    "outlaws_of_stirwood_forest", "pirates", "pit_fighters", "reikland", "shadow_warriors",
-    "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "tomb_guardians", "undead",
-    "witch_hunters",
+    "marienburg", "middenheim", "miragleans", "mootlanders", "norse_explorers", "orc_mob",
+    "ostland", "outlaws_of_stirwood_forest", "pirates", "pit_fighters", "reikland", "remasens",
+    "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "tomb_guardians",
+    "trantios", "undead", "witch_hunters",
 ]  # fmt: skip
 
 

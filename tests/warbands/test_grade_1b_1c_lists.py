@@ -22,8 +22,16 @@ pytestmark = pytest.mark.django_db
 REFERENCE = BSDATA_DIR.parents[1] / "rules" / "reference"
 TEXTS = ("warbands-grade-1b-part1.md", "warbands-grade-1b-part2.md", "warbands-grade-1c.md")
 SPECS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(LIST_SPECS.glob("*.json"))]
-# The text's section heading: (the app's list, its grade), from each list's spec ("section").
-SECTIONS = {spec["section"].split(" — ")[0]: (spec["key"], spec["grade"]) for spec in SPECS}
+# The app's list: (the text's section heading, its grade), from each list's spec ("section");
+# one heading may print several lists (the Tileans: a list per city).
+SECTIONS = {spec["key"]: (spec["section"].split(" — ")[0], spec["grade"]) for spec in SPECS}
+# What a city's own rules change in the section it shares: its Skill Table is the one headed
+# with its name ("Tilean Skill Table — Miragleans"), and
+# the gold it adds (Trantios: 100 gc for a one-off game, a fifth more in a campaign: 600),
+GOLD_ADDED = {"trantios": 100}
+# the heroes whose Leadership it raises by one (the Remasen officers).
+LEADERSHIP_ADDED = {"remasens": ("Captain", "Champion", "Youngblood")}
+CITY = {spec["key"]: spec["name"] for spec in SPECS}
 # The app's equipment lists: the text's list they print, and the parts of it left out (each
 # spec's equipment list names them: "text_list", "text_left_out"): a part ("Armour") or an
 # item as printed ("Serpent Staff*", marked for another warrior only).
@@ -47,6 +55,8 @@ ITEM_ALIASES = {
     "Throwing Weapons": "Throwing knives",  # Forest Goblins: the chart's thrown weapon
     "Horse": "Riding",  # Bretonnians: the chart's "Riding/draft horse" (read up to its "/")
     "Staff/Club/Mace": "Club",  # Outlaws of Stirwood Forest: one line, the chart's club
+    "Pike": "Pike (Tileans)",  # Tileans: the chart's own entry, apart from the Caravans' pike
+    "Hunting Rifle": "Hochland long rifle",  # Tileans: the chart's hunting rifle
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -91,15 +101,17 @@ def sections() -> dict[str, list[str]]:
         path = Path(REFERENCE / name)
         if not path.exists():
             pytest.skip(f"the rule texts are not at {path}")
-        key = None
+        keys = []
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("## "):
-                key = SECTIONS.get(line[3:].split(" — ")[0], (None,))[0]
-                if key:
+                heading = line[3:].split(" — ")[0]
+                keys = [key for key, (name, _) in SECTIONS.items() if name == heading]
+                for key in keys:
                     found[key] = []
-            elif key:
-                found[key].append(line)
-    assert set(found) == {key for key, _ in SECTIONS.values()}, "a list's section is missing"
+            else:
+                for key in keys:
+                    found[key].append(line)
+    assert set(found) == set(SECTIONS), "a list's section is missing"
     return found
 
 
@@ -163,9 +175,9 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
         # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens),
-        # "You have 500 gcs" (Amazons, Lizardmen)
-        gold = int(re.search(r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens|gcs)",
-                             choice, re.IGNORECASE)[1])  # fmt: skip
+        # "You have 500 gcs" (Amazons, Lizardmen), "You have 500 points" (Tileans)
+        printed = r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens|gcs|points)"
+        gold = int(re.search(printed, choice, re.IGNORECASE)[1]) + GOLD_ADDED.get(key, 0)
         # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
         size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)
         size = size or re.search(
@@ -173,7 +185,7 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
         )
         size = int(size[1])
         assert (warband_type.starting_gold, warband_type.max_warriors) == (gold, size), key
-        assert warband_type.grade == dict(SECTIONS.values())[key]
+        assert warband_type.grade == SECTIONS[key][1]
 
 
 def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
@@ -182,6 +194,8 @@ def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
         for name, cost, count, profile in headings(lines):
             warrior = find(key, name)
             assert (warrior.cost, (warrior.min_count, warrior.max_count)) == (cost, count), name
+            if name in LEADERSHIP_ADDED.get(key, ()):
+                profile = [*profile[:-1], profile[-1] + 1]
             assert [value for _, value in warrior.profile_cells()] == profile, name
             checked.add(warrior.pk)
         everyone = WarriorType.objects.filter(warband_type__key=key).values_list("pk", flat=True)
@@ -216,7 +230,12 @@ def test_every_warrior_starts_with_the_experience_the_text_gives():
 
 def test_every_heroes_skill_lists_are_the_texts_skill_table():
     for key, lines in sections().items():
-        start = next(n for n, line in enumerate(lines) if line.endswith("Skill Table**"))
+        own = [n for n, line in enumerate(lines) if line.endswith(f"Skill Table — {CITY[key]}**")]
+        start = (
+            own[0]
+            if own
+            else next(n for n, line in enumerate(lines) if line.endswith("Skill Table**"))
+        )
         rest = lines[start + 1 :]
         first = next(n for n, line in enumerate(rest) if line.startswith("|"))
         table = list(takewhile(lambda line: line.startswith("|"), rest[first:]))
@@ -358,7 +377,7 @@ def magic_section(name: str) -> list[str]:
 def test_every_casters_spell_list_is_the_texts_table_with_its_difficulties():
     """Each caster's list, spell by spell: the D6 table and each spell's printed difficulty."""
     casters = WarriorType.objects.filter(
-        warband_type__key__in=[key for key, _ in SECTIONS.values()], spell_list__isnull=False
+        warband_type__key__in=list(SECTIONS), spell_list__isnull=False
     ).select_related("spell_list")
     assert casters, "no caster in the lists"
     for caster in casters:

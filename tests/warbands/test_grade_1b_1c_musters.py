@@ -249,6 +249,39 @@ LEGAL = {
         ],
         500 - (60 + 10 + 10) - (35 + 15 + 50) - (35 + 3) - (20 + 5) - 2 * (25 + 15) - 3 * (25 + 10),
     ),
+    # Tileans, a list per city: the text's shared costs (mace 3, duelling pistol 25, pike 12)
+    "miragleans": (
+        [
+            ("captain", 1, ["sword", "crossbow"]),
+            ("champion", 1, ["spear", "helmet"]),
+            ("marksman", 3, ["crossbow"]),
+            ("duellist", 2, ["rapier"]),
+            ("warrior", 2, ["pike_tileans"]),
+        ],
+        500 - (60 + 10 + 25) - (35 + 10 + 10) - 3 * (25 + 25) - 2 * (35 + 15) - 2 * (25 + 12),
+    ),
+    "remasens": (
+        [
+            ("captain", 1, ["duelling_pistol", "sword"]),
+            ("champion", 1, ["halberd"]),
+            ("youngblood", 1, ["mace"]),
+            ("warrior", 4, ["spear", "shield"]),
+            ("marksman", 2, ["handgun"]),
+        ],
+        500 - (60 + 25 + 10) - (35 + 10) - (15 + 3) - 4 * (25 + 10 + 5) - 2 * (25 + 35),
+    ),
+    # Trantios: 600 gc, the text's 500 and a fifth more
+    "trantios": (
+        [
+            ("captain", 1, ["brace_of_duelling_pistols", "light_armour"]),
+            ("champion", 1, ["rapier", "buckler"]),
+            ("champion", 1, ["rapier", "buckler"]),
+            ("youngblood", 1, ["bow"]),
+            ("marksman", 1, ["hochland_long_rifle"]),
+            ("warrior", 3, ["sword"]),
+        ],
+        600 - (60 + 50 + 20) - 2 * (35 + 15 + 5) - (15 + 10) - (25 + 200) - 3 * (25 + 10),
+    ),
 }
 
 
@@ -356,6 +389,22 @@ def _a_cleric_beside_two_champions_and_two_thieves(w):
 
 
 # One illegal choice per list: the action, and the reason it is refused.
+def _a_long_bow_for_a_warrior(w):
+    warrior = hire(w, "warrior")
+    return lambda: services.buy_item(warrior, actor=w.owner, item_key="long_bow")
+
+
+def _a_third_champion(w):
+    hire(w, "champion")
+    hire(w, "champion")
+    return lambda: hire(w, "champion")
+
+
+def _a_shield_for_a_marksman(w):
+    marksman = hire(w, "marksman")
+    return lambda: services.buy_item(marksman, actor=w.owner, item_key="shield")
+
+
 ILLEGAL = {
     "norse_explorers": (_wolves_without_a_wulfen, "Wolves may only join a Norse warband"),
     "pirates": (_a_cat_for_the_crew, "for heroes only"),
@@ -412,11 +461,16 @@ ILLEGAL = {
         _a_cleric_beside_two_champions_and_two_thieves,
         "at most 5 heroes",
     ),
+    # Tileans: the long bow is on the Marksman's list only; two Champions at most; and no
+    # shield on the Marksman's list.
+    "miragleans": (_a_long_bow_for_a_warrior, "not on Warrior's equipment list"),
+    "remasens": (_a_third_champion, "at most 2 Champion"),
+    "trantios": (_a_shield_for_a_marksman, "not on Marksman's equipment list"),
 }
 
 
 def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():
-    assert set(LEGAL) == set(ILLEGAL) == {key for key, _ in SECTIONS.values()}
+    assert set(LEGAL) == set(ILLEGAL) == set(SECTIONS)
 
 
 @pytest.mark.parametrize("key", sorted(LEGAL))
