@@ -249,7 +249,32 @@ LEGAL = {
         ],
         500 - (60 + 10 + 10) - (35 + 15 + 50) - (35 + 3) - (20 + 5) - 2 * (25 + 15) - 3 * (25 + 10),
     ),
+    "gunnery_school_of_nuln": (
+        [
+            ("senior_gunnery_officer", 1, ["sword", "pistol"]),
+            ("instructor", 1, ["repeater_pistol"]),
+            ("senior_student", 1, ["duelling_pistol"]),
+            ("underclassman", 1, ["axe"]),
+            ("underclassman", 1, ["axe"]),
+            ("marksman", 2, ["handgun"]),
+            ("pistolier", 1, ["brace_of_pistols"]),
+            ("son_of_the_guns", 1, ["mace"]),
+        ],
+        500
+        - (60 + 10 + 10)
+        - (45 + 25)
+        - (45 + 20)
+        - 2 * (20 + 5)
+        - 2 * (30 + 25)
+        - (35 + 20)
+        - (25 + 3),
+    ),
 }
+
+
+def _a_mortar_for_a_pistolier(w):
+    pistolier = hire(w, "pistolier")
+    return lambda: services.buy_item(pistolier, actor=w.owner, item_key="hand_held_mortar")
 
 
 def _wolves_without_a_wulfen(w):
@@ -412,6 +437,8 @@ ILLEGAL = {
         _a_cleric_beside_two_champions_and_two_thieves,
         "at most 5 heroes",
     ),
+    # Gunnery School: the mortar is on the Marksman Equipment List only.
+    "gunnery_school_of_nuln": (_a_mortar_for_a_pistolier, "not on Pistolier's equipment list"),
 }
 
 
