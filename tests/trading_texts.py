@@ -135,10 +135,15 @@ def chapter_terms() -> dict[str, Terms]:
             continue
         dice = price[2].replace(" x ", "x").removeprefix("1") if price[2] else None
         terms[key] = Terms(heading, int(price[1]), dice, rarity, notes)
-        brace = re.search(r"\((\d+) gc for a brace\)", cost)
-        if brace:  # "brace_of_pistols", "brace_of_duelling_pistols"
+        brace = re.search(r"\((\d+)(?: \+ (\d*D6))? gc for a brace\)", cost)
+        if brace:  # "brace_of_pistols"; Nuln's "(46 + 2D6 gc for a brace)", "(Rare 10 for a brace)"
+            brace_rarity = re.search(r"\(Rare (\d+) for a brace\)", availability)
             terms[f"brace_of_{key}s"] = Terms(
-                f"{heading} (brace)", int(brace[1]), None, rarity, notes
+                f"{heading} (brace)",
+                int(brace[1]),
+                brace[2].removeprefix("1") if brace[2] else None,
+                int(brace_rarity[1]) if brace_rarity else rarity,
+                notes,
             )
     return terms
 

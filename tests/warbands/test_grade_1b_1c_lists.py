@@ -57,6 +57,7 @@ ITEM_ALIASES = {
     "Staff/Club/Mace": "Club",  # Outlaws of Stirwood Forest: one line, the chart's club
     "Pike": "Pike (Tileans)",  # Tileans: the chart's own entry, apart from the Caravans' pike
     "Hunting Rifle": "Hochland long rifle",  # Tileans: the chart's hunting rifle
+    "Pigeon Bombs": "Hersten-Wenkler pigeon bombs",  # Gunnery School: the chart's full name
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -81,6 +82,7 @@ BRACED = ("Pistol",)
 NAMES = {
     "Pit Fighter Troll Slayer": "Dwarf Troll Slayer",  # Pit Fighters
     "Pit Fighter Veterans": "Pit Veteran",  # Pit Fighters
+    "Underclassmen classmen": "Underclassmen",  # Gunnery School of Nuln: a slip of the text
 }
 # Items a warrior's own entry sells besides the text's list ("In addition, he may be armed
 # with a pistol for 15 GC"): {(list, app list): {item: (price, first free, heroes only)}}.
