@@ -5,8 +5,8 @@ whom it may never hire."""
 import pytest
 
 from tests.factories import WarbandFactory, hire
-from tests.warbands.test_muster import refused
-from warbands import hired_swords, services
+from tests.warbands.test_muster import refused_purchase
+from warbands import hired_swords
 from warbands.models import HiredSwordType, WarbandType
 
 pytestmark = pytest.mark.django_db
@@ -17,11 +17,7 @@ def test_a_berserker_never_wears_armour():
     warband = WarbandFactory(warband_type=WarbandType.objects.get(key="norse_explorers"))
     berserker = hire(warband, "berserker")
 
-    refused(
-        warband,
-        lambda: services.buy_item(berserker, actor=warband.owner, item_key="shield"),
-        "not on Berserker's equipment list",
-    )
+    refused_purchase(warband, berserker, "shield", "not on Berserker's equipment list")
 
 
 def test_dark_elf_lists_keep_their_warriors_to_their_own_gear():
@@ -38,11 +34,7 @@ def test_dark_elf_lists_keep_their_warriors_to_their_own_gear():
         (fellblade, "repeater_crossbow", "not on Fellblade's equipment list"),
         (corsair, "dark_elf_blade_dagger", "heroes only"),
     ]:
-        refused(
-            warband,
-            lambda w=warrior, i=item: services.buy_item(w, actor=warband.owner, item_key=i),
-            reason,
-        )
+        refused_purchase(warband, warrior, item, reason)
     assert "sea_dragon_cloak" in [i.item.key for i in corsair.items.all()]
 
 
@@ -54,11 +46,7 @@ def test_shadow_warrior_henchmen_buy_no_starred_item():
     novices = hire(warband, "shadow_warrior_novice", models=2, items=["elven_cloak"])
 
     for item in ("ithilmar_dagger", "war_horn_of_nagarythe", "elven_wine"):
-        refused(
-            warband,
-            lambda i=item: services.buy_item(novices, actor=warband.owner, item_key=i),
-            "heroes only",
-        )
+        refused_purchase(warband, novices, item, "heroes only")
 
 
 @pytest.mark.parametrize("key", ["amazons_mordheim", "amazons_lustria"])

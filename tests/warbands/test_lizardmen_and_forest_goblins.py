@@ -5,7 +5,7 @@ warband of each, are in ``test_grade_1b_1c_lists.py``."""
 import pytest
 
 from tests.factories import WarbandFactory, hire
-from tests.warbands.test_muster import refused
+from tests.warbands.test_muster import refused_purchase
 from warbands import services
 from warbands.models import WarbandType
 
@@ -29,11 +29,7 @@ def test_lizardmen_keep_skinks_and_saurus_to_their_own_lists():
         (crest, "helmet", "not on Skink Great Crest's equipment list"),
         (saurus, "short_bow", "not on Saurus Brave's equipment list"),
     ]:
-        refused(
-            warband,
-            lambda w=warrior, i=item: services.buy_item(w, actor=warband.owner, item_key=i),
-            reason,
-        )
+        refused_purchase(warband, warrior, item, reason)
     assert services.rating([kroxigor]) == 20
 
 
@@ -46,9 +42,5 @@ def test_forest_goblins_buy_spears_at_their_list_price_and_the_spider_nothing():
     spider = hire(warband, "gigantic_spider")
 
     assert warband.gold_crowns == 500 - (50 + 5) - 2 * (15 + 5) - 200
-    refused(
-        warband,
-        lambda: services.buy_item(spider, actor=warband.owner, item_key="dagger"),
-        "not on Gigantic Spider's equipment list",
-    )
+    refused_purchase(warband, spider, "dagger", "not on Gigantic Spider's equipment list")
     assert services.rating([spider]) == 20

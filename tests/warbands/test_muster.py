@@ -38,6 +38,15 @@ def refused(warband: Warband, action, reason: str) -> None:
     assert snapshot(warband) == before
 
 
+def refused_purchase(warband: Warband, warrior, item_key: str, reason: str) -> None:
+    """The owner buying ``item_key`` for ``warrior`` is refused for ``reason``, nothing changed."""
+    refused(
+        warband,
+        lambda: services.buy_item(warrior, actor=warband.owner, item_key=item_key),
+        reason,
+    )
+
+
 def type_of(warband: Warband, key: str):
     return warband.warband_type.warrior_types.get(key=key)
 
