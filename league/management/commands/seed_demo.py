@@ -26,6 +26,7 @@ from campaign.models import Campaign, CampaignEvent, Membership
 from core.auth import DEMO_PASSWORD
 from core.dice import Roll, ScriptedDice
 from warbands import services, treasury
+from warbands.house_rules import allowed
 from warbands.models import RatingSnapshot, Warband, WarbandType
 from warbands.rules import containers as container_rules
 
@@ -437,7 +438,8 @@ class Command(BaseCommand):
         # An empty warband left by an older seed may have the wrong list: start it again.
         warband.warband_type = warband_type
         warband.status = Warband.Status.DRAFT
-        warband.gold_crowns = warband_type.starting_gold
+        warband.starting_gold = allowed.starting_gold(campaign, warband_type)
+        warband.gold_crowns = warband.starting_gold
         warband.save()
         for type_key, warrior_name, models, items in roster:
             warrior = services.hire_warrior(
