@@ -90,6 +90,8 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 3
         + 6
         + 6
+        + 4  # Battle Monks of Cathay: the monks' skills
+        + 1  # Battle Monks of Cathay: the Emissary's Warmonger
     )
     for where, row in rows:
         summary = row.get("summary", "")

@@ -1,0 +1,43 @@
+"""Grade 1c lists (Battle Monks of Cathay, Black Dwarfs, The Sons of Hashut, Lustrian
+Reavers) for ``test_grade_1b_1c_musters``: a legal starting warband of each, (type, models,
+items) hires and the gold left, summed by hand from the rule text's costs; and one illegal
+choice of each, the action and the reason it is refused."""
+
+from tests.factories import hire
+from warbands import services
+
+
+def _armour_for_a_dragon_monk(w):
+    monk = hire(w, "dragon_monk")
+    return lambda: services.buy_item(monk, actor=w.owner, item_key="light_armour")
+
+
+LEGAL_A = {
+    "battle_monks_of_cathay": (
+        [
+            ("emissary", 1, ["sword", "duelling_pistol"]),
+            ("officer", 1, ["spear", "shield"]),
+            ("dragon_monk", 1, ["quarter_staff"]),
+            ("dragon_monk", 1, ["chain_sticks"]),
+            ("soldier", 2, ["spear"]),
+            ("warrior_monk", 2, ["fish_hook_shot"]),
+            ("raging_peasant", 2, []),
+        ],
+        500
+        - (60 + 10 + 30)
+        - (40 + 10 + 5)
+        - (55 + 15)
+        - (55 + 20)
+        - 2 * (25 + 10)
+        - 2 * (35 + 10)
+        - 2 * 10,
+    ),
+}
+
+ILLEGAL_A = {
+    # Strictures: Dragon Monks never wear armour (the Monk Equipment List sells none).
+    "battle_monks_of_cathay": (
+        _armour_for_a_dragon_monk,
+        "not on Dragon Monk's equipment list",
+    ),
+}
