@@ -12,6 +12,11 @@ def _armour_for_a_dragon_monk(w):
     return lambda: services.buy_item(monk, actor=w.owner, item_key="light_armour")
 
 
+def _a_handgun_for_the_bull_centaur(w):
+    centaur = hire(w, "bull_centaur")
+    return lambda: services.buy_item(centaur, actor=w.owner, item_key="handgun")
+
+
 LEGAL_A = {
     "battle_monks_of_cathay": (
         [
@@ -32,6 +37,16 @@ LEGAL_A = {
         - 2 * (35 + 10)
         - 2 * 10,
     ),
+    "black_dwarfs": (
+        [
+            ("sorcerer", 1, ["hammer"]),
+            ("bull_centaur", 1, ["double_handed_weapon", "light_armour"]),
+            ("gaoler", 1, ["man_catcher"]),
+            ("chaos_dwarf", 2, ["blunderbuss"]),
+            ("informer", 3, ["sling"]),
+        ],
+        500 - (85 + 3) - (100 + 15 + 20) - (50 + 25) - 2 * (40 + 30) - 3 * (15 + 2),
+    ),
 }
 
 ILLEGAL_A = {
@@ -40,4 +55,6 @@ ILLEGAL_A = {
         _armour_for_a_dragon_monk,
         "not on Dragon Monk's equipment list",
     ),
+    # Black Dwarfs: the Bull Centaur never uses missile weapons.
+    "black_dwarfs": (_a_handgun_for_the_bull_centaur, "not on Bull Centaur's equipment list"),
 }

@@ -43,9 +43,10 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     # + the Outlaws of Stirwood Forest's forest cloak + the Tileans' pike + the Gunnery School
     # of Nuln's double-barrelled and repeater guns, braces, mortar and pigeon bombs
     # + the Battle Monks of Cathay's Dragon Sword, Cathayan longsword, quarter staff, chain
-    # sticks and fish-hook shot
+    # sticks and fish-hook shot + the Black Dwarfs' man-catcher, mechanical suit and Engine of
+    # Chaos
     assert len(items) == (
-        114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6 + 3 + 2 + 1 + 2 + 5 + 1 + 1 + 9 + 5
+        114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6 + 3 + 2 + 1 + 2 + 5 + 1 + 1 + 9 + 5 + 3
     )
     for item in items:
         summary = item.get("summary", "")
