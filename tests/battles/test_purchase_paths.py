@@ -93,7 +93,8 @@ LISTS = [
     "kislevites", "lizardmen", "marienburg", "middenheim", "miragleans", "mootlanders",
     "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest", "pirates",
     "pit_fighters", "reikland", "remasens", "shadow_warriors", "sisters_of_sigmar", "skaven",
-    "skaven_of_clan_pestilens", "tomb_guardians", "trantios", "undead", "witch_hunters",
+    "skaven_of_clan_pestilens", "sons_of_hashut", "tomb_guardians", "trantios", "undead",
+    "witch_hunters",
 ]  # fmt: skip
 
 

@@ -17,6 +17,12 @@ def _a_handgun_for_the_bull_centaur(w):
     return lambda: services.buy_item(centaur, actor=w.owner, item_key="handgun")
 
 
+def _three_hobgoblins_only(w):
+    hire(w, "apprentice_sorcerer")
+    hire(w, "hobgoblin", models=3)
+    return lambda: services.finish_muster(w, actor=w.owner)
+
+
 LEGAL_A = {
     "battle_monks_of_cathay": (
         [
@@ -47,6 +53,16 @@ LEGAL_A = {
         ],
         500 - (85 + 3) - (100 + 15 + 20) - (50 + 25) - 2 * (40 + 30) - 3 * (15 + 2),
     ),
+    "sons_of_hashut": (
+        [
+            ("apprentice_sorcerer", 1, ["hammer"]),
+            ("bull_centaur", 1, ["axe", "light_armour"]),
+            ("chaos_dwarf_champion", 1, ["sons_of_hashut_obsidian_weapon"]),
+            ("blunderbuss_chaos_dwarf", 1, ["chaos_dwarf_blunderbuss"]),
+            ("hobgoblin", 4, ["hobgoblin_poisoned_daggers"]),
+        ],
+        500 - (85 + 3) - (75 + 5 + 20) - (50 + 30) - (40 + 40) - 4 * (15 + 15),
+    ),
 }
 
 ILLEGAL_A = {
@@ -57,4 +73,6 @@ ILLEGAL_A = {
     ),
     # Black Dwarfs: the Bull Centaur never uses missile weapons.
     "black_dwarfs": (_a_handgun_for_the_bull_centaur, "not on Bull Centaur's equipment list"),
+    # The Sons of Hashut, Indentured Servants: four Hobgoblins at least to start.
+    "sons_of_hashut": (_three_hobgoblins_only, "must include 4 Hobgoblin"),
 }
