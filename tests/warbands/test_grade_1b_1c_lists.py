@@ -58,6 +58,9 @@ ITEM_ALIASES = {
     "Pike": "Pike (Tileans)",  # Tileans: the chart's own entry, apart from the Caravans' pike
     "Hunting Rifle": "Hochland long rifle",  # Tileans: the chart's hunting rifle
     "Pigeon Bombs": "Hersten-Wenkler pigeon bombs",  # Gunnery School: the chart's full name
+    "Throwing stars": "Throwing knives",  # Battle Monks: the chart's "Throwing knives/stars"
+    "Cathayan silk cloak": "Cathayan silk clothes",  # Battle Monks: the chart's name
+    "Obsidian weapon": "Sons of Hashut obsidian weapon",  # The Sons of Hashut: their own
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -147,21 +150,28 @@ def find(key: str, name: str) -> WarriorType:
 
 def headings(lines: list[str]):
     """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)", the
-    numbers in the brackets ("0-2, 50 gold crowns") or before the name ("#### 0–2 Footpads
-    (…)", "#### 1 Bandit Prince", "#### 1+ Amazon Warriors"); a profile's dash is 0, as the
-    app stores it."""
+    numbers in the brackets ("0-2, 50 gold crowns", "1, 85 gold crowns", "4+, 15 gold crowns")
+    or before the name ("#### 0–2 Footpads (…)", "#### 1 Bandit Prince", "#### 1+ Amazon
+    Warriors"), or one exactly where the Choice of Warriors says the warband "must have one
+    Emissary – no more, no less" (Grade 1c); a profile's dash is 0, as the app stores it."""
+    one = {norm(n) for line in lines for n in re.findall(r"must have one (.+?) [–-] no more", line)}
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
             name, _, detail = line[5:].partition(" (")
             before = re.match(r"(\d+)(?:[-–](\d+)|(\+))? (.+)", name)
             counts = re.match(r"(\d+)[-–](\d+)", detail)
+            bare = re.match(r"(\d+)(\+)?, ", detail)  # "(1, 85 gold crowns", "(4+, 15 …"
             if before and before[3]:  # "#### 1+ Amazon Warriors": at least one, no maximum
                 name, count = before[4], (int(before[1]), None)
             elif before:
                 name, count = before[4], (int(before[1]), int(before[2] or before[1]))
             elif counts:
                 count = (int(counts[1]), int(counts[2]))
+            elif bare:
+                count = (int(bare[1]), None if bare[2] else int(bare[1]))
+            elif norm(name) in one:
+                count = (1, 1)
             else:
                 count = (1, 1) if "required" in detail else (0, None)
             heading = [name, int(re.search(r"(\d+) gold crowns", detail)[1]), count, None]
@@ -207,8 +217,15 @@ def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
 def starting_experience(lines: list[str]):
     """(names, experience) per line of "Starting Experience": "Berserkers & the Wulfen start
     with 11 experience"; "Henchmen" names every henchman (the Arabians and the Mootlanders print
-    "Experience")."""
-    for line in subsection(lines, "Starting Experience"):
+    "Experience"). The Grade 1c texts print one paragraph, "**Starting Experience:** An
+    Emissary starts with 20 Experience. Dragon Monks start with 15 Experience. …", read a
+    sentence a line."""
+    if "### Starting Experience" in lines:
+        told = subsection(lines, "Starting Experience")
+    else:
+        told = next(x for x in lines if x.startswith("**Starting Experience:**"))
+        told = ["- " + s for s in re.split(r"(?<=\.) ", told.split(":**", 1)[1].strip())]
+    for line in told:
         found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line, re.I)
         if found:
             names = re.split(r" & | and |, ", found[1])
@@ -291,7 +308,7 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
     return lists
 
 
-BRACE = r"\((\d+) for a brace\)"
+BRACE = r"\((\d+)(?: gc)? for a brace\)"  # "(30 for a brace)", "(60 gc for a brace)"
 
 
 def _price(cost: str) -> int:
@@ -386,6 +403,8 @@ def test_every_casters_spell_list_is_the_texts_table_with_its_difficulties():
         lines = magic_section(caster.spell_list.name)
         table = {}
         for line in lines:
+            if line.startswith("#### "):  # the D6 table heads the section; a spell may print
+                break  # a table of its own (the Eye of Hashut's D6 results)
             row = re.match(r"\| (\d) \| (.+?) \|$", line)
             if row:
                 table[int(row[1])] = row[2]

@@ -90,6 +90,12 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 3
         + 6
         + 6
+        + 4  # Battle Monks of Cathay: the monks' skills
+        + 1  # Battle Monks of Cathay: the Emissary's Warmonger
+        + 6  # Black Dwarfs: their skills
+        + 7  # Black Dwarfs: the Rituals of Hashut (the Sacrificial Ritual and six)
+        + 4  # The Sons of Hashut: their skills
+        + 6  # The Sons of Hashut: Chaos Dwarfs Magic
     )
     for where, row in rows:
         summary = row.get("summary", "")
