@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 
 from warbands import permissions, services, treasury
 from warbands.models import StorageContainer, Warband, Warrior
-from warbands.rules.special_rules import handling
+from warbands.rules.special_rules import handling, handling_for
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def _rule_summary(rule: dict, warrior_type=None) -> str:
     special rules are already written short, in our own words), and whether the app applies
     it (``warbands.rules.special_rules``)."""
     summary = rule.get("summary") or rule.get("text", "")
-    found = warrior_type.rule_handling(rule) if warrior_type is not None else handling(rule)
+    found = handling_for(rule, warrior_type) if warrior_type is not None else handling(rule)
     return f"{summary} ({found.short})" if summary else ""
 
 

@@ -10,7 +10,14 @@ from django.urls import reverse
 
 from tests.factories import WarbandFactory, hire
 from warbands.models import WarbandType
-from warbands.rules.special_rules import APPLIED, APPLIED_EFFECTS, PART, TABLE, handling
+from warbands.rules.special_rules import (
+    APPLIED,
+    APPLIED_EFFECTS,
+    PART,
+    TABLE,
+    handling,
+    handling_for,
+)
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +67,7 @@ def test_every_rule_of_every_list_is_said_applied_or_left_to_the_table():
             kinds[handling(rule).kind] += 1
         for warrior_type in warband_type.warrior_types.all():
             for rule in warrior_type.special_rules:
-                kinds[warrior_type.rule_handling(rule).kind] += 1
+                kinds[handling_for(rule, warrior_type).kind] += 1
     assert all(kinds.values()), kinds  # each kind occurs, and nothing is left unsaid
 
 

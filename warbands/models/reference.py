@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from warbands import rules
 from warbands.models.lists import WarbandTypeQuerySet
-from warbands.rules import restrictions, special_rules, trading
+from warbands.rules import restrictions, trading
 
 SUMMARY_HELP = "What it does in play, in one or two sentences of our own (shown on rosters)."
 
@@ -472,17 +472,6 @@ class WarriorType(ProfileFields):
         0; empty for a Move that is a number. From the type's ``move_dice`` rule."""
         found = (r for r in self.special_rules or [] if r.get("effect") == "move_dice")
         return next((r["dice"] for r in found), "")
-
-    def rule_handling(self, rule) -> special_rules.Handling:
-        """What the app does with one of this type's special rules, read against the type's
-        own fields (``warbands.rules.special_rules``)."""
-        fields = {
-            "is_leader": self.is_leader,
-            "spell_list": self.spell_list_id,
-            "gains_experience": self.gains_experience,
-            "is_large": self.is_large,
-        }
-        return special_rules.handling(rule, fields)
 
     @property
     def count_label(self) -> str:

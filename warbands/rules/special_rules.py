@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["APPLIED_EFFECTS", "Handling", "handling"]
+__all__ = ["APPLIED_EFFECTS", "Handling", "handling", "handling_for"]
 
 #: Each effect the code reads, and where it applies it.
 APPLIED_EFFECTS = {
@@ -88,3 +88,15 @@ def handling(rule: Mapping, warrior: Mapping | None = None) -> Handling:
     if kept:
         return Handling(PART, kept)
     return Handling(TABLE)
+
+
+def handling_for(rule: Mapping, warrior_type) -> Handling:
+    """What the app does with one of ``warrior_type``'s special rules (a ``WarriorType``, read
+    by its attributes: columns of its row, no query)."""
+    fields = {
+        "is_leader": warrior_type.is_leader,
+        "spell_list": warrior_type.spell_list_id,
+        "gains_experience": warrior_type.gains_experience,
+        "is_large": warrior_type.is_large,
+    }
+    return handling(rule, fields)

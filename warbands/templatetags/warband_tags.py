@@ -7,7 +7,7 @@ from django.utils.safestring import mark_safe
 
 from warbands import permissions
 from warbands.models.lists import GRADE_NOTES
-from warbands.rules.special_rules import handling
+from warbands.rules.special_rules import handling, handling_for
 
 register = template.Library()
 
@@ -30,7 +30,7 @@ def rule_handling(rule, warrior_type=None):
     if not isinstance(rule, dict):
         rule = {"name": str(rule)}
     if warrior_type is not None:
-        return warrior_type.rule_handling(rule)
+        return handling_for(rule, warrior_type)
     return handling(rule)
 
 
