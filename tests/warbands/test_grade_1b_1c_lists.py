@@ -147,8 +147,9 @@ def find(key: str, name: str) -> WarriorType:
 
 def headings(lines: list[str]):
     """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)", the
-    numbers in the brackets ("0-2, 50 gold crowns") or before the name ("#### 0–2 Footpads
-    (…)", "#### 1 Bandit Prince", "#### 1+ Amazon Warriors"); a profile's dash is 0, as the
+    numbers in the brackets ("0-2, 50 gold crowns", "1, 95 gold crowns") or before the name
+    ("#### 0–2 Footpads (…)", "#### 1 Bandit Prince", "#### 1+ Amazon Warriors"), or one
+    where the section says the warband "must have one" of him; a profile's dash is 0, as the
     app stores it."""
     entries, heading = [], None
     for line in lines:
@@ -156,6 +157,7 @@ def headings(lines: list[str]):
             name, _, detail = line[5:].partition(" (")
             before = re.match(r"(\d+)(?:[-–](\d+)|(\+))? (.+)", name)
             counts = re.match(r"(\d+)[-–](\d+)", detail)
+            one = re.match(r"1, ", detail) or f"must have one {name}:" in " ".join(lines)
             if before and before[3]:  # "#### 1+ Amazon Warriors": at least one, no maximum
                 name, count = before[4], (int(before[1]), None)
             elif before:
@@ -163,12 +165,17 @@ def headings(lines: list[str]):
             elif counts:
                 count = (int(counts[1]), int(counts[2]))
             else:
-                count = (1, 1) if "required" in detail else (0, None)
+                count = (1, 1) if "required" in detail or one else (0, None)
             heading = [name, int(re.search(r"(\d+) gold crowns", detail)[1]), count, None]
             entries.append(heading)
         elif heading and heading[3] is None and line.startswith("| ") and line[2:3].isdigit():
-            cells = [re.match(r"\d*", c.strip())[0] for c in line.strip("|").split("|")]
-            heading[3] = [int(c or 0) for c in cells]  # "-" (no value) is 0, "2*" is 2
+            # "-" (no value) is 0, "2*" is 2; a roll ("D6", "2D6", "D6+1") is 0, its rule
+            # saying the dice (the Marauders' Condemned and Spawn)
+            cells = [
+                "" if "D" in c else re.match(r"\d*", c.strip())[0]
+                for c in line.strip("|").split("|")
+            ]
+            heading[3] = [int(c or 0) for c in cells]
     return entries
 
 
@@ -207,9 +214,15 @@ def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
 def starting_experience(lines: list[str]):
     """(names, experience) per line of "Starting Experience": "Berserkers & the Wulfen start
     with 11 experience"; "Henchmen" names every henchman (the Arabians and the Mootlanders print
-    "Experience")."""
-    for line in subsection(lines, "Starting Experience"):
-        found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line, re.I)
+    "Experience"). Some Grade 1c lists print one paragraph ("**Starting Experience:** A
+    Chieftain starts with 20 Experience. A Seer …"; "20 exp."): a line per sentence."""
+    if "### Starting Experience" in lines:
+        told = subsection(lines, "Starting Experience")
+    else:
+        paragraph = next(x for x in lines if x.startswith("**Starting Experience:**"))
+        told = ["- " + x for x in re.split(r"(?<=\.) ", paragraph.partition(":** ")[2])]
+    for line in told:
+        found = re.match(r"- (?:An? |The )?(.+?) starts? with (\d+) exp", line, re.I)
         if found:
             names = re.split(r" & | and |, ", found[1])
             yield [re.sub(r"^(?:an?|the|all) ", "", n, flags=re.I) for n in names], int(found[2])

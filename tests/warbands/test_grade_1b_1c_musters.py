@@ -7,6 +7,7 @@ import pytest
 
 from tests.factories import WarbandFactory, finish, hire
 from tests.warbands.grade_1b_1c_legal import LEGAL
+from tests.warbands.grade_1c_legal_c import ILLEGAL_C, LEGAL_C
 from tests.warbands.test_grade_1b_1c_lists import SECTIONS
 from tests.warbands.test_muster import refused
 from warbands import services
@@ -203,7 +204,9 @@ ILLEGAL = {
     "trantios": (_a_shield_for_a_marksman, "not on Marksman's equipment list"),
     # Gunnery School: the mortar is on the Marksman Equipment List only.
     "gunnery_school_of_nuln": (_a_mortar_for_a_pistolier, "not on Pistolier's equipment list"),
+    **ILLEGAL_C,
 }
+LEGAL = {**LEGAL, **LEGAL_C}
 
 
 def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():

@@ -90,6 +90,7 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 3
         + 6
         + 6
+        + 5  # the Marauders of Chaos' list
     )
     for where, row in rows:
         summary = row.get("summary", "")

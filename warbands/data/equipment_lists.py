@@ -57,7 +57,12 @@ class EquipmentLists:
     # --- equipment -------------------------------------------------------------------------
 
     def _equipment_list(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
-        if "from_group" in row:
+        if "items" in row:  # a list the data set lacks: the text's rows, by the app's keys
+            found = [
+                bsdata.BsItem(i["item"], i["price"], heroes_only=i.get("heroes_only", False))
+                for i in row["items"]
+            ]
+        elif "from_group" in row:
             folder, data_root = self._dataset(spec)
             found = bsdata.read_group_items(
                 folder / spec["catalogue"], data_root, row["from_group"]
@@ -70,7 +75,7 @@ class EquipmentLists:
         for item in found:
             if item.hidden:
                 continue
-            key = self._item_key(spec, item.name)
+            key = item.name if "items" in row else self._item_key(spec, item.name)
             entry = {"item": key, "price": item.price}
             if key == "dagger":
                 entry["first_free"] = True
