@@ -86,7 +86,8 @@ def items():
 
 LISTS = [
     "amazons_lustria", "amazons_mordheim", "arabian_tomb_raiders", "averland",
-    "beastmen_raiders", "black_orcs", "bretonnian_knights", "carnival_of_chaos",
+    "beastmen_raiders", "black_orcs", "bretonnian_chapel_guard", "bretonnian_knights",
+    "carnival_of_chaos",
     "cult_of_the_possessed", "dark_elves", "dwarf_rangers", "dwarf_treasure_hunters",
     "forest_goblins", "gunnery_school_of_nuln", "hochland_bandits", "horned_hunters",
     "kislevites", "lizardmen", "marauders_of_chaos", "marienburg", "middenheim",

@@ -19,6 +19,23 @@ LEGAL_C = {
         ],
         500 - (95 + 10 + 5 + 10) - (45 + 5) - (45 + 15) - 55 - 3 * (35 + 10) - 2 * 15,
     ),
+    "bretonnian_chapel_guard": (
+        [
+            ("questing_knight", 1, ["sword", "shield", "heavy_armour"]),
+            ("damsel", 1, ["shortsword"]),
+            ("knight_errant", 1, ["spear", "kite_shield"]),
+            ("squire", 2, ["bow"]),
+            ("battle_pilgrim", 2, ["halberd"]),
+            ("bowman", 3, ["long_bow"]),
+        ],
+        500
+        - (75 + 10 + 5 + 50)
+        - (35 + 7)
+        - (35 + 10 + 10)
+        - 2 * (25 + 10)
+        - 2 * (30 + 10)
+        - 3 * (15 + 15),
+    ),
 }
 
 
@@ -27,8 +44,18 @@ def _armour_for_the_seer(w):
     return lambda: services.buy_item(seer, actor=w.owner, item_key="light_armour")
 
 
+def _a_lance_for_the_questing_knight(w):
+    knight = hire(w, "questing_knight")
+    return lambda: services.buy_item(knight, actor=w.owner, item_key="lance")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL_C = {
     # Marauders of Chaos: the Seer buys weapons only (the Chieftain and Champions armour too).
     "marauders_of_chaos": (_armour_for_the_seer, "not on Seer's equipment list"),
+    # Chapel Guard, Vow of Poverty: the Questing Knight never takes a lance.
+    "bretonnian_chapel_guard": (
+        _a_lance_for_the_questing_knight,
+        "not on Questing Knight's equipment list",
+    ),
 }

@@ -58,6 +58,12 @@ ITEM_ALIASES = {
     "Pike": "Pike (Tileans)",  # Tileans: the chart's own entry, apart from the Caravans' pike
     "Hunting Rifle": "Hochland long rifle",  # Tileans: the chart's hunting rifle
     "Pigeon Bombs": "Hersten-Wenkler pigeon bombs",  # Gunnery School: the chart's full name
+    "Holy Relic": "Holy",  # Chapel Guard: the chart's "Holy/unholy relic" (read up to its "/")
+}
+# The same, for one list only (another list prints the name for another item).
+LIST_ALIASES = {
+    # Chapel Guard: 30 gc, the Bretonnian barding (the Outriders' "Barding" is the chart's)
+    "bretonnian_chapel_guard": {"Barding": "Bretonnian barding"},
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -184,8 +190,9 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
         # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens),
-        # "You have 500 gcs" (Amazons, Lizardmen), "You have 500 points" (Tileans)
-        printed = r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens|gcs|points)"
+        # "You have 500 gcs" (Amazons, Lizardmen), "You have 500 points" (Tileans), "You
+        # start with 500gc" (Chapel Guard)
+        printed = r"You (?:have|start with) (\d+) ?(?:gold crowns|warp tokens|gcs?|points)"
         gold = int(re.search(printed, choice, re.IGNORECASE)[1]) + GOLD_ADDED.get(key, 0)
         # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
         size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)
@@ -314,7 +321,9 @@ def _price(cost: str) -> int:
     return int(gold[1]) if gold else int(re.findall(r"\d+", cost)[-1])
 
 
-def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, bool]]:
+def expected_entries(
+    printed, left_out, starred, aliases=ITEM_ALIASES
+) -> dict[str, tuple[int, bool, bool]]:
     """{item: (price, first free, heroes only)} of a text's list (its parts as
     ``text_equipment_lists`` reads them), less the parts and items left out; an upgrade
     stands for the upgraded weapons (``UPGRADES``). "Heroes only" is printed in the item's
@@ -342,7 +351,7 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
                     expected[norm(named.format(weapon))] = (upgraded, False, heroes)
                 continue
             for one in SPLIT_ITEMS.get(printed_name, (printed_name,)):
-                name = norm(ITEM_ALIASES.get(item, ITEM_ALIASES.get(one, one)))
+                name = norm(aliases.get(item, aliases.get(one, one)))
                 expected[name] = (price, "free" in cost, heroes)
     return expected
 
@@ -358,7 +367,8 @@ def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
         for (list_key, app_list), (text_list, left_out) in EQUIPMENT_LISTS.items():
             if list_key != key:
                 continue
-            expected = expected_entries(printed[text_list], left_out, starred)
+            aliases = {**ITEM_ALIASES, **LIST_ALIASES.get(key, {})}
+            expected = expected_entries(printed[text_list], left_out, starred, aliases)
             extras = EXTRAS.get((list_key, app_list), {})
             expected |= {norm(item): terms for item, terms in extras.items()}
             entries = EquipmentListEntry.objects.filter(
