@@ -29,6 +29,7 @@ REFERENCE = _reference()
 CHAPTER = REFERENCE / "02-weapons-armour-equipment.md"
 CAMPAIGNS = REFERENCE / "03-campaigns-magic-optional-rules.md"
 WARBANDS_1B = REFERENCE / "warbands-grade-1b-part2.md"
+WARBANDS_1C = REFERENCE / "warbands-grade-1c.md"
 
 # The chapter's heading, where the catalogue's key is not its snake_case.
 KEYS = {
@@ -46,6 +47,8 @@ WHO = {
     "Amazons (Lustria)": "amazons_lustria",
     "a brace": None,  # "Rare 12 for a brace": Nuln's pistols
 }  # fmt: skip
+# The Grade 1c lists' own items priced in their Special Equipment, not on the chart.
+LIST_OWN = ("hedonist_whip", "slaaneshi_man_catcher")
 # Upgrades the chapter prices as a sum added to a weapon ("+ 20 gc"); the catalogue sells each
 # upgraded weapon as an item of its own, keyed "<upgrade>_<weapon>".
 UPGRADES = ("dark_elf_blade",)
@@ -158,6 +161,19 @@ def fighting_styles() -> dict[str, Terms]:
     return {_snake(name): Terms(name, int(price), None, None) for name, price in rows}
 
 
+@cache
+def special_equipment() -> dict[str, Terms]:
+    """{key: Terms} of the Grade 1c lists' own Special Equipment the chart does not print
+    ("**Hedonist Whip** — Cost: 15 gc · Availability: Common (Heroes only)"): sold on their
+    lists only (a warband file's own items)."""
+    text = WARBANDS_1C.read_text(encoding="utf-8")
+    pattern = r"^\*\*(.+?)\*\*(?: \(.+?\))? — Cost: (\d+) gc · Availability: (Common|Rare \d+)"
+    rows = re.findall(pattern, text, flags=re.M)
+    return {
+        _snake(name): Terms(name, int(price), None, _rarity(rare)) for name, price, rare in rows
+    }
+
+
 def terms_of(key: str) -> Terms | None:
     """The chapter's terms for a catalogue item: its own entry, a gromril or ithilmar
     weapon's (the multiple of its weapon's price, at the metal's rarity), or an upgraded
@@ -168,6 +184,8 @@ def terms_of(key: str) -> Terms | None:
         return fighting_styles()[key]
     if key in terms and key not in UPGRADES:
         return terms[key]
+    if key in LIST_OWN and key in special_equipment():
+        return special_equipment()[key]
     for upgrade in UPGRADES:
         base = key.removeprefix(f"{upgrade}_")
         if base != key and base in terms and upgrade in terms:

@@ -87,7 +87,7 @@ def items():
 LISTS = [
     "amazons_lustria", "amazons_mordheim", "arabian_tomb_raiders", "averland",
     "beastmen_raiders", "black_orcs", "bretonnian_chapel_guard", "bretonnian_knights",
-    "carnival_of_chaos",
+    "carnival_of_chaos", "court_of_the_profane_pleasures",
     "cult_of_the_possessed", "dark_elves", "dwarf_rangers", "dwarf_treasure_hunters",
     "forest_goblins", "gunnery_school_of_nuln", "hochland_bandits", "horned_hunters",
     "kislevites", "lizardmen", "marauders_of_chaos", "marienburg", "middenheim",

@@ -36,6 +36,17 @@ LEGAL_C = {
         - 2 * (30 + 10)
         - 3 * (15 + 15),
     ),
+    "court_of_the_profane_pleasures": (
+        [
+            ("slaaneshi_whipmaster", 1, ["hedonist_whip", "light_armour"]),
+            ("slaaneshi_danseuse", 1, ["sword"]),
+            ("slaaneshi_priest_of_obscene", 1, ["mace"]),
+            ("cultist", 2, ["sword"]),
+            ("slaaneshi_wretch", 5, ["spear"]),
+            ("slaaneshi_chaos_hound", 2, []),
+        ],
+        500 - (70 + 15 + 20) - (70 + 10) - (50 + 3) - 2 * (25 + 10) - 5 * (10 + 10) - 2 * 15,
+    ),
 }
 
 
@@ -49,6 +60,12 @@ def _a_lance_for_the_questing_knight(w):
     return lambda: services.buy_item(knight, actor=w.owner, item_key="lance")
 
 
+def _armour_for_the_danseuse(w):
+    hire(w, "slaaneshi_whipmaster")
+    danseuse = hire(w, "slaaneshi_danseuse")
+    return lambda: services.buy_item(danseuse, actor=w.owner, item_key="helmet")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL_C = {
     # Marauders of Chaos: the Seer buys weapons only (the Chieftain and Champions armour too).
@@ -57,5 +74,10 @@ ILLEGAL_C = {
     "bretonnian_chapel_guard": (
         _a_lance_for_the_questing_knight,
         "not on Questing Knight's equipment list",
+    ),
+    # Court of the Profane Pleasures: a Danseuse never wears armour.
+    "court_of_the_profane_pleasures": (
+        _armour_for_the_danseuse,
+        "not on Slaaneshi Danseuse's equipment list",
     ),
 }

@@ -57,7 +57,10 @@ class EquipmentLists:
     # --- equipment -------------------------------------------------------------------------
 
     def _equipment_list(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
-        if "items" in row:  # a list the data set lacks: the text's rows, by the app's keys
+        # a list the data set lacks: the text's rows, by the app's keys; a dagger the text
+        # prices with no free first one says "first_free": false
+        not_free = {i["item"] for i in row.get("items", []) if i.get("first_free") is False}
+        if "items" in row:
             found = [
                 bsdata.BsItem(i["item"], i["price"], heroes_only=i.get("heroes_only", False))
                 for i in row["items"]
@@ -77,7 +80,7 @@ class EquipmentLists:
                 continue
             key = item.name if "items" in row else self._item_key(spec, item.name)
             entry = {"item": key, "price": item.price}
-            if key == "dagger":
+            if key == "dagger" and key not in not_free:
                 entry["first_free"] = True
             if item.heroes_only:
                 entry["heroes_only"] = True
