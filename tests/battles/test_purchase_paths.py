@@ -90,6 +90,7 @@ LISTS = [
     "carnival_of_chaos", "court_of_the_profane_pleasures",
     "cult_of_the_possessed", "dark_elves", "dwarf_rangers", "dwarf_treasure_hunters",
     "forest_goblins", "gunnery_school_of_nuln", "hochland_bandits", "horned_hunters",
+    "imperial_outriders",
     "kislevites", "lizardmen", "marauders_of_chaos", "marienburg", "middenheim",
     "miragleans", "mootlanders",
     "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest", "pirates",

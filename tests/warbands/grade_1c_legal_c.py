@@ -47,6 +47,15 @@ LEGAL_C = {
         ],
         500 - (70 + 15 + 20) - (70 + 10) - (50 + 3) - 2 * (25 + 10) - 5 * (10 + 10) - 2 * 15,
     ),
+    "imperial_outriders": (
+        [
+            ("knight", 1, ["sword", "shield", "warhorse"]),
+            ("outrider", 1, ["pistol"]),
+            ("scout", 1, ["throwing_knives"]),
+            ("chasseur", 2, ["handgun"]),
+        ],
+        500 - (85 + 10 + 5 + 40) - (65 + 15) - (45 + 15) - 2 * (55 + 35),
+    ),
 }
 
 
@@ -66,6 +75,11 @@ def _armour_for_the_danseuse(w):
     return lambda: services.buy_item(danseuse, actor=w.owner, item_key="helmet")
 
 
+def _a_warhorse_for_a_scout(w):
+    scout = hire(w, "scout")
+    return lambda: services.buy_item(scout, actor=w.owner, item_key="warhorse")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL_C = {
     # Marauders of Chaos: the Seer buys weapons only (the Chieftain and Champions armour too).
@@ -80,4 +94,6 @@ ILLEGAL_C = {
         _armour_for_the_danseuse,
         "not on Slaaneshi Danseuse's equipment list",
     ),
+    # Imperial Outriders: only the Knight, Outriders and Hussars may upgrade to a warhorse.
+    "imperial_outriders": (_a_warhorse_for_a_scout, "not on Scout's equipment list"),
 }

@@ -99,7 +99,11 @@ EXTRAS = {
         "Pistol": (15, False, False),
         "Brace of pistols": (30, False, False),
     },
+    # Imperial Outriders: "may be upgraded to a Warhorse for an additional +40 gc"
+    ("imperial_outriders", "outriders_knight"): {"Warhorse": (40, False, False)},
+    ("imperial_outriders", "outriders_outrider"): {"Warhorse": (40, False, False)},
 }
+CORE_SKILLS = ("combat", "shooting", "academic", "strength", "speed", "special")
 # The parts of an equipment list, as the texts head them (in bold or plain).
 PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
 
@@ -278,6 +282,8 @@ def test_every_heroes_skill_lists_are_the_texts_skill_table():
         table = list(takewhile(lambda line: line.startswith("|"), rest[first:]))
         # "Academic*": a footnote's star (Dwarf Rangers: never Arcane Lore)
         columns = [c.strip().strip("*").lower() for c in table[0].strip("|").split("|")]
+        # a list's own table under another name is its special list (the Outriders' Cavalry)
+        columns = [c if c in CORE_SKILLS or not c else "special" for c in columns]
         ticked_heroes = set()
         for row in table[2:]:
             cells = [c.strip() for c in row.strip("|").split("|")]
@@ -309,7 +315,8 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
         if heading and heading[2]:
             current = heading[1] if heading[1].endswith("List") else None
             part = lists.setdefault(heading[1], {}).setdefault(heading[2], {})
-        elif title in PARTS or (current and plain):
+        # the Outriders' own parts: "**Outrider Missile Weapons**", "**Scout Missile Weapons**"
+        elif title in PARTS or title.endswith(" Missile Weapons") or (current and plain):
             part = lists.setdefault(current or "Equipment List", {}).setdefault(title, {})
         elif heading:
             name = heading[1].split(" (")[0]
