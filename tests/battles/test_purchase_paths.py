@@ -95,7 +95,8 @@ LISTS = [
     "miragleans", "mootlanders",
     "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest", "pirates",
     "pit_fighters", "reikland", "remasens", "shadow_warriors", "sisters_of_sigmar", "skaven",
-    "skaven_of_clan_pestilens", "tomb_guardians", "trantios", "undead", "witch_hunters",
+    "skaven_of_clan_pestilens", "the_cursed_cavalcade", "tomb_guardians", "trantios", "undead",
+    "witch_hunters",
 ]  # fmt: skip
 
 

@@ -56,6 +56,17 @@ LEGAL_C = {
         ],
         500 - (85 + 10 + 5 + 40) - (65 + 15) - (45 + 15) - 2 * (55 + 35),
     ),
+    "the_cursed_cavalcade": (
+        [
+            ("aristocrat", 1, ["sword", "shield", "boar_spear"]),
+            ("companion", 1, ["sword", "light_armour"]),
+            ("twisted_scholar", 1, ["hammer"]),
+            ("cursed_piper", 1, ["duelling_pistol"]),
+            ("thrall", 3, ["spear"]),
+            ("wild_beast", 2, []),
+        ],
+        500 - (70 + 10 + 5 + 30) - (45 + 10 + 20) - (25 + 3) - (40 + 25) - 3 * (25 + 10) - 2 * 45,
+    ),
 }
 
 
@@ -80,6 +91,12 @@ def _a_warhorse_for_a_scout(w):
     return lambda: services.buy_item(scout, actor=w.owner, item_key="warhorse")
 
 
+def _a_boar_spear_for_a_companion(w):
+    hire(w, "aristocrat")
+    companion = hire(w, "companion")
+    return lambda: services.buy_item(companion, actor=w.owner, item_key="boar_spear")
+
+
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL_C = {
     # Marauders of Chaos: the Seer buys weapons only (the Chieftain and Champions armour too).
@@ -96,4 +113,6 @@ ILLEGAL_C = {
     ),
     # Imperial Outriders: only the Knight, Outriders and Hussars may upgrade to a warhorse.
     "imperial_outriders": (_a_warhorse_for_a_scout, "not on Scout's equipment list"),
+    # The Cursed Cavalcade: the boar spear is the Aristocrat's only.
+    "the_cursed_cavalcade": (_a_boar_spear_for_a_companion, "not on Companion's equipment list"),
 }

@@ -58,6 +58,7 @@ ITEM_ALIASES = {
     "Pike": "Pike (Tileans)",  # Tileans: the chart's own entry, apart from the Caravans' pike
     "Hunting Rifle": "Hochland long rifle",  # Tileans: the chart's hunting rifle
     "Pigeon Bombs": "Hersten-Wenkler pigeon bombs",  # Gunnery School: the chart's full name
+    "Hunting rifle": "Hochland long rifle",  # The Cursed Cavalcade: as the Tileans' own
     "Long rifle": "Hochland long rifle",  # Court of the Profane Pleasures: the chart's
     "Holy Relic": "Holy",  # Chapel Guard: the chart's "Holy/unholy relic" (read up to its "/")
 }
@@ -169,7 +170,7 @@ def headings(lines: list[str]):
             name, _, detail = line[5:].partition(" (")
             before = re.match(r"(\d+)(?:[-–](\d+)|(\+))? (.+)", name)
             counts = re.match(r"(\d+)[-–](\d+)", detail)
-            one = re.match(r"1, ", detail) or f"must have one {name}:" in " ".join(lines)
+            one = re.match(r"1, ", detail) or re.search(rf"must have one {name}\b", " ".join(lines))
             if before and before[3]:  # "#### 1+ Amazon Warriors": at least one, no maximum
                 name, count = before[4], (int(before[1]), None)
             elif before:
@@ -206,7 +207,9 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
         # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
         size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)
         size = size or re.search(
-            r"maximum number of \w+ [^.]*?(?:may never exceed|is) (\d+)", choice, re.I
+            r"maximum number of \w+ [^.]*?(?:may (?:never|not initially) exceed|is) (\d+)",
+            choice,
+            re.I,
         )
         size = int(size[1])
         assert (warband_type.starting_gold, warband_type.max_warriors) == (gold, size), key

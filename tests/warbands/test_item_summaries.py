@@ -43,9 +43,9 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     # + the Outlaws of Stirwood Forest's forest cloak + the Tileans' pike + the Gunnery School
     # of Nuln's double-barrelled and repeater guns, braces, mortar and pigeon bombs
     # + the Marauders of Chaos' barbed whip and great axe + the Bretonnian Chapel Guard's
-    # broadsword, shortsword and kite shield
+    # broadsword, shortsword and kite shield + The Cursed Cavalcade's nightmare
     assert len(items) == (
-        114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6 + 3 + 2 + 1 + 2 + 5 + 1 + 1 + 9 + 2 + 3
+        114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6 + 3 + 2 + 1 + 2 + 5 + 1 + 1 + 9 + 2 + 3 + 1
     )
     for item in items:
         summary = item.get("summary", "")
