@@ -45,8 +45,35 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     # + the Battle Monks of Cathay's Dragon Sword, Cathayan longsword, quarter staff, chain
     # sticks and fish-hook shot + the Black Dwarfs' man-catcher, mechanical suit and Engine of
     # Chaos + the Sons of Hashut's Chaos Dwarf blunderbuss, poisoned daggers and obsidian weapon
+    # + the Marauders of Chaos' barbed whip and great axe + the Bretonnian Chapel Guard's
+    # broadsword, shortsword and kite shield + The Cursed Cavalcade's nightmare
     assert len(items) == (
-        114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6 + 3 + 2 + 1 + 2 + 5 + 1 + 1 + 9 + 5 + 3 + 3
+        114
+        + 1
+        + 12
+        + 1
+        + 2
+        + 7
+        + 3
+        + 4
+        + 4
+        + 3
+        + 4
+        + 6
+        + 3
+        + 2
+        + 1
+        + 2
+        + 5
+        + 1
+        + 1
+        + 9
+        + 5
+        + 3
+        + 3
+        + 2
+        + 3
+        + 1
     )
     for item in items:
         summary = item.get("summary", "")

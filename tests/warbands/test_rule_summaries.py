@@ -96,6 +96,11 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 7  # Black Dwarfs: the Rituals of Hashut (the Sacrificial Ritual and six)
         + 4  # The Sons of Hashut: their skills
         + 6  # The Sons of Hashut: Chaos Dwarfs Magic
+        + 5  # the Marauders of Chaos' list
+        + 5  # the Bretonnian Chapel Guard's list
+        + 6  # the Chapel Guard's Lady's Prayers
+        + 9  # the Imperial Outriders' Cavalry list
+        + 3  # The Cursed Cavalcade's list
     )
     for where, row in rows:
         summary = row.get("summary", "")
