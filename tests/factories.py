@@ -10,7 +10,7 @@ from battles.report import sides
 from battles.rules import ReportedResult
 from campaign.models import Campaign, Membership
 from core.dice import ScriptedDice
-from warbands import services, treasury
+from warbands import leadership, services, treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warband, WarbandType
 
 PASSWORD = "correct-horse-battery"
@@ -84,6 +84,13 @@ def hire(warband, type_key: str, *, models: int = 1, items=(), name: str = "", r
         services.buy_item(warrior, actor=warband.owner, item_key=item_key)
     warband.refresh_from_db()
     return warrior
+
+
+def lead(warband, type_key: str):
+    """Name the warband's hero of ``type_key`` its leader (a list whose player chooses him),
+    through the real service, the owner acting."""
+    hero = warband.warriors.get(warrior_type__key=type_key)
+    return leadership.name_leader(hero, actor=warband.owner)
 
 
 def buy_storage_for_purse(warband) -> None:

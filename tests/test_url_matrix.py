@@ -107,6 +107,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "warrior_buy_item": ("LMMMM", "LHFOF"),
     "warrior_remove_item": ("LMMMM", "LHFOF"),
     "warrior_group_size": ("LMMMM", "LHFOF"),
+    "warrior_lead": ("LMMMM", "LHFOF"),
     "warrior_rename": ("LHFOF", "LHFOF"),
     "warrior_dismiss": ("LHFOF", "LHFOF"),
     "warband_treasury": ("LHFOF", "LMMMM"),

@@ -36,6 +36,7 @@ urlpatterns = [
         views.warrior_remove_item,
         name="warrior_remove_item",
     ),
+    path("warriors/<int:pk>/lead/", views.warrior_lead, name="warrior_lead"),
     path("warriors/<int:pk>/size/", views.warrior_group_size, name="warrior_group_size"),
     path("warriors/<int:pk>/rename/", views.warrior_rename, name="warrior_rename"),
     path("warriors/<int:pk>/dismiss/", views.warrior_dismiss, name="warrior_dismiss"),

@@ -23,7 +23,7 @@ from campaign.permissions import get_campaign_for_user
 from core.dice import DiceError, EnteredDice, ServerDice
 from core.errors import RuleViolation
 from core.htmx import Refusal, first_message, refuse, with_refusal
-from warbands import equipment, hired_swords, permissions, services, treasury
+from warbands import equipment, hired_swords, leadership, permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
     BuyItemForm,
@@ -89,6 +89,7 @@ class WarriorCard:
     choices: list
     size: GroupSizeForm | None
     buy: BuyItemForm | None
+    may_lead: bool = False  # a hero the player may name leader (a list that chooses him)
 
 
 def _placed(refused, at, kind: type, fresh: Callable[[], forms.Form]):
@@ -112,7 +113,7 @@ def muster_context(warband: Warband, *, refused=None) -> dict:
     pk (his card's forms and buttons)."""
     warriors = list(services.roster(warband))
     entries = equipment.list_entries_by_type({w.warrior_type_id for w in warriors})
-    cards = []
+    cards, chooses = [], warband.warband_type.limits.leader_from is not None
     for w in warriors:
         choices = equipment.equipment_choices(w, entries.get(w.warrior_type_id, []))
         size = None if w.is_hero else _placed(refused, w.pk, GroupSizeForm, GroupSizeForm)
@@ -123,6 +124,7 @@ def muster_context(warband: Warband, *, refused=None) -> dict:
                 choices,
                 size.drawn_for(w) if size else None,
                 buy.drawn_for(w, choices) if buy else None,
+                chooses and leadership.leader_refusal(warband, w) is None,
             )
         )
     hireable = services.hireable_types(warband, warriors)
@@ -139,6 +141,7 @@ def muster_context(warband: Warband, *, refused=None) -> dict:
         "container_form": container.drawn_for(warriors),
         "warband": warband,
         "cards": cards,
+        "chooses_leader": chooses,
         "rating": services.rating(warriors),
         "models": sum(w.group_size for w in warriors if not w.hired_sword_id),
         "heroes": sum(1 for w in warriors if w.is_hero and not w.hired_sword_id),
@@ -256,6 +259,17 @@ def warrior_remove_item(request: HttpRequest, pk: int, item_pk: int) -> HttpResp
     owned = get_object_or_404(WarriorItem, pk=item_pk, warrior=warrior)
     try:
         services.remove_item(owned, actor=request.user)
+    except RuleViolation as refusal:
+        return _board(request, warrior.warband, refused=(warrior.pk, Refusal(str(refusal))))
+    return _board(request, warrior.warband)
+
+
+@require_POST
+def warrior_lead(request: HttpRequest, pk: int) -> HttpResponse:
+    """Name a hero the leader while mustering, for a list whose player chooses who leads."""
+    warrior = permissions.get_warrior_for_user(request, pk, write=True)
+    try:
+        leadership.name_leader(warrior, actor=request.user)
     except RuleViolation as refusal:
         return _board(request, warrior.warband, refused=(warrior.pk, Refusal(str(refusal))))
     return _board(request, warrior.warband)

@@ -84,3 +84,21 @@ def test_gold_moved_into_a_container_while_it_is_sold(reference_data):
     sack.refresh_from_db()
     assert (sack.status, sack.gold_crowns) in (("sold", 0), ("held", 5), ("held", 10))
     assert not treasury.conservation_problems()
+
+
+def test_two_tabs_naming_two_heroes_leave_one_leader(reference_data):
+    """Two tabs of the muster board name two different heroes the leader at once: each is
+    applied in turn under the warband's lock, never both on a stale read (the database's one
+    leader per warband would answer 500), and one of them leads at the end."""
+    warband = warband_races.court_mustering()
+    vex, lira = warband.warriors.get(name="Vex"), warband.warriors.get(name="Lira")
+    shots = [
+        Shot(warband.owner, reverse("warrior_lead", args=[hero.pk]), {}, int)
+        for hero in (vex, lira)
+    ]
+
+    first, second = fire_together((shots[0], 2), (shots[1], 2))
+
+    assert all(status < 500 for status in first + second), (first, second)
+    leaders = list(warband.warriors.filter(is_leader=True).values_list("name", flat=True))
+    assert leaders in (["Vex"], ["Lira"])

@@ -137,6 +137,29 @@ def dismiss_while_mustering():
     )
 
 
+def court_mustering() -> Warband:
+    """A Court of the Profane Pleasures being mustered (a list whose player names its leader):
+    Whipmaster Vex and Danseuse Lira, nobody named yet."""
+    warband = WarbandFactory(
+        warband_type=WarbandType.objects.get(key="court_of_the_profane_pleasures")
+    )
+    hire(warband, "slaaneshi_whipmaster", name="Vex")
+    hire(warband, "slaaneshi_danseuse", name="Lira")
+    return warband
+
+
+@race("warrior_lead", "a hero is named leader once, and the warband never has two")
+def name_leader():
+    warband = court_mustering()
+    lira = warband.warriors.get(name="Lira")
+    return Shot(
+        warband.owner,
+        reverse("warrior_lead", args=[lira.pk]),
+        {},
+        applied=lambda: warband.warriors.filter(is_leader=True).count(),
+    )
+
+
 @race("warband_buy_container", "four tabs buy four sacks, each paid once")
 def buy_container_while_mustering():
     warband = WarbandFactory()

@@ -5,10 +5,11 @@ in ``test_grade_1b_1c_lists``, their own gear rules in ``test_grade_1b_1c_gear``
 
 import pytest
 
-from tests.factories import WarbandFactory, finish, hire
+from tests.factories import WarbandFactory, finish, hire, lead
 from tests.warbands.grade_1b_1c_legal import LEGAL as LEGAL_1B
 from tests.warbands.grade_1c_legal_a import ILLEGAL_A, LEGAL_A
 from tests.warbands.grade_1c_legal_c import ILLEGAL_C, LEGAL_C
+from tests.warbands.grade_1c_legal_d import ILLEGAL_D, LEADERS_D, LEGAL_D
 from tests.warbands.test_grade_1b_1c_lists import SECTIONS
 from tests.warbands.test_muster import refused
 from warbands import services
@@ -207,8 +208,9 @@ ILLEGAL = {
     "gunnery_school_of_nuln": (_a_mortar_for_a_pistolier, "not on Pistolier's equipment list"),
     **ILLEGAL_A,
     **ILLEGAL_C,
+    **ILLEGAL_D,
 }
-LEGAL = {**LEGAL_1B, **LEGAL_A, **LEGAL_C}
+LEGAL = {**LEGAL_1B, **LEGAL_A, **LEGAL_C, **LEGAL_D}
 
 
 def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():
@@ -220,6 +222,8 @@ def test_a_legal_starting_warband_musters(key):
     warband = WarbandFactory(warband_type=WarbandType.objects.get(key=key))
     for type_key, models, items in LEGAL[key][0]:
         hire(warband, type_key, models=models, items=items)
+    if key in LEADERS_D:  # a list whose player names its leader
+        lead(warband, LEADERS_D[key])
 
     assert warband.gold_crowns == LEGAL[key][1]
     finish(warband)

@@ -233,6 +233,8 @@ class WarbandLimits:
     - ``needs``: (type key, keys, message); the type may only be hired while one of ``keys`` is
       on the roster (Kislevites: no Trained Bear without a Bear Tamer).
     - ``ratios``: see ``Ratio``.
+    - ``leader_from``: the hero types the player may name leader (``()``: any hero), or None
+      when the list's leader type leads (``warbands.rules.leader``).
     """
 
     max_warriors: int
@@ -241,6 +243,7 @@ class WarbandLimits:
     extra_warriors: tuple[tuple[str, int], ...] = ()
     needs: tuple[tuple[str, tuple[str, ...], str], ...] = ()
     ratios: tuple[Ratio, ...] = ()
+    leader_from: tuple[str, ...] | None = None
 
     def max_size(self, type_keys) -> int:
         """The maximum warband size with the warriors of ``type_keys`` on the roster (hired
@@ -363,7 +366,8 @@ def muster_problems(
     (``missing_required``: one message per warrior that lacks, e.g., its mutation)."""
     problems = []
     if not any(entry.is_leader for entry in roster):
-        problems.append(MusterProblem("The warband has no leader yet."))
+        named = " named" if limits.leader_from is not None else ""  # the player names him
+        problems.append(MusterProblem(f"The warband has no leader{named} yet."))
     warriors = sum(entry.models for entry in roster)
     if warriors < limits.min_warriors:
         problems.append(

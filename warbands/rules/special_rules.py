@@ -62,9 +62,12 @@ class Handling:
         )
 
 
-def _kept_by_the_roster(name: str, warrior: Mapping | None) -> str:
-    """What the roster keeps of a rule it holds in the warrior type's own fields, or ""."""
+def _kept_by_the_roster(name: str, warrior: Mapping | None, leader_chosen: bool = False) -> str:
+    """What the roster keeps of a rule it holds in the warrior type's own fields, or "";
+    of a list's rule, only the Leader of a list whose player names him (``leader_chosen``)."""
     if warrior is None:
+        if name == "Leader" and leader_chosen:
+            return "who leads (the hero named at the muster) and his Leadership for the Rout test"
         return ""
     if name == "Leader" and warrior.get("is_leader"):
         return "who leads, and his Leadership for the battle helper's Rout test"
@@ -77,14 +80,17 @@ def _kept_by_the_roster(name: str, warrior: Mapping | None) -> str:
     return ""
 
 
-def handling(rule: Mapping, warrior: Mapping | None = None) -> Handling:
+def handling(
+    rule: Mapping, warrior: Mapping | None = None, *, leader_chosen: bool = False
+) -> Handling:
     """What the app does with ``rule`` (a list's or a warrior type's special rule); ``warrior``
     is the warrior type's fields (``is_leader``, ``spell_list``, ``gains_experience``,
-    ``is_large``) for a warrior's rule, ``None`` for a list's."""
+    ``is_large``) for a warrior's rule, ``None`` for a list's; ``leader_chosen``: the list's
+    player names its leader (its ``leader`` roster rule)."""
     effect = rule.get("effect")
     if effect in APPLIED_EFFECTS:
         return Handling(APPLIED, APPLIED_EFFECTS[effect])
-    kept = _kept_by_the_roster(rule.get("name", ""), warrior)
+    kept = _kept_by_the_roster(rule.get("name", ""), warrior, leader_chosen)
     if kept:
         return Handling(PART, kept)
     return Handling(TABLE)

@@ -24,14 +24,16 @@ def grade_badge(grade: str):
 
 
 @register.simple_tag
-def rule_handling(rule, warrior_type=None):
+def rule_handling(rule, warrior_type=None, listed=None):
     """What the app does with a special rule (``warbands.rules.special_rules``): a warrior
-    type's rule is read against the type's own fields (no query: columns of its row)."""
+    type's rule is read against the type's own fields (no query: columns of its row), a list's
+    against its roster rules when ``listed`` (its ``WarbandType``) is given."""
     if not isinstance(rule, dict):
         rule = {"name": str(rule)}
     if warrior_type is not None:
         return handling_for(rule, warrior_type)
-    return handling(rule)
+    chosen = listed is not None and listed.limits.leader_from is not None
+    return handling(rule, leader_chosen=chosen)
 
 
 @register.simple_tag
