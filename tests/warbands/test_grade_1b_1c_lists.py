@@ -69,6 +69,8 @@ ITEM_ALIASES = {
 LIST_ALIASES = {
     # Chapel Guard: 30 gc, the Bretonnian barding (the Outriders' "Barding" is the chart's)
     "bretonnian_chapel_guard": {"Barding": "Bretonnian barding"},
+    # Lustrian Reavers: the chart's wardog (the data set's name), at the list's 20 gc
+    "lustrian_reavers": {"Warhound": "Wardog"},
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -171,7 +173,13 @@ def headings(lines: list[str]):
     text = " ".join(lines)
     entries, heading = [], None
     for line in lines:
-        if line.startswith("#### ") and "gold crowns" in line:
+        # "**0–2 Estalian Warhound** — 25 gold crowns to hire": an option of another's entry
+        # (the Lustrian Reavers' War Beasts, under their Beastmaster), a warrior of the app
+        option = re.match(r"\*\*(\d+)[–-](\d+) (.+?)\*\* — (\d+) gold crowns", line)
+        if option:
+            heading = [option[3], int(option[4]), (int(option[1]), int(option[2])), None]
+            entries.append(heading)
+        elif line.startswith("#### ") and "gold crowns" in line:
             name, _, detail = line[5:].partition(" (")
             before = re.match(r"(\d+)(?:[-–](\d+)|(\+))? (.+)", name)
             counts = re.match(r"(\d+)[-–](\d+)", detail)

@@ -47,6 +47,7 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     # Chaos + the Sons of Hashut's Chaos Dwarf blunderbuss, poisoned daggers and obsidian weapon
     # + the Marauders of Chaos' barbed whip and great axe + the Bretonnian Chapel Guard's
     # broadsword, shortsword and kite shield + The Cursed Cavalcade's nightmare
+    # + the Lustrian Reavers' misericordia
     assert len(items) == (
         114
         + 1
@@ -73,6 +74,7 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
         + 3
         + 2
         + 3
+        + 1
         + 1
     )
     for item in items:

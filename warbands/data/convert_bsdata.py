@@ -87,7 +87,14 @@ class Converter(EquipmentLists):
         if spec["catalogue"] is None:
             return bsdata.spec_catalogue(spec)
         folder, data_root = self._dataset(spec)
-        return bsdata.read_catalogue(folder / spec["catalogue"], data_root)
+        found = bsdata.read_catalogue(folder / spec["catalogue"], data_root)
+        # A warrior the catalogue lacks ("from": null: the Reavers' War Beasts, options of
+        # their Beastmaster there) is typed from the text as a list with no catalogue is.
+        rows = spec.get("warriors", [])  # a hand-written list's spec names its warriors
+        typed = [row for row in rows if isinstance(row, dict) and row.get("from", 1) is None]
+        if typed:
+            found.warriors += bsdata.spec_catalogue({**spec, "warriors": typed}).warriors
+        return found
 
     # --- one warband list ------------------------------------------------------------------
 
@@ -156,10 +163,10 @@ class Converter(EquipmentLists):
         return keys
 
     def _warrior(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
-        found = catalogue.warrior(row.get("from", row["name"]))
+        found = catalogue.warrior(row.get("from") or row["name"])
         converted = self._converted(found, spec["key"], spec)
         overrides = row.get("overrides", {})
-        if overrides and spec["catalogue"] is None:
+        if overrides and (spec["catalogue"] is None or found.from_spec):
             raise ConversionError(f"{spec['key']}.{row['key']}: no data set to override")
         for field, override in overrides.items():
             if converted.get(field) == override["value"]:

@@ -286,6 +286,10 @@ class Item(models.Model):
         )
 
 
+def _types(value: str | list[str]) -> str | tuple[str, ...]:
+    return value if isinstance(value, str) else tuple(value)  # a ratio's types counted together
+
+
 class WarbandType(models.Model):
     """A warband list of the rulebook: Reikland Mercenaries, Skaven of Clan Eshin …"""
 
@@ -343,7 +347,7 @@ class WarbandType(models.Model):
                 for row in roster_rules.get("needs", [])
             ),
             ratios=tuple(
-                rules.Ratio(row["type"], row["at_most"], tuple(row["per"]), row["label"])
+                rules.Ratio(_types(row["type"]), row["at_most"], tuple(row["per"]), row["label"])
                 for row in roster_rules.get("ratios", [])
             ),
             leader_from=leader_rules.leader_from(roster_rules),

@@ -214,10 +214,11 @@ def _base(warrior: RatedWarrior) -> int:
 
 @dataclass(frozen=True)
 class Ratio:
-    """At most ``at_most`` models of ``type_key`` for each model of the ``per`` types (Orc Mob:
-    two Goblin Warriors for each Orc, Orc heroes included; no more Cave Squigs than Goblins)."""
+    """At most ``at_most`` models of ``type_key`` (or of the types of a tuple, together) for
+    each model of the ``per`` types (Orc Mob: two Goblin Warriors for each Orc, Orc heroes
+    included; Lustrian Reavers: two War Beasts of three types for the Beastmaster)."""
 
-    type_key: str
+    type_key: str | tuple[str, ...]
     at_most: int
     per: tuple[str, ...]
     label: str  # "two Goblin Warriors for each Orc (Orc heroes included)"
@@ -410,9 +411,10 @@ def roster_rule_problems(
         if not count(keys):
             problems.append(MusterProblem(message))
     for ratio in limits.ratios:
-        if ratio.type_key != (only or ratio.type_key):
+        types = (ratio.type_key,) if isinstance(ratio.type_key, str) else ratio.type_key
+        if only is not None and only not in types:
             continue
-        have, per = count((ratio.type_key,)), count(ratio.per)
+        have, per = count(types), count(ratio.per)
         if have > ratio.at_most * per:
             problems.append(
                 MusterProblem(f"A warband may have at most {ratio.label}: {have} for {per}.")
