@@ -48,7 +48,7 @@ from tests.test_bad_input import pages as step_pages
 from tests.test_url_matrix import ROLES, build_scenario, path_for
 from tests.urlwalk import iter_routes
 from warbands import treasury
-from warbands.models import StorageContainer, Warband
+from warbands.models import StorageContainer, Warband, WarbandType
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -267,7 +267,8 @@ def other_states(duel):
     """(user, page) pairs drawing the forms the other campaigns show in no state of theirs: a
     battle with random fortune (its markers, then a discovery) that waits for the players, so
     the organiser may confirm it for everybody; the recovery of an uncontrolled treasure
-    chest after a battle; a warband being mustered with a group and a container."""
+    chest after a battle; a warband being mustered with a group and a container, and one whose
+    player names its leader."""
     reavers, scourge, organiser = duel["reavers"], duel["scourge"], duel["organiser"]
     battle = reported(duel)
     yield reavers.owner, reverse("battle_detail", args=[battle.pk])
@@ -286,6 +287,15 @@ def other_states(duel):
     hire(draft, "warrior", models=2, name="Guards")
     treasury.buy_container(draft, "large_sack", actor=draft.owner)
     yield draft.owner, reverse("warband_muster", args=[draft.pk])
+
+    # a list whose player names its leader: each hero's card offers to name him
+    court = WarbandFactory(
+        campaign=duel["campaign"],
+        owner=UserFactory(),
+        warband_type=WarbandType.objects.get(key="court_of_the_profane_pleasures"),
+    )
+    hire(court, "slaaneshi_danseuse", name="Lira")
+    yield court.owner, reverse("warband_muster", args=[court.pk])
 
 
 def test_no_byte_in_any_form_query_string_or_path_makes_a_server_error(client, duel):
