@@ -21,7 +21,7 @@ modifiers) per hero who was not taken out of action. Readings where the rules ar
 
 from __future__ import annotations
 
-from battles.aftermath import haggle, mordheim_map
+from battles.aftermath import haggle, mordheim_map, sawbones
 from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
@@ -141,6 +141,9 @@ class RareItems(TreasuryStep):
         context["haggler"] = haggle.haggler(sequence)
         context["rarity_modifiers"] = rarity_modifiers(sequence.participant.warband.warband_type)
         context["receipts"] = receipts(sequence)
+        if sawbones.plays(sequence):
+            context["patients"] = sawbones.patients(sequence)
+            context["visits"] = sawbones.visits(sequence)
         return context
 
     def run_task(self, ctx, task, dice):
@@ -156,6 +159,11 @@ class RareItems(TreasuryStep):
         task.result = {"total": total}
         shown = f"+{modifier} " if modifier else ""
         return f"2D6 {roll.faces[0]}+{roll.faces[1]} {shown}= {total}: items up to Rare {total}."
+
+    @action
+    def treat(self, ctx, values, dice):
+        """Sawbones: a hero sees a physician instead of searching (``aftermath.sawbones``)."""
+        return sawbones.treat(ctx, values, dice)
 
     @action
     def buy_rare(self, ctx, values, dice):
