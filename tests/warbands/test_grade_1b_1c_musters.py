@@ -6,6 +6,7 @@ in ``test_grade_1b_1c_lists``, their own gear rules in ``test_grade_1b_1c_gear``
 import pytest
 
 from tests.factories import WarbandFactory, finish, hire
+from tests.warbands import grade_1c_legal_b
 from tests.warbands.grade_1b_1c_legal import LEGAL
 from tests.warbands.test_grade_1b_1c_lists import SECTIONS
 from tests.warbands.test_muster import refused
@@ -204,6 +205,8 @@ ILLEGAL = {
     # Gunnery School: the mortar is on the Marksman Equipment List only.
     "gunnery_school_of_nuln": (_a_mortar_for_a_pistolier, "not on Pistolier's equipment list"),
 }
+LEGAL = {**LEGAL, **grade_1c_legal_b.LEGAL}
+ILLEGAL = {**ILLEGAL, **grade_1c_legal_b.ILLEGAL}
 
 
 def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():

@@ -58,7 +58,7 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # (Lustria)'s own skills, the Lizardmen's special skills and Lizardman Magic, and Forest
     # Goblin Magic; the Arabian Tomb Raiders' special skills and Arabian Elemental Magic, the
     # Bretonnian Knight Virtues; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their
-    # Dwarf Runes; the Horned Hunters' list
+    # Dwarf Runes; the Horned Hunters' list; the Night Goblins' special skills
     assert len(rows) == (
         35
         + 27
@@ -90,6 +90,7 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 3
         + 6
         + 6
+        + 4
     )
     for where, row in rows:
         summary = row.get("summary", "")
