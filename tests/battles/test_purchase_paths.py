@@ -85,15 +85,14 @@ def items():
 # --- The texts and the catalogue -----------------------------------------------------------
 
 LISTS = [
-    "amazons_lustria", "amazons_mordheim", "arabian_tomb_raiders", "averland",
-    "beastmen_raiders", "black_orcs", "bretonnian_knights", "carnival_of_chaos",
-    "cult_of_the_possessed", "dark_elves", "dwarf_rangers", "dwarf_treasure_hunters",
-    "forest_goblins", "gunnery_school_of_nuln", "hochland_bandits", "horned_hunters",
-    "kislevites", "lizardmen", "marienburg", "middenheim", "miragleans", "mootlanders",
-    "night_goblins", "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest",
-    "pirates", "pit_fighters", "reikland", "remasens", "shadow_warriors", "sisters_of_sigmar",
-    "skaven", "skaven_of_clan_pestilens", "tomb_guardians", "trantios", "undead",
-    "witch_hunters",
+    "amazons_lustria", "amazons_mordheim", "arabian_tomb_raiders", "averland", "beastmen_raiders",
+    "black_orcs", "bretonnian_knights", "carnival_of_chaos", "cult_of_the_possessed", "dark_elves",
+    "dwarf_rangers", "dwarf_treasure_hunters", "forest_goblins", "gunnery_school_of_nuln",
+    "hochland_bandits", "horned_hunters", "kislevites", "lizardmen", "maneaters", "marienburg",
+    "middenheim", "miragleans", "mootlanders", "night_goblins", "norse_explorers", "orc_mob",
+    "ostland", "outlaws_of_stirwood_forest", "pirates", "pit_fighters", "reikland", "remasens",
+    "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "tomb_guardians",
+    "trantios", "undead", "witch_hunters",
 ]  # fmt: skip
 
 

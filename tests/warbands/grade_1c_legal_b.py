@@ -10,6 +10,11 @@ def _a_squig_without_night_goblins(w):
     return lambda: hire(w, "cave_squig")
 
 
+def _a_sabretusk_without_a_guide(w):
+    hire(w, "captain")
+    return lambda: hire(w, "sabretusk")
+
+
 LEGAL = {
     "night_goblins": (
         [
@@ -32,10 +37,22 @@ LEGAL = {
         - 2 * 15
         - 50,
     ),
+    # Ogres have no free dagger: the lists sell none.
+    "maneaters": (
+        [
+            ("captain", 1, ["ogre_club"]),
+            ("mountain_guide", 1, ["sword"]),
+            ("sabretusk", 1, []),
+            ("youngblood", 1, ["axe"]),
+        ],
+        500 - (145 + 10) - (145 + 10) - 125 - (45 + 5),
+    ),
 }
 
 # One illegal choice per list: the action, and the reason it is refused.
 ILLEGAL = {
     # Night Goblins: never more Cave Squigs than Night Goblins
     "night_goblins": (_a_squig_without_night_goblins, "at most one Cave Squig for each Night"),
+    # Maneaters: Sabretusks only with a Mountain Guide
+    "maneaters": (_a_sabretusk_without_a_guide, "Sabretusks may only join"),
 }

@@ -59,6 +59,7 @@ ITEM_ALIASES = {
     "Hunting Rifle": "Hochland long rifle",  # Tileans: the chart's hunting rifle
     "Pigeon Bombs": "Hersten-Wenkler pigeon bombs",  # Gunnery School: the chart's full name
     "Ball & Chain": "Ball and Chain",  # Night Goblins: the chart's name
+    "Cleaver (counts as axe)": "Axe",  # Maneaters: the chart's axe, not the cook's cleaver
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.

@@ -58,7 +58,8 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # (Lustria)'s own skills, the Lizardmen's special skills and Lizardman Magic, and Forest
     # Goblin Magic; the Arabian Tomb Raiders' special skills and Arabian Elemental Magic, the
     # Bretonnian Knight Virtues; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their
-    # Dwarf Runes; the Horned Hunters' list; the Night Goblins' special skills
+    # Dwarf Runes; the Horned Hunters' list; the Night Goblins' special skills, the
+    # Maneaters' list
     assert len(rows) == (
         35
         + 27
@@ -91,6 +92,7 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 6
         + 6
         + 4
+        + 6
     )
     for where, row in rows:
         summary = row.get("summary", "")
