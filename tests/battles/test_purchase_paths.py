@@ -91,8 +91,8 @@ LISTS = [
     "hochland_bandits", "horned_hunters", "kislevites", "lizardmen", "maneaters", "marienburg",
     "middenheim", "miragleans", "mootlanders", "night_goblins", "norse_explorers", "orc_mob",
     "ostland", "outlaws_of_stirwood_forest", "pirates", "pit_fighters", "reikland", "remasens",
-    "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "tomb_guardians",
-    "trantios", "undead", "witch_hunters",
+    "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens",
+    "the_restless_dead", "tomb_guardians", "trantios", "undead", "witch_hunters",
 ]  # fmt: skip
 
 

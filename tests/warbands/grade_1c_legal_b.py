@@ -3,6 +3,7 @@ Maneaters, The Restless Dead and Merchant Caravans, for ``test_grade_1b_1c_muste
 models, items) hires and the gold left, summed by hand from the rule text's costs."""
 
 from tests.factories import hire
+from warbands import services
 
 
 def _a_squig_without_night_goblins(w):
@@ -13,6 +14,11 @@ def _a_squig_without_night_goblins(w):
 def _a_sabretusk_without_a_guide(w):
     hire(w, "captain")
     return lambda: hire(w, "sabretusk")
+
+
+def _a_sword_for_the_liche(w):
+    liche = hire(w, "liche")
+    return lambda: services.buy_item(liche, actor=w.owner, item_key="sword")
 
 
 LEGAL = {
@@ -47,6 +53,18 @@ LEGAL = {
         ],
         500 - (145 + 10) - (145 + 10) - 125 - (45 + 5),
     ),
+    "the_restless_dead": (
+        [
+            ("liche", 1, ["heavy_armour"]),
+            ("necromancer", 1, ["sword"]),
+            ("grave_guard", 1, ["halberd"]),
+            ("zombie", 3, []),
+            ("skeleton", 2, ["spear"]),
+            ("scarecrow", 1, []),
+            ("wight", 1, ["axe"]),
+        ],
+        500 - (125 + 50) - (40 + 10) - (35 + 10) - 3 * 15 - 2 * (20 + 10) - 65 - (30 + 5),
+    ),
 }
 
 # One illegal choice per list: the action, and the reason it is refused.
@@ -55,4 +73,6 @@ ILLEGAL = {
     "night_goblins": (_a_squig_without_night_goblins, "at most one Cave Squig for each Night"),
     # Maneaters: Sabretusks only with a Mountain Guide
     "maneaters": (_a_sabretusk_without_a_guide, "Sabretusks may only join"),
+    # The Restless Dead: a Liche carries no ordinary weapon (his list is armour)
+    "the_restless_dead": (_a_sword_for_the_liche, "not on Liche's equipment list"),
 }

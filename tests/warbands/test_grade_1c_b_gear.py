@@ -5,7 +5,7 @@ Dead and Merchant Caravans, beyond their legal and illegal musters
 import pytest
 
 from tests.factories import WarbandFactory, hire
-from tests.warbands.test_muster import refused_purchase
+from tests.warbands.test_muster import refused, refused_purchase
 from warbands import hired_swords
 from warbands.models import HiredSwordType, WarbandType
 
@@ -50,3 +50,16 @@ def test_the_maneaters_hire_halflings_but_no_human_sword():
     assert hired_swords.sword_refusal(warband, swords["halfling_scout"]) is None
     assert hired_swords.sword_refusal(warband, swords["ogre_bodyguard"]) is None
     assert hired_swords.sword_refusal(warband, swords["pit_fighter"])
+
+
+def test_each_scarecrow_needs_a_master():
+    """The Restless Dead, Animated Construct: the Liche and the Necromancer control one
+    Scarecrow each, so a second needs the Necromancer."""
+    warband = _warband("the_restless_dead")
+    hire(warband, "liche")
+    hire(warband, "scarecrow")
+
+    refused(warband, lambda: hire(warband, "scarecrow"), "at most one Scarecrow for each")
+    hire(warband, "necromancer")
+    hire(warband, "scarecrow")
+    assert warband.warriors.filter(warrior_type__key="scarecrow").count() == 2

@@ -59,7 +59,8 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # Goblin Magic; the Arabian Tomb Raiders' special skills and Arabian Elemental Magic, the
     # Bretonnian Knight Virtues; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their
     # Dwarf Runes; the Horned Hunters' list; the Night Goblins' special skills, the
-    # Maneaters' list
+    # Maneaters' list, the Restless Dead's list and their Necromancy (a list for the Liche and
+    # one for the Necromancer)
     assert len(rows) == (
         35
         + 27
@@ -93,6 +94,8 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 6
         + 4
         + 6
+        + 5
+        + 12
     )
     for where, row in rows:
         summary = row.get("summary", "")
