@@ -89,10 +89,11 @@ LISTS = [
     "black_orcs", "bretonnian_knights", "carnival_of_chaos", "cult_of_the_possessed", "dark_elves",
     "dwarf_rangers", "dwarf_treasure_hunters", "forest_goblins", "gunnery_school_of_nuln",
     "hochland_bandits", "horned_hunters", "kislevites", "lizardmen", "maneaters", "marienburg",
-    "middenheim", "miragleans", "mootlanders", "night_goblins", "norse_explorers", "orc_mob",
-    "ostland", "outlaws_of_stirwood_forest", "pirates", "pit_fighters", "reikland", "remasens",
-    "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens",
-    "the_restless_dead", "tomb_guardians", "trantios", "undead", "witch_hunters",
+    "merchant_caravans", "middenheim", "miragleans", "mootlanders", "night_goblins",
+    "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest", "pirates",
+    "pit_fighters", "reikland", "remasens", "shadow_warriors", "sisters_of_sigmar", "skaven",
+    "skaven_of_clan_pestilens", "the_restless_dead", "tomb_guardians", "trantios", "undead",
+    "witch_hunters",
 ]  # fmt: skip
 
 

@@ -21,6 +21,11 @@ def _a_sword_for_the_liche(w):
     return lambda: services.buy_item(liche, actor=w.owner, item_key="sword")
 
 
+def _a_pike_for_a_marksman(w):
+    marksmen = hire(w, "marksman", models=2)
+    return lambda: services.buy_item(marksmen, actor=w.owner, item_key="pike_merchant_caravans")
+
+
 LEGAL = {
     "night_goblins": (
         [
@@ -65,6 +70,19 @@ LEGAL = {
         ],
         500 - (125 + 50) - (40 + 10) - (35 + 10) - 3 * 15 - 2 * (20 + 10) - 65 - (30 + 5),
     ),
+    # Merchant Caravans: 600 gc; the Merchant buys the Trade Wagon every caravan starts with.
+    "merchant_caravans": (
+        [
+            ("merchant", 1, ["sword", "trade_wagon"]),
+            ("knights_vanguard", 1, ["dragon_sword"]),
+            ("magician", 1, []),
+            ("apprentice", 1, []),
+            ("sell_sword", 2, ["pike_merchant_caravans"]),
+            ("marksman", 2, ["crossbow"]),
+            ("blackguard", 1, ["double_handed_weapon"]),
+        ],
+        600 - (50 + 10 + 180) - (45 + 20) - 40 - 15 - 2 * (25 + 10) - 2 * (30 + 25) - (35 + 15),
+    ),
 }
 
 # One illegal choice per list: the action, and the reason it is refused.
@@ -75,4 +93,6 @@ ILLEGAL = {
     "maneaters": (_a_sabretusk_without_a_guide, "Sabretusks may only join"),
     # The Restless Dead: a Liche carries no ordinary weapon (his list is armour)
     "the_restless_dead": (_a_sword_for_the_liche, "not on Liche's equipment list"),
+    # Merchant Caravans: the pike is for Sell-swords only
+    "merchant_caravans": (_a_pike_for_a_marksman, "not on Marksman's equipment list"),
 }

@@ -60,6 +60,8 @@ ITEM_ALIASES = {
     "Pigeon Bombs": "Hersten-Wenkler pigeon bombs",  # Gunnery School: the chart's full name
     "Ball & Chain": "Ball and Chain",  # Night Goblins: the chart's name
     "Cleaver (counts as axe)": "Axe",  # Maneaters: the chart's axe, not the cook's cleaver
+    "Cathayan silk cloak": "Cathayan silk clothes",  # Merchant Caravans: the chart's name
+    "Pike*": "Pike (Merchant Caravans)",  # Merchant Caravans: the chart's own, not the Tileans'
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -315,11 +317,11 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
     return lists
 
 
-BRACE = r"\((\d+) for a brace\)"
+BRACE = r"\((\d+)(?: gc)? for a brace\)"
 
 
 def _price(cost: str) -> int:
-    """The price as printed: "10 gc", "1st free/2 gc", "15 gc (30 for a brace)", "65 gc (Rare
+    """The price as printed: "10 gc", "1st free/2 gc", "15 gc (30 gc for a brace)", "65 gc (Rare
     8; …)", or a multiple with no "gc" ("2 x price")."""
     gold = re.search(r"(\d+) gc", cost)
     return int(gold[1]) if gold else int(re.findall(r"\d+", cost)[-1])

@@ -63,3 +63,15 @@ def test_each_scarecrow_needs_a_master():
     hire(warband, "necromancer")
     hire(warband, "scarecrow")
     assert warband.warriors.filter(warrior_type__key="scarecrow").count() == 2
+
+
+def test_the_knights_vanguard_buy_from_both_their_lists():
+    """Merchant Caravans: the Knights Vanguard buy from the Hero and the Cathayan lists, and
+    they alone ride a warhorse (40 gc on the list)."""
+    warband = _warband("merchant_caravans")
+    merchant = hire(warband, "merchant")
+    knight = hire(warband, "knights_vanguard", items=["warhorse", "dragon_sword", "pistol"])
+
+    refused_purchase(warband, merchant, "warhorse", "not on Merchant's equipment list")
+    assert warband.gold_crowns == 600 - 50 - (45 + 40 + 20 + 15)
+    assert {i.item.key for i in knight.items.all()} >= {"warhorse", "dragon_sword", "pistol"}

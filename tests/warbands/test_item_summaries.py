@@ -43,9 +43,10 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     # + the Outlaws of Stirwood Forest's forest cloak + the Tileans' pike + the Gunnery School
     # of Nuln's double-barrelled and repeater guns, braces, mortar and pigeon bombs
     # + the Night Goblins' poison daggers + the Maneaters' Ogre club, iron fist, harpoon
-    # crossbow, Cathayan longsword, three claimed Gnoblars and the Gnoblar fighter
+    # crossbow, Cathayan longsword, three claimed Gnoblars and the Gnoblar fighter + the
+    # Merchant Caravans' dragon sword, pike and trade wagon
     assert len(items) == (
-        114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6 + 3 + 2 + 1 + 2 + 5 + 1 + 1 + 9 + 1 + 8
+        114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6 + 3 + 2 + 1 + 2 + 5 + 1 + 1 + 9 + 1 + 8 + 3
     )
     for item in items:
         summary = item.get("summary", "")
