@@ -90,10 +90,10 @@ LISTS = [
     "dwarf_rangers", "dwarf_treasure_hunters", "forest_goblins", "gunnery_school_of_nuln",
     "hochland_bandits", "horned_hunters", "kislevites", "lizardmen", "maneaters", "marienburg",
     "merchant_caravans", "middenheim", "miragleans", "mootlanders", "night_goblins",
-    "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest", "pirates",
-    "pit_fighters", "reikland", "remasens", "shadow_warriors", "sisters_of_sigmar", "skaven",
-    "skaven_of_clan_pestilens", "the_restless_dead", "tomb_guardians", "trantios", "undead",
-    "witch_hunters",
+    "night_goblins_web", "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest",
+    "pirates", "pit_fighters", "reikland", "remasens", "shadow_warriors", "sisters_of_sigmar",
+    "skaven", "skaven_of_clan_pestilens", "the_restless_dead", "tomb_guardians", "trantios",
+    "undead", "witch_hunters",
 ]  # fmt: skip
 
 

@@ -21,6 +21,11 @@ def _a_sword_for_the_liche(w):
     return lambda: services.buy_item(liche, actor=w.owner, item_key="sword")
 
 
+def _a_helmet_for_a_night_goblin_warrior(w):
+    warriors = hire(w, "night_goblin_warrior", models=2)
+    return lambda: services.buy_item(warriors, actor=w.owner, item_key="helmet")
+
+
 def _a_pike_for_a_marksman(w):
     marksmen = hire(w, "marksman", models=2)
     return lambda: services.buy_item(marksmen, actor=w.owner, item_key="pike_merchant_caravans")
@@ -83,6 +88,27 @@ LEGAL = {
         ],
         600 - (50 + 10 + 180) - (45 + 20) - 40 - 15 - 2 * (25 + 10) - 2 * (30 + 25) - (35 + 15),
     ),
+    "night_goblins_web": (
+        [
+            ("boss", 1, ["sword", "boss_pole"]),
+            ("squig_herder", 1, ["squig_prodder"]),
+            ("goonz", 1, ["short_bow"]),
+            ("shaman", 1, []),
+            ("night_goblin_warrior", 4, ["spear"]),
+            ("night_goblin_fanatic", 1, ["ball_and_chain", "mad_cap_mushrooms"]),
+            ("cave_squig", 2, []),
+            ("snotling", 3, []),
+        ],
+        500
+        - (45 + 10 + 20)
+        - (35 + 15)
+        - (20 + 5)
+        - 25
+        - 4 * (15 + 5)
+        - (20 + 15 + 15)
+        - 2 * 15
+        - 3 * 10,
+    ),
 }
 
 # One illegal choice per list: the action, and the reason it is refused.
@@ -95,4 +121,9 @@ ILLEGAL = {
     "the_restless_dead": (_a_sword_for_the_liche, "not on Liche's equipment list"),
     # Merchant Caravans: the pike is for Sell-swords only
     "merchant_caravans": (_a_pike_for_a_marksman, "not on Marksman's equipment list"),
+    # Night Goblins (web): the helmet is on the Hero list, not the Henchmen list
+    "night_goblins_web": (
+        _a_helmet_for_a_night_goblin_warrior,
+        "not on Night Goblin Warrior's equipment list",
+    ),
 }

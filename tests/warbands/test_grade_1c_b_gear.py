@@ -75,3 +75,15 @@ def test_the_knights_vanguard_buy_from_both_their_lists():
     refused_purchase(warband, merchant, "warhorse", "not on Merchant's equipment list")
     assert warband.gold_crowns == 600 - 50 - (45 + 40 + 20 + 15)
     assert {i.item.key for i in knight.items.all()} >= {"warhorse", "dragon_sword", "pistol"}
+
+
+def test_the_web_night_goblins_keep_distasteful_company():
+    """Night Goblins (web), Distasteful Company: a Black Orc Overseer (he serves greenskins),
+    a Warlock or a Pit Fighter may join; an Elf Ranger or a Halfling Scout not."""
+    warband = _warband("night_goblins_web")
+    swords = {s.key: s for s in HiredSwordType.objects.all()}
+
+    for key in ("black_orc_overseer", "warlock", "pit_fighter"):
+        assert hired_swords.sword_refusal(warband, swords[key]) is None, key
+    for key in ("elf_ranger", "halfling_scout"):
+        assert hired_swords.sword_refusal(warband, swords[key]), key

@@ -60,7 +60,8 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # Bretonnian Knight Virtues; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their
     # Dwarf Runes; the Horned Hunters' list; the Night Goblins' special skills, the
     # Maneaters' list, the Restless Dead's list and their Necromancy (a list for the Liche and
-    # one for the Necromancer), the Merchant Caravans' list
+    # one for the Necromancer), the Merchant Caravans' list, the Night Goblins (web)'s two
+    # lists (Night Goblin, Squig Herder) and Goblin Magic
     assert len(rows) == (
         35
         + 27
@@ -97,6 +98,9 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 5
         + 12
         + 5
+        + 6
+        + 3
+        + 6
     )
     for where, row in rows:
         summary = row.get("summary", "")
