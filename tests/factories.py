@@ -57,6 +57,7 @@ class WarbandFactory(factory.django.DjangoModelFactory):
     warband_type = factory.LazyFunction(lambda: WarbandType.objects.get(key="reikland"))
     status = Warband.Status.DRAFT
     gold_crowns = factory.LazyAttribute(lambda o: o.warband_type.starting_gold)
+    starting_gold = factory.LazyAttribute(lambda o: o.warband_type.starting_gold)
 
     @factory.post_generation
     def membership(obj, create, extracted, **kwargs):

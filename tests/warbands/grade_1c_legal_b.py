@@ -31,7 +31,7 @@ def _a_pike_for_a_marksman(w):
     return lambda: services.buy_item(marksmen, actor=w.owner, item_key="pike_merchant_caravans")
 
 
-LEGAL = {
+LEGAL_B = {
     "night_goblins": (
         [
             ("big_boss", 1, ["sword", "shield"]),
@@ -112,7 +112,7 @@ LEGAL = {
 }
 
 # One illegal choice per list: the action, and the reason it is refused.
-ILLEGAL = {
+ILLEGAL_B = {
     # Night Goblins: never more Cave Squigs than Night Goblins
     "night_goblins": (_a_squig_without_night_goblins, "at most one Cave Squig for each Night"),
     # Maneaters: Sabretusks only with a Mountain Guide

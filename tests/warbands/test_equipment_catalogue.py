@@ -180,8 +180,7 @@ def test_restrictions_of_the_catalogue(key, allowed, refused):
 
 
 # Lists of the price chart's restrictions that the app does not hold yet (their keys).
-# The dragon sword's (Battle Monks and Merchant Caravans).
-LISTS_TO_COME = {"battle_monks_of_cathay"}
+LISTS_TO_COME: set[str] = set()
 
 
 @pytest.mark.django_db
