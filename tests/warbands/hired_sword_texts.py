@@ -54,9 +54,13 @@ FAMILIES = {
     "Imperial Outriders": ("Imperial Outriders", "Human", "human", "good"),
     "Kislevites": ("Kislevites", "Human", "human", "good"),
     "Lizardmen": ("Lizardmen", "Lizardmen", "lizardmen", "neither"),
+    "Maneaters": ("Maneaters", "Ogre", "ogre", "neither"),
     "Marauders of Chaos": ("Marauders of Chaos", "Human (Chaos Marauder", "human", "chaos"),
+    "Merchant Caravans": ("Merchant Caravans", "Human", "human", "good"),
     "Mercenaries": ("Mercenaries", "Human", "human", "good"),
     "Mootlanders": ("Mootlanders", "Halfling", "halfling", "good"),
+    "Night Goblins": ("Night Goblins", "Night Goblin (Greenskin)", "goblin", "evil"),
+    "Night Goblins (web)": ("Night Goblins (web)", "Night Goblin (Greenskin)", "goblin", "evil"),
     "Norse Explorers": ("Norse Explorers", "Human (Norse)", "human", "good"),
     "Orc Mob": ("Orc Mob", "Orcs & Goblins", "orc", "evil"),
     "Outlaws of Stirwood Forest": ("Outlaws of Stirwood Forest", "Human", "human", "good"),
@@ -68,6 +72,7 @@ FAMILIES = {
     "Skaven of Clan Pestilens": ("Skaven of Clan Pestilens", "Skaven", "skaven", "evil"),
     "The Cursed Cavalcade": ("The Cursed Cavalcade", "Human (Fallen Nobility)", "human", "chaos"),
     "The Sons of Hashut": ("The Sons of Hashut", "Chaos Dwarf", "chaos dwarf", "chaos"),
+    "The Restless Dead": ("The Restless Dead", "Undead", "undead", "evil"),
     "Tileans": ("Tileans", "Human (Tilean)", "human", "good"),
     "Tomb Guardians": ("Tomb Guardians", "Undead (Nehekharan)", "undead", "evil"),
     "Undead": ("The Undead", "Undead (Vampire-led)", "undead", "evil"),
@@ -75,10 +80,7 @@ FAMILIES = {
 }  # fmt: skip
 # Families of the texts' chapters no list has yet: they appear in the sentences below.
 NOT_LOADED = {
-    "Maneaters": ("ogre", "neither"),
-    "Merchant Caravans": ("human", "good"),
-    "Night Goblins": ("goblin", "evil"),
-    "The Restless Dead": ("undead", "evil"),
+    "Lustrian Reavers": ("human", "good"),
     "Wood Elves of Athel Loren": ("elf", "good"),
 }
 
@@ -306,4 +308,14 @@ LIST_RULES = {
                               "imperial_assassin", "witch", "warlock"}, named=True),
     "sons_of_hashut": _r("The Sons of Hashut", "Ogre Bodyguard, Pit Fighter, Warlock, Imperial",
                          "chaos_dwarfs", CHAOS_DWARF_FIVE),
+    # Halflings and the Ogre Bodyguard, and those whose entry names the Ogres.
+    "maneaters": _r("Maneaters", "except for Halflings (Scout, Thief, etc.)", "only",
+                    {"halfling_scout", "halfling_thief", "ogre_bodyguard"}, named=True),
+    "merchant_caravans": _r("Merchant Caravans", "every Hired Sword that is available to",
+                            "as_mercenaries"),
+    # "Plus any that specifically state they work with Orcs or Goblins": the Black Orc
+    # Overseer, the one entry that names the Orcs & Goblins as those who hire him.
+    "night_goblins_web": _r("Night Goblins (web)", "Night Goblins may only hire Pit Fighters",
+                            "only", {"pit_fighter", "ogre_bodyguard", "warlock", "witch",
+                                     "black_orc_overseer"}),
 }  # fmt: skip
