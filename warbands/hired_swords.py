@@ -34,7 +34,11 @@ __all__ = [
 
 
 def catalogue():
-    return HiredSwordType.objects.select_related("warrior_type", "warrior_type__race")
+    """The hired swords (not the dramatis personae, who are found, not hired off a list:
+    ``warbands.dramatis_personae``)."""
+    return HiredSwordType.objects.filter(kind=HiredSwordType.Kind.HIRED_SWORD).select_related(
+        "warrior_type", "warrior_type__race"
+    )
 
 
 def list_rule_of(warband: Warband):
