@@ -28,6 +28,11 @@ def searches(sequence: PostBattleSequence) -> list[dict]:
     return list(sequence.state.get("persona_searches", []))
 
 
+def searching_heroes(sequence: PostBattleSequence) -> set[int]:
+    """The heroes sent to look for a persona: they make no rarity roll."""
+    return {pk for search in searches(sequence) for pk in search["heroes"]}
+
+
 def found_keys(sequence: PostBattleSequence) -> set[str]:
     return {s["persona"] for s in searches(sequence) if s["found"]}
 

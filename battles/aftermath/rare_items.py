@@ -98,7 +98,8 @@ class RareItems(TreasuryStep):
 
     def planned(self, sequence):
         bonus = sequence.participant.warband.warband_type.rare_item_modifier
-        heroes = standing_heroes(sequence)
+        searching = persona_search.searching_heroes(sequence)  # no rare items for them
+        heroes = [hero for hero in standing_heroes(sequence) if hero.pk not in searching]
         if not heroes:
             return []
         streetwise = set(
