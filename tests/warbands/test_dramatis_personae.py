@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 
 from core.errors import RuleViolation
 from tests.factories import WarbandFactory
-from tests.warbands.test_hired_swords import PROFILE, _families_of_the_texts
+from tests.warbands.test_hired_swords import PROFILE
 from tests.warbands.test_rule_summaries import rule_texts, runs
 from warbands import dramatis_personae, hired_swords, treasury
 from warbands.models import HiredSwordType, Item, WarbandType
@@ -156,8 +157,17 @@ def test_personae_are_not_in_the_hired_swords_catalogue():
         hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="johann_the_knife")
 
 
+def families_of_the_texts() -> set[str]:
+    """The warband chapters' headings, and the Wood Elves of the chapter's list of warbands."""
+    names = set()
+    for path in RULES.parent.glob("warbands-*.md"):
+        text = path.read_text(encoding="utf-8")
+        names |= set(re.findall(r"^## (.+?) — (?:Core|Grade)", text, re.MULTILINE))
+    return names | {"Wood Elves of Athel Loren"}
+
+
 def test_who_hires_him_names_families_of_the_lists_or_the_texts():
-    known = set(WarbandType.objects.values_list("family", flat=True)) | _families_of_the_texts()
+    known = set(WarbandType.objects.values_list("family", flat=True)) | families_of_the_texts()
     for persona in dramatis_personae.personae():
         names = [*persona.hired_by.get("only", ()), *persona.hired_by.get("except", ())]
         assert set(names) <= known, persona.key
@@ -304,3 +314,14 @@ def test_nothing_is_handed_to_a_persona():
 def test_gwen_is_refused_to_everybody_with_the_reason():
     gwen = HiredSwordType.objects.get(key="busty_gwen")
     assert "scenario of her own" in dramatis_personae.persona_refusal(WarbandFactory(), gwen)
+
+
+def test_the_guide_lists_hired_swords_and_personae_with_their_terms(client):
+    page = client.get(reverse("guide_hired_swords")).content.decode()
+    assert "Ogre Bodyguard" in page and "Johann the knife" in page
+    row = page[page.index("Veskit, high executioner") :]
+    row = row[: row.index("</tr>")]
+    assert "80 gc" in row and "35 gc" in row and "<td>70</td>" in row
+    assert "only Skaven of Clan Eshin, Skaven of Clan Pestilens" in row
+    aenur = page[page.index("Aenur, the sword of twilight") :]
+    assert "one battle only" in aenur[: aenur.index("</tr>")]

@@ -73,6 +73,23 @@ class HiredSwordType(models.Model):
         return self.kind == self.Kind.DRAMATIS_PERSONA
 
     @property
+    def hired_by_label(self) -> str:
+        """Who may hire him, in a line (the guide's catalogue)."""
+        if self.hire_refused:
+            return "not hired through the app"
+        hired_by = self.hired_by or {}
+        parts = []
+        if hired_by.get("only"):
+            parts.append("only " + ", ".join(hired_by["only"]))
+        if hired_by.get("only_lists"):
+            parts.append("only the lists " + ", ".join(hired_by["only_lists"]))
+        if hired_by.get("except"):
+            parts.append("not " + ", ".join(hired_by["except"]))
+        if hired_by.get("except_lists"):
+            parts.append("not the lists " + ", ".join(hired_by["except_lists"]))
+        return "; ".join(parts) or "any warband"
+
+    @property
     def rating(self) -> int:
         return self.warrior_type.rating_value or 0
 
