@@ -325,3 +325,13 @@ def test_the_guide_lists_hired_swords_and_personae_with_their_terms(client):
     assert "only Skaven of Clan Eshin, Skaven of Clan Pestilens" in row
     aenur = page[page.index("Aenur, the sword of twilight") :]
     assert "one battle only" in aenur[: aenur.index("</tr>")]
+
+
+def test_the_roster_shows_a_persona_his_terms_and_own_equipment(client):
+    warband = WarbandFactory()
+    johann = HiredSwordType.objects.get(key="johann_the_knife")
+    hired_swords.new_hired_sword(warband, johann, at_creation=False)
+    client.force_login(warband.owner)
+    page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
+    assert "Dramatis persona · upkeep 30 gc · rating 60" in page
+    assert "Black Lotus on every blade" in page
