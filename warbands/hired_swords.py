@@ -130,6 +130,12 @@ def hire_at_muster(
         )
     sword = catalogue().filter(key=sword_key).first()
     if sword is None:
+        persona = HiredSwordType.objects.filter(key=sword_key).first()
+        if persona is not None:  # a dramatis persona: found after a battle, never mustered
+            raise RuleViolation(
+                f"{persona.name} is a dramatis persona: heroes look for him after a battle "
+                "(step 6) and he is hired in step 7, never at the muster."
+            )
         raise RuleViolation("Choose a hired sword of the catalogue.")
     fee = rules.check_hire_sword(
         sword.as_terms(),

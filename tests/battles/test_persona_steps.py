@@ -229,3 +229,45 @@ def test_a_wanderer_leaves_after_his_battle_and_is_not_sought_straight_again(due
     assert "fought the warband's last battle" in refusal
     next_one = sequence_of(battle_of(duel), reavers)
     assert persona_search.fought_last_battle(next_one) == set()
+
+
+def test_undoing_step_6_takes_back_the_search_and_gives_back_the_rarity_rolls(duel):
+    reavers = duel["reavers"]
+    captain, _champion, _guards = warriors(reavers)
+    sequence, owner = at_step(duel, 6)
+    rarity_rolls(sequence)
+    seek(sequence, owner, "johann_the_knife", [captain], dice=[1])
+    for task in sequence.tasks.filter(step=6, void=False, done=False):
+        sequences.run_task(sequence, task, actor=owner, step=6, dice=ScriptedDice([1, 1]))
+    sequences.complete_step(sequence, actor=owner, step=6)
+
+    sequences.undo_last_step(sequence, actor=owner, step=6)
+
+    sequence.refresh_from_db()
+    assert "persona_searches" not in sequence.state or not sequence.state["persona_searches"]
+    assert not rarity_rolls(sequence)[captain.pk].void
+
+
+def test_the_step_7_page_offers_the_persona_found_and_lets_a_wanderer_go(duel, client):
+    reavers = duel["reavers"]
+    captain, _champion, _guards = warriors(reavers)
+    aenur = with_persona(reavers, "aenur")
+    sequence, owner = at_step(duel, 6)
+    seek(sequence, owner, "johann_the_knife", [captain], dice=[1])
+    play_to(sequence, 7, owner)
+    client.force_login(owner)
+
+    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+
+    assert "Hire a dramatis persona" in page and "Johann the knife" in page
+    assert "dramatis persona · 70 gc to hire, 30 gc upkeep after each battle" in page
+    row = page[page.index(f'value="{aenur.pk}"') :]
+    assert "He stays for one battle only." in row[: row.index("</form>")]
+    assert "Pay 0 gc" not in row[: row.index("</form>")]
+    response = client.post(
+        reverse("sequence_act", args=[sequence.pk]),
+        {"step": 7, "action": "hire_sword", "sword": "johann_the_knife", "name": "Jo"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert reavers.warriors.get(name="Jo").hired_sword.key == "johann_the_knife"

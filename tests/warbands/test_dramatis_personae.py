@@ -153,8 +153,9 @@ def test_personae_are_not_in_the_hired_swords_catalogue():
     assert keys.isdisjoint(e["key"] for e in CATALOGUE)
     assert dramatis_personae.personae().count() == 30
     warband = WarbandFactory()
-    with pytest.raises(RuleViolation, match="Choose a hired sword"):
+    with pytest.raises(RuleViolation, match="never at the muster"):
         hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="johann_the_knife")
+    assert not warband.warriors.exists()
 
 
 def families_of_the_texts() -> set[str]:
