@@ -112,6 +112,7 @@ def seek(ctx, values: dict, dice) -> str:
         ctx.journal.update(open_rolls[hero.pk], void=True)
     done = {
         "persona": persona.key,
+        "name": persona.name,
         "heroes": [hero.pk for hero in heroes],
         "rolls": faces,
         "found": result.found,

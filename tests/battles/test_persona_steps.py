@@ -149,12 +149,20 @@ def test_the_search_dice_are_logged_for_every_player(duel, client):
     assert sequence.state["persona_searches"][0]["found"] is True
 
 
-def test_the_step_6_page_offers_the_search(duel, client):
+def test_the_step_6_page_offers_the_search_and_tells_what_was_found(duel, client):
+    reavers = duel["reavers"]
+    captain, _champion, _guards = warriors(reavers)
     sequence, owner = at_step(duel, 6)
     client.force_login(owner)
     page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
     assert "Look for a dramatis persona" in page and "Johann the knife (70 gc)" in page
     assert "Veskit, high executioner of clan eshin (80 gc): A Mercenaries" in page
+    assert f"{captain.name} (I 4)" in page
+
+    seek(sequence, owner, "johann_the_knife", [captain], dice=[2])
+
+    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+    assert "Johann the knife: rolled 2, found: hire him in step 7" in page
 
 
 # --- With the warband: no experience, injuries as a hero, upkeep, a wanderer leaves -----------
