@@ -336,3 +336,13 @@ def test_the_roster_shows_a_persona_his_terms_and_own_equipment(client):
     page = client.get(reverse("warband_roster", args=[warband.pk])).content.decode()
     assert "Dramatis persona · upkeep 30 gc · rating 60" in page
     assert "Black Lotus on every blade" in page
+
+
+def test_the_printed_roster_names_a_persona_as_one(client):
+    warband = WarbandFactory()
+    hired_swords.new_hired_sword(
+        warband, HiredSwordType.objects.get(key="veskit"), at_creation=False
+    )
+    client.force_login(warband.owner)
+    page = client.get(reverse("warband_print", args=[warband.pk])).content.decode()
+    assert "Veskit, high executioner of clan eshin · Dramatis persona" in page
