@@ -7,7 +7,7 @@ does not look for rare items: he is sent before his rarity roll, which then is n
 - One search names one persona and its heroes; a D6 each, rolled with the step's dice and
   logged openly (no secret of the treasury: ``permissions.PUBLIC_ACTIONS``); he is found
   when any of them rolls under his own Initiative.
-- What is found is kept in the sequence's state (``personae_found``); step 7 hires him, if
+- What is found is kept in the sequence's state (``persona_searches``); step 7 hires him, if
   ``persona_refusal`` allows, by paying his fee.
 """
 
@@ -50,7 +50,8 @@ def searchers(sequence: PostBattleSequence) -> list[Warrior]:
 
 
 def fought_last_battle(sequence: PostBattleSequence) -> set[str]:
-    """The personae who fought this battle for the warband: on its roster before it."""
+    """The personae who fought this battle for the warband: on its roster before it, still
+    there or let go in this sequence's step 7 (``persona_refusal``'s wanderers)."""
     battle = sequence.participant.battle
     rows = Warrior.objects.filter(
         warband=sequence.participant.warband,
@@ -58,7 +59,7 @@ def fought_last_battle(sequence: PostBattleSequence) -> set[str]:
         created_at__lt=battle.created_at,
         status__in=(*Warrior.ON_ROSTER, Warrior.Status.DISMISSED),
     ).exclude(hired_sword__kind="hired_sword")
-    left_before = {
+    left_now = {
         int(key[1:])
         for key, how in sequence.state.get("upkeep", {}).items()
         if key[0] == "w" and how == "left"
@@ -66,7 +67,7 @@ def fought_last_battle(sequence: PostBattleSequence) -> set[str]:
     return {
         key
         for pk, key, status in rows.values_list("pk", "hired_sword__key", "status")
-        if status != Warrior.Status.DISMISSED or pk in left_before
+        if status != Warrior.Status.DISMISSED or pk in left_now
     }
 
 
