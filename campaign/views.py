@@ -23,7 +23,9 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         campaign = services.create_campaign(actor=request.user, **form.cleaned_data)
         messages.success(
-            request, f"{campaign.name} is ready. Share the join code with your players."
+            request,
+            f"{campaign.name} is ready. Choose its house rules, then share the join code "
+            "with your players.",
         )
         return redirect("campaign_settings", campaign.pk)
     return render(

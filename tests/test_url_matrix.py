@@ -94,6 +94,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "invitation_decline": ("LMMMM", "LHHOH"),
     # Any member plays in the campaign.
     "warband_create": ("LHOOO", "LHOOO"),
+    "house_rules": ("LHOOO", "LHFFO"),  # members read them; organisers change them
     "battle_report": ("LHOOO", "LHOOO"),
     # The warband's owner only.
     "warband_muster": ("LHFOF", "LMMMM"),
@@ -233,6 +234,7 @@ def build_scenario() -> dict:
         "invitation_decline": {"pk": invitation.pk},
         "warband_archive": {"pk": campaign.pk, "warband_pk": theirs.pk},
         "warband_create": {"campaign_id": campaign.pk},
+        "house_rules": {"campaign_id": campaign.pk},
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
         "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
         "battle_side": {"pk": pending.pk, "warband_pk": mine.pk},

@@ -29,6 +29,7 @@ REFERENCE = _reference()
 CHAPTER = REFERENCE / "02-weapons-armour-equipment.md"
 CAMPAIGNS = REFERENCE / "03-campaigns-magic-optional-rules.md"
 WARBANDS_1B = REFERENCE / "warbands-grade-1b-part2.md"
+WARBANDS_1C = REFERENCE / "warbands-grade-1c.md"
 
 # The chapter's heading, where the catalogue's key is not its snake_case.
 KEYS = {
@@ -46,6 +47,16 @@ WHO = {
     "Amazons (Lustria)": "amazons_lustria",
     "a brace": None,  # "Rare 12 for a brace": Nuln's pistols
 }  # fmt: skip
+# The Grade 1c lists' own items priced in their Special Equipment, not on the chart: the
+# list's heading and the item's name there (two lists print a Misericordia of their own).
+LIST_OWN = {
+    "hedonist_whip": ("Court of the Profane Pleasures", "Hedonist Whip"),
+    "slaaneshi_man_catcher": ("Court of the Profane Pleasures", "Slaaneshi Man-Catcher"),
+    "cavalcade_misericordia": ("The Cursed Cavalcade", "Misericordia"),
+    "boar_spear": ("The Cursed Cavalcade", "Boar Spear"),
+    "bird_of_prey": ("The Cursed Cavalcade", "Bird of Prey"),
+    "cathayan_quilted_silk_armour": ("The Cursed Cavalcade", "Cathayan Quilted Silk Armour"),
+}
 # Upgrades the chapter prices as a sum added to a weapon ("+ 20 gc"); the catalogue sells each
 # upgraded weapon as an item of its own, keyed "<upgrade>_<weapon>".
 UPGRADES = ("dark_elf_blade",)
@@ -158,6 +169,18 @@ def fighting_styles() -> dict[str, Terms]:
     return {_snake(name): Terms(name, int(price), None, None) for name, price in rows}
 
 
+@cache
+def special_equipment(heading: str) -> dict[str, Terms]:
+    """{name: Terms} of a Grade 1c list's own Special Equipment ("**Hedonist Whip** — Cost:
+    15 gc · Availability: Common (Heroes only)"), in its section ("## heading — …")."""
+    text = WARBANDS_1C.read_text(encoding="utf-8")
+    text = text[text.index(f"## {heading} — ") :]
+    text = text[: text.find("\n## ", 1)]
+    pattern = r"^\*\*(.+?)\*\*(?: \(.+?\))? — Cost: (\d+) gc · Availability: (Common|Rare \d+)"
+    rows = re.findall(pattern, text, flags=re.M)
+    return {name: Terms(name, int(price), None, _rarity(rare)) for name, price, rare in rows}
+
+
 def terms_of(key: str) -> Terms | None:
     """The chapter's terms for a catalogue item: its own entry, a gromril or ithilmar
     weapon's (the multiple of its weapon's price, at the metal's rarity), or an upgraded
@@ -168,6 +191,9 @@ def terms_of(key: str) -> Terms | None:
         return fighting_styles()[key]
     if key in terms and key not in UPGRADES:
         return terms[key]
+    if key in LIST_OWN:
+        heading, name = LIST_OWN[key]
+        return special_equipment(heading)[name]
     for upgrade in UPGRADES:
         base = key.removeprefix(f"{upgrade}_")
         if base != key and base in terms and upgrade in terms:

@@ -13,6 +13,7 @@ from campaign.admin import ChangesTheCampaign
 from warbands.models import (
     EquipmentList,
     EquipmentListEntry,
+    HouseRules,
     Injury,
     Item,
     LedgerEntry,
@@ -125,6 +126,13 @@ class SpellListAdmin(admin.ModelAdmin):
 class RacialMaximumAdmin(admin.ModelAdmin):
     list_display = ["name", "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]
     search_fields = ["name"]
+
+
+@admin.register(HouseRules)
+class HouseRulesAdmin(ChangesTheCampaign, admin.ModelAdmin):
+    list_display = ["campaign", "list_grades", "sword_grades", "starting_gold", "updated_at"]
+    search_fields = ["campaign__name"]
+    raw_id_fields = ["campaign"]
 
 
 @admin.register(Warband)

@@ -15,7 +15,8 @@ dismissed, dead or held captive. Every path that hires one takes the lock first,
 warbands hiring him at once are served one after the other, and the second is refused.
 
 ``persona_refusal`` is the one place that says why a warband may not hire a persona now;
-every path asks it (a campaign's house rules on personae belong there too).
+every path asks it. The campaign's house rules come first: an organiser allows personae as he
+allows hired swords (``warbands.house_rules.allowed``: by grade, or by name).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Iterable
 
 from campaign.models import Campaign
 from warbands.hired_swords import held_sword_keys
+from warbands.house_rules import allowed
 from warbands.models import HiredSwordType, Warband, Warrior
 from warbands.rules import dramatis_personae as rules
 from warbands.rules import hired_swords as sword_rules
@@ -73,10 +75,12 @@ def persona_refusal(
     held_elsewhere: dict[str, str] | None = None,
     found: Iterable[str] | None = None,
     fought_last_battle: Iterable[str] = (),
+    house=allowed.UNREAD,
 ) -> str | None:
     """Why ``warband`` may not hire ``persona`` now, or ``None``.
 
-    In order: the app cannot hire him at all ("Busty" Gwen's scenario); his entry's warbands
+    In order: the campaign's house rules (``house``: its row, when the caller has read it);
+    the app cannot hire him at all ("Busty" Gwen's scenario); his entry's warbands
     (the lists' own rules on hired swords do not reach personae: the Dark Jester joins the
     Carnival, which hires no hired swords); one of him per warband and whom he will not
     serve beside; another warband of the campaign has him (``held_elsewhere``: ``holders``,
@@ -84,6 +88,9 @@ def persona_refusal(
     battle (``fought_last_battle``: keys); and, when ``found`` is given (the keys the
     warband's searches found after this battle), not found. ``held_keys`` and
     ``held_elsewhere`` are read when not given."""
+    refused = allowed.sword_refusal(warband.campaign_id, persona, house)
+    if refused:
+        return refused
     if persona.hire_refused:
         return persona.hire_refused
     terms = persona.as_terms()
@@ -117,9 +124,11 @@ def personae_for(
     """Every persona with why ``warband`` may not hire him now (or None), reading the rosters
     once."""
     held, elsewhere = held_sword_keys(warband), holders(warband)
+    house = allowed.rules_of(warband.campaign_id)
     found = None if found is None else set(found)
     return [
         (persona, persona_refusal(warband, persona, held_keys=held, held_elsewhere=elsewhere,
-                                  found=found, fought_last_battle=fought_last_battle))
+                                  found=found, fought_last_battle=fought_last_battle,
+                                  house=house))
         for persona in personae()
     ]  # fmt: skip

@@ -47,7 +47,20 @@ class GradeGroup:
     grade: str
     label: str
     note: str
-    rows: list[tuple[WarbandType, BoundWidget]]
+    rows: list[tuple[WarbandType, BoundWidget, str | None]]
+
+
+class ListRadios(forms.RadioSelect):
+    """Radio buttons of warband lists, those the campaign's house rules refuse drawn disabled.
+    ``refused`` is assigned per form (never changed in place: a copied widget shares it)."""
+
+    refused: dict[str, str] = {}
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if str(value) in self.refused:
+            option["attrs"] = {**option["attrs"], "disabled": True}
+        return option
 
 
 class WarbandCreateForm(forms.Form):
@@ -59,18 +72,23 @@ class WarbandCreateForm(forms.Form):
     warband_type = forms.ModelChoiceField(
         queryset=WarbandType.objects.all(),
         label="Warband list",
-        widget=forms.RadioSelect,
+        widget=ListRadios,
         error_messages={
             "required": "Choose a warband list.",
             "invalid_choice": "That warband list is no longer offered: choose another.",
         },
     )
 
-    def __init__(self, *args, lists: list[WarbandType], **kwargs) -> None:
+    def __init__(
+        self, *args, lists: list[WarbandType], refused: dict[int, str] | None = None, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.lists = lists
         # The page's lists as the choices, so drawing the radios reads nothing more.
         self.fields["warband_type"].choices = [(row.pk, row.name) for row in lists]
+        # Why the campaign's house rules refuse a list, by its pk (the service refuses it too).
+        self.refused = {str(pk): reason for pk, reason in (refused or {}).items()}
+        self.fields["warband_type"].widget.refused = self.refused
 
     def grade_groups(self) -> list[GradeGroup]:
         """The lists by grade, 1a first; a list of no known grade (made in the admin without
@@ -81,7 +99,7 @@ class WarbandCreateForm(forms.Form):
         groups = []
         for grade, label in grades:
             rows = [
-                (row, radios[str(row.pk)])
+                (row, radios[str(row.pk)], self.refused.get(str(row.pk)))
                 for row in self.lists
                 if row.grade == grade or (not grade and row.grade not in known)
             ]

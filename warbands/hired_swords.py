@@ -17,6 +17,7 @@ from campaign import cache
 from core.dice import Dice, ServerDice
 from core.errors import RuleViolation
 from warbands import permissions
+from warbands.house_rules import allowed
 from warbands.models import HiredSwordType, Warband, Warrior
 from warbands.rules import hired_swords as rules
 from warbands.services import roll_starting_spells
@@ -50,8 +51,14 @@ def list_rule_of(warband: Warband):
     return None
 
 
-def sword_refusal(warband: Warband, sword: HiredSwordType, held_keys=()) -> str | None:
-    """Why ``warband`` may not hire ``sword`` now, or ``None``."""
+def sword_refusal(
+    warband: Warband, sword: HiredSwordType, held_keys=(), house=allowed.UNREAD
+) -> str | None:
+    """Why ``warband`` may not hire ``sword`` now, or ``None``: the campaign's house rules
+    first (``house``: its row when the caller has read it), then his entry and the list's."""
+    refused = allowed.sword_refusal(warband.campaign_id, sword, house)
+    if refused:
+        return refused
     terms = sword.as_terms()
     reason = rules.hire_refusal(
         terms,
@@ -73,7 +80,8 @@ def held_sword_keys(warband: Warband) -> set[str]:
 def hireable_swords(warband: Warband) -> list[tuple[HiredSwordType, str | None]]:
     """The catalogue with, for each hired sword, why this warband may not hire him (or None)."""
     held = held_sword_keys(warband)
-    return [(sword, sword_refusal(warband, sword, held)) for sword in catalogue()]
+    house = allowed.rules_of(warband.campaign_id)
+    return [(sword, sword_refusal(warband, sword, held, house)) for sword in catalogue()]
 
 
 def new_hired_sword(
@@ -137,6 +145,9 @@ def hire_at_muster(
                 "(step 6) and he is hired in step 7, never at the muster."
             )
         raise RuleViolation("Choose a hired sword of the catalogue.")
+    refused = allowed.sword_refusal(warband.campaign_id, sword)
+    if refused:
+        raise RuleViolation(refused)
     fee = rules.check_hire_sword(
         sword.as_terms(),
         family=warband.warband_type.family,

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET
 
 from warbands import permissions, services, treasury
 from warbands.models import StorageContainer, Warband, Warrior
+from warbands.rules.special_rules import handling, handling_for
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,13 @@ class Glossary:
         ]
 
 
-def _rule_summary(rule: dict) -> str:
+def _rule_summary(rule: dict, warrior_type=None) -> str:
     """A special rule of the data: its ``summary`` when it has one, else its text (the lists'
-    special rules are already written short, in our own words)."""
-    return rule.get("summary") or rule.get("text", "")
+    special rules are already written short, in our own words), and whether the app applies
+    it (``warbands.rules.special_rules``)."""
+    summary = rule.get("summary") or rule.get("text", "")
+    found = handling_for(rule, warrior_type) if warrior_type is not None else handling(rule)
+    return f"{summary} ({found.short})" if summary else ""
 
 
 def _marked(name: str, owned) -> str:
@@ -91,7 +95,7 @@ def printed_warriors(warriors: list[Warrior], glossary: Glossary) -> list[Printe
                 ],
                 injuries=[(injury.name, injury.summary) for injury in w.injury_list],
                 rules=[
-                    glossary.add("Special rules", rule["name"], _rule_summary(rule))
+                    glossary.add("Special rules", rule["name"], _rule_summary(rule, w.warrior_type))
                     for rule in w.warrior_type.special_rules or ()
                 ],
             )

@@ -27,6 +27,7 @@ from core.dice import Dice, d6
 from core.errors import RuleViolation
 from warbands import permissions, rules, treasury
 from warbands.equipment import buyer_of, list_entries_by_type, list_entries_for
+from warbands.house_rules import allowed
 from warbands.models import (
     RATING_BASE,
     Item,
@@ -146,19 +147,27 @@ def _require_draft(warband: Warband) -> None:
 
 @transaction.atomic
 def create_warband(*, actor, campaign: Campaign, warband_type: WarbandType, name: str) -> Warband:
-    """A new warband in ``campaign``, being mustered with the list's starting gold."""
+    """A new warband in ``campaign``, being mustered with the starting gold of its list, or of
+    the campaign's house rules. The campaign's row is locked before the house rules are read,
+    as ``house_rules.services.set_house_rules`` locks it before it changes them."""
     if not is_member(actor, campaign):
         raise PermissionDenied("Only members of the campaign may muster a warband in it.")
     name = name.strip()
     if not name:
         raise RuleViolation("The warband needs a name.")
+    Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    house = allowed.rules_of(campaign)
+    refusal = allowed.list_refusal(campaign, warband_type, house)
+    if refusal:
+        raise RuleViolation(refusal)
+    gold = allowed.starting_gold(campaign, warband_type, house)
     # Lock the user's memberships so two tabs cannot both create the last allowed warband.
     list(campaign.memberships.select_for_update(no_key=True).filter(user=actor))
     playing = Warband.objects.owned_by(actor).in_campaign(campaign).playing().count()
     if playing >= campaign.max_warbands_per_player:
-        allowed = campaign.max_warbands_per_player
+        most = campaign.max_warbands_per_player
         raise RuleViolation(
-            f"This campaign allows {allowed} warband{pluralize(allowed)} per player "
+            f"This campaign allows {most} warband{pluralize(most)} per player "
             "and you already have that many."
         )
     warband = Warband.objects.create(
@@ -167,7 +176,8 @@ def create_warband(*, actor, campaign: Campaign, warband_type: WarbandType, name
         warband_type=warband_type,
         name=name,
         status=Warband.Status.DRAFT,
-        gold_crowns=warband_type.starting_gold,
+        gold_crowns=gold,
+        starting_gold=gold,
     )
     treasury.create_starting_chest(warband)
     cache.changed(campaign=campaign, warband=warband)  # the dashboard lists it

@@ -1,10 +1,16 @@
 from django.urls import path
 
 from warbands import correction_views, print_views, views
+from warbands.house_rules import views as house_rules_views
 from warbands.treasury import views as treasury_views
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/warbands/new/", views.warband_create, name="warband_create"),
+    path(
+        "campaigns/<int:campaign_id>/house-rules/",
+        house_rules_views.house_rules,
+        name="house_rules",
+    ),
     path("warbands/<int:pk>/", views.warband_roster, name="warband_roster"),
     path("warbands/<int:pk>/muster/", views.warband_muster, name="warband_muster"),
     path("warbands/<int:pk>/hire/", views.warband_hire, name="warband_hire"),

@@ -35,6 +35,7 @@ from warbands.forms import (
     WarbandCreateForm,
     WarbandListSearchForm,
 )
+from warbands.house_rules import allowed
 from warbands.models import StorageContainer, Warband, WarbandType, Warrior, WarriorItem
 
 
@@ -50,7 +51,9 @@ def warband_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = get_campaign_for_user(request, campaign_id)
     search = WarbandListSearchForm(request.GET)
     lists = list(WarbandType.objects.named_like(search.text()).with_leader().order_by("name"))
-    form = WarbandCreateForm(request.POST or None, lists=lists)
+    house = allowed.rules_of(campaign)
+    refused = allowed.list_refusals(campaign, lists, house)
+    form = WarbandCreateForm(request.POST or None, lists=lists, refused=refused)
     if request.method == "POST" and form.is_valid():
         try:
             warband = services.create_warband(
@@ -64,7 +67,14 @@ def warband_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         else:
             messages.success(request, f"{warband.name} is mustering: hire a leader first.")
             return redirect("warband_muster", warband.pk)
-    context = {"form": form, "search": search, "query": search.text(), "campaign": campaign}
+    context = {
+        "form": form,
+        "search": search,
+        "query": search.text(),
+        "campaign": campaign,
+        "house": None if house is None else allowed.summary(house),
+        "gold_override": house.starting_gold if house is not None else None,
+    }
     if request.method == "GET" and request.htmx and request.htmx.target == "warband-lists":
         return render(request, "warbands/warband_create.html#warband-lists", context)
     status = 422 if form.errors else 200

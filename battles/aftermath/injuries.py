@@ -334,6 +334,16 @@ def _apply_injuries(ctx: Context, warrior: Warrior, result, dice) -> None:
         ctx.journal.update(warrior, **changed)
 
 
+def dies_keeping_gear(ctx: Context, warrior: Warrior, dice, how: str) -> None:
+    """He dies, but the warband keeps his equipment, unstored (the surgeon's table of the
+    Sawbones rule: ``battles.aftermath.sawbones``); a leader is succeeded as a dead one is."""
+    record_event(
+        ctx.battle.campaign, CampaignEvent.Kind.DEATH,
+        f"{warrior.name} of {ctx.warband.name} {how}.", warband=ctx.warband, battle=ctx.battle,
+    )  # fmt: skip
+    _leaves(ctx, warrior, Warrior.Status.DEAD, dice)
+
+
 def _leaves(ctx: Context, warrior: Warrior, status: str, dice) -> None:
     """A warrior who leaves alive (retires) leaves his equipment to the warband, unstored;
     a leader who leaves is succeeded as a dead one is (``dice``: a tie's roll-off)."""

@@ -23,7 +23,7 @@ from tests.helpers import (
     warriors,
 )
 from warbands import dramatis_personae, hired_swords
-from warbands.models import HiredSwordType, LedgerEntry, Warrior
+from warbands.models import HiredSwordType, HouseRules, Injury, LedgerEntry, Warrior
 
 pytestmark = pytest.mark.django_db
 
@@ -279,3 +279,24 @@ def test_the_step_7_page_offers_the_persona_found_and_lets_a_wanderer_go(duel, c
     )
     assert response.status_code == 200
     assert reavers.warriors.get(name="Jo").hired_sword.key == "johann_the_knife"
+
+
+def test_a_hero_sees_the_physician_or_looks_for_a_persona_not_both(duel):
+    """Both take the place of his rarity roll (Sawbones, where the campaign plays it)."""
+    HouseRules.objects.create(campaign=duel["campaign"], sawbones=True)
+    reavers = duel["reavers"]
+    captain, brandt, _guards = warriors(reavers)
+    for hero in (captain, brandt):
+        Injury.objects.create(warrior=hero, name="Leg wound", effect="Leg wound: -1 Movement")
+    sequence, owner = at_step(duel, 6)
+    rarity_rolls(sequence)
+    leg = brandt.injuries.get()
+    act(sequence, "treat", owner, [6, 5], hero=brandt.pk, injury=leg.pk, pay_from="")
+    seek(sequence, owner, "johann_the_knife", [captain], dice=[6])
+
+    with pytest.raises(RuleViolation, match="Only heroes who stood"):
+        seek(sequence, owner, "aenur", [brandt], dice=[1])
+    with pytest.raises(RuleViolation, match="looked for a dramatis persona"):
+        act(sequence, "treat", owner, [6, 5], hero=captain.pk,
+            injury=captain.injuries.get().pk, pay_from="")  # fmt: skip
+    assert set(rarity_rolls(sequence)) == {captain.pk, brandt.pk}  # none listed again

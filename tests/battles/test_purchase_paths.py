@@ -86,13 +86,17 @@ def items():
 
 LISTS = [
     "amazons_lustria", "amazons_mordheim", "arabian_tomb_raiders", "averland",
-    "beastmen_raiders", "black_orcs", "bretonnian_knights", "carnival_of_chaos",
-    "cult_of_the_possessed", "dark_elves", "dwarf_rangers", "dwarf_treasure_hunters",
-    "forest_goblins", "gunnery_school_of_nuln", "hochland_bandits", "horned_hunters",
-    "kislevites", "lizardmen", "marienburg", "middenheim", "miragleans", "mootlanders",
-    "norse_explorers", "orc_mob", "ostland", "outlaws_of_stirwood_forest", "pirates",
-    "pit_fighters", "reikland", "remasens", "shadow_warriors", "sisters_of_sigmar", "skaven",
-    "skaven_of_clan_pestilens", "tomb_guardians", "trantios", "undead", "witch_hunters",
+    "battle_monks_of_cathay", "beastmen_raiders", "black_dwarfs", "black_orcs",
+    "bretonnian_chapel_guard", "bretonnian_knights", "carnival_of_chaos",
+    "court_of_the_profane_pleasures", "cult_of_the_possessed", "dark_elves", "dwarf_rangers",
+    "dwarf_treasure_hunters", "forest_goblins", "gunnery_school_of_nuln", "hochland_bandits",
+    "horned_hunters", "imperial_outriders", "kislevites", "lizardmen", "maneaters",
+    "marauders_of_chaos", "marienburg", "merchant_caravans", "middenheim", "miragleans",
+    "mootlanders", "night_goblins", "night_goblins_web", "norse_explorers", "orc_mob", "ostland",
+    "outlaws_of_stirwood_forest", "pirates", "pit_fighters", "reikland", "remasens",
+    "shadow_warriors", "sisters_of_sigmar", "skaven", "skaven_of_clan_pestilens", "sons_of_hashut",
+    "the_cursed_cavalcade", "the_restless_dead", "tomb_guardians", "trantios", "undead",
+    "witch_hunters",
 ]  # fmt: skip
 
 

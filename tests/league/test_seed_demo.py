@@ -11,7 +11,16 @@ from core.auth import DEMO_PASSWORD
 from league.standings import league_table
 from tests.sharing import built_once
 from warbands import services
-from warbands.models import LedgerEntry, RatingSnapshot, StorageContainer, Warband, Warrior
+from warbands.house_rules import allowed
+from warbands.models import (
+    HouseRules,
+    LedgerEntry,
+    RatingSnapshot,
+    StorageContainer,
+    Warband,
+    WarbandType,
+    Warrior,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -121,3 +130,20 @@ class TestTheSeededDemo:
                 RatingSnapshot.objects.filter(warband=warband).values_list("rating", flat=True)
             )
             assert len(ratings) >= 3 and ratings[-1] > ratings[0]
+
+
+def test_the_demo_league_has_house_rules_its_warbands_keep(settings):
+    """The demo league plays under house rules chosen before its first warband: its Grade 1b
+    warband is allowed, a Grade 1c list it does not name is not."""
+    settings.DEBUG = True
+    call_command("seed_demo")
+    campaign = Campaign.objects.get()
+    house = HouseRules.objects.get(campaign=campaign)
+    assert house.list_grades == ["1a", "1b"] and house.sword_grades == ["1a", "1b", "core"]
+    for warband in Warband.objects.select_related("warband_type"):
+        assert allowed.list_refusal(campaign, warband.warband_type, house) is None
+    assert Warband.objects.filter(warband_type__grade="1b").exists()
+    left_out = WarbandType.objects.filter(grade="1c").exclude(key__in=house.list_keys).first()
+    if left_out is not None:
+        assert allowed.list_refusal(campaign, left_out, house)
+    assert CampaignEvent.objects.filter(message="organiser changed the house rules.").exists()

@@ -1,6 +1,7 @@
 """Pairs of different pages on the same objects (``tests.race.harness``): a treasury step of
 the post-battle sequence and the treasury page, the captor's sale and the owner's ransom, the
-battle helper's end of a game and a player's side of its report."""
+battle helper's end of a game and a player's side of its report, an organiser's house rules and
+a player's new warband."""
 
 from __future__ import annotations
 
@@ -8,13 +9,22 @@ from django.urls import reverse
 
 from battles.captives import ransom
 from battles.models import Game, Participant
+from tests.factories import MembershipFactory
 from tests.helpers import mustered_duel, warriors
 from tests.race.captive_races import empty_chest, held
 from tests.race.harness import FIRST_THEN_MAYBE_SECOND, Clash, Shot, pair
 from tests.race.play_races import game_of
 from tests.race.sequence_races import act_shot, entries, last_sack, reavers_at, unstore
 from warbands import treasury
-from warbands.models import Item, LedgerEntry, StorageContainer, StoredItem
+from warbands.models import (
+    HouseRules,
+    Item,
+    LedgerEntry,
+    StorageContainer,
+    StoredItem,
+    Warband,
+    WarbandType,
+)
 
 Reason = LedgerEntry.Reason
 
@@ -196,3 +206,39 @@ def end_against_side():
         htmx=False,
     )
     return Clash(end, side)
+
+
+# --- The organiser's house rules and a player's new warband -------------------------------------
+
+
+@pair(
+    "house_rules",
+    "warband_create",
+    trials=3,
+    note="the organiser leaves the Reiklanders out as a player starts mustering them: either "
+    "the rules change and the warband is refused, or the warband is mustered and the rules, "
+    "fixed by it, are refused; never a Reikland warband under rules that refuse it",
+)
+def house_rules_against_new_warband():
+    organiser = MembershipFactory(is_organiser=True)
+    campaign = organiser.campaign
+    player = MembershipFactory(campaign=campaign).user
+    reikland = WarbandType.objects.get(key="reikland")
+    others = list(
+        WarbandType.objects.filter(grade="1a").exclude(pk=reikland.pk).values_list("key", flat=True)
+    )
+    rules = Shot(
+        organiser.user,
+        reverse("house_rules", args=[campaign.pk]),
+        {"list_keys": others, "sword_grades": ["1a"], "starting_gold": ""},
+        applied=lambda: HouseRules.objects.filter(campaign=campaign).count(),
+        htmx=False,
+    )
+    create = Shot(
+        player,
+        reverse("warband_create", args=[campaign.pk]),
+        {"name": "Late Comers", "warband_type": reikland.pk},
+        applied=lambda: Warband.objects.filter(campaign=campaign).count(),
+        htmx=False,
+    )
+    return Clash(rules, create)

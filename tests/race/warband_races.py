@@ -341,4 +341,5 @@ NOT_RACED = {
     "warrior_rename": "a name moves no value",
     "treasury_name": "a name moves no value (two names at once: test_container_names)",
     "vessel_place": "a vessel is placed, not moved between owners; no ledger",
+    "house_rules": "settings that move no value; raced against a new warband in page_pairs",
 }

@@ -13,7 +13,7 @@ from tests.factories import WarbandFactory
 from tests.warbands.test_hired_swords import PROFILE
 from tests.warbands.test_rule_summaries import rule_texts, runs
 from warbands import dramatis_personae, hired_swords, treasury
-from warbands.models import HiredSwordType, Item, WarbandType
+from warbands.models import HiredSwordType, HouseRules, Item, WarbandType
 from warbands.reference import read
 
 pytestmark = pytest.mark.django_db
@@ -346,3 +346,17 @@ def test_the_printed_roster_names_a_persona_as_one(client):
     client.force_login(warband.owner)
     page = client.get(reverse("warband_print", args=[warband.pk])).content.decode()
     assert "Veskit, high executioner of clan eshin · Dramatis persona" in page
+
+
+def test_the_campaigns_house_rules_allow_personae_as_they_allow_hired_swords():
+    warband = WarbandFactory()
+    HouseRules.objects.create(
+        campaign=warband.campaign, sword_grades=["core"], sword_keys=["aenur"]
+    )
+    johann = HiredSwordType.objects.get(key="johann_the_knife")
+    aenur = HiredSwordType.objects.get(key="aenur")
+    assert dramatis_personae.persona_refusal(warband, aenur) is None
+    refusal = dramatis_personae.persona_refusal(warband, johann)
+    assert refusal and "Johann the knife" in refusal
+    offered = dict(dramatis_personae.personae_for(warband))
+    assert offered[aenur] is None and offered[johann] == refusal

@@ -58,6 +58,21 @@ ITEM_ALIASES = {
     "Pike": "Pike (Tileans)",  # Tileans: the chart's own entry, apart from the Caravans' pike
     "Hunting Rifle": "Hochland long rifle",  # Tileans: the chart's hunting rifle
     "Pigeon Bombs": "Hersten-Wenkler pigeon bombs",  # Gunnery School: the chart's full name
+    "Throwing stars": "Throwing knives",  # Battle Monks: the chart's "Throwing knives/stars"
+    # Battle Monks, Merchant Caravans: the chart's name
+    "Cathayan silk cloak": "Cathayan silk clothes",
+    "Obsidian weapon": "Sons of Hashut obsidian weapon",  # The Sons of Hashut: their own
+    "Hunting rifle": "Hochland long rifle",  # The Cursed Cavalcade: as the Tileans' own
+    "Long rifle": "Hochland long rifle",  # Court of the Profane Pleasures: the chart's
+    "Holy Relic": "Holy",  # Chapel Guard: the chart's "Holy/unholy relic" (read up to its "/")
+    "Ball & Chain": "Ball and Chain",  # Night Goblins: the chart's name
+    "Cleaver (counts as axe)": "Axe",  # Maneaters: the chart's axe, not the cook's cleaver
+    "Pike*": "Pike (Merchant Caravans)",  # Merchant Caravans: the chart's own, not the Tileans'
+}
+# The same, for one list only (another list prints the name for another item).
+LIST_ALIASES = {
+    # Chapel Guard: 30 gc, the Bretonnian barding (the Outriders' "Barding" is the chart's)
+    "bretonnian_chapel_guard": {"Barding": "Bretonnian barding"},
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -83,6 +98,8 @@ NAMES = {
     "Pit Fighter Troll Slayer": "Dwarf Troll Slayer",  # Pit Fighters
     "Pit Fighter Veterans": "Pit Veteran",  # Pit Fighters
     "Underclassmen classmen": "Underclassmen",  # Gunnery School of Nuln: a slip of the text
+    "Slaaneshi Wretches": "Slaaneshi Wretch",  # Court of the Profane Pleasures: "-es"
+    "Bosses": "Boss",  # Night Goblins: the heading's plural of the Skill Table's Boss
 }
 # Items a warrior's own entry sells besides the text's list ("In addition, he may be armed
 # with a pistol for 15 GC"): {(list, app list): {item: (price, first free, heroes only)}}.
@@ -91,7 +108,11 @@ EXTRAS = {
         "Pistol": (15, False, False),
         "Brace of pistols": (30, False, False),
     },
+    # Imperial Outriders: "may be upgraded to a Warhorse for an additional +40 gc"
+    ("imperial_outriders", "outriders_knight"): {"Warhorse": (40, False, False)},
+    ("imperial_outriders", "outriders_outrider"): {"Warhorse": (40, False, False)},
 }
+CORE_SKILLS = ("combat", "shooting", "academic", "strength", "speed", "special")
 # The parts of an equipment list, as the texts head them (in bold or plain).
 PARTS = ("Hand-to-Hand Combat Weapons", "Missile Weapons", "Armour", "Miscellaneous Equipment")
 
@@ -147,28 +168,45 @@ def find(key: str, name: str) -> WarriorType:
 
 def headings(lines: list[str]):
     """(name, cost, (min, max), printed profile) for each "#### Name (…gold crowns…)", the
-    numbers in the brackets ("0-2, 50 gold crowns") or before the name ("#### 0–2 Footpads
-    (…)", "#### 1 Bandit Prince", "#### 1+ Amazon Warriors"); a profile's dash is 0, as the
-    app stores it."""
+    numbers in the brackets ("0-2, 50 gold crowns", "1, 85 gold crowns", "4+, 15 gold crowns")
+    or before the name ("#### 0–2 Footpads (…)", "#### 1 Bandit Prince", "#### 1+ Amazon
+    Warriors"), or one where the section says the warband "must have one" of him ("must have
+    one Emissary – no more, no less": Grade 1c); a profile's dash is 0, as the app stores it."""
+    one = {norm(n) for line in lines for n in re.findall(r"must have one (.+?) [–-] no more", line)}
+    text = " ".join(lines)
     entries, heading = [], None
     for line in lines:
         if line.startswith("#### ") and "gold crowns" in line:
             name, _, detail = line[5:].partition(" (")
             before = re.match(r"(\d+)(?:[-–](\d+)|(\+))? (.+)", name)
             counts = re.match(r"(\d+)[-–](\d+)", detail)
+            bare = re.match(r"(\d+)(\+)?, ", detail)  # "(1, 85 gold crowns", "(4+, 15 …"
+            must = re.search(rf"must have one {re.escape(name)}\b", text)
             if before and before[3]:  # "#### 1+ Amazon Warriors": at least one, no maximum
                 name, count = before[4], (int(before[1]), None)
             elif before:
                 name, count = before[4], (int(before[1]), int(before[2] or before[1]))
             elif counts:
                 count = (int(counts[1]), int(counts[2]))
+            elif bare:
+                count = (int(bare[1]), None if bare[2] else int(bare[1]))
+            elif norm(name) in one or must:
+                count = (1, 1)
             else:
                 count = (1, 1) if "required" in detail else (0, None)
             heading = [name, int(re.search(r"(\d+) gold crowns", detail)[1]), count, None]
             entries.append(heading)
-        elif heading and heading[3] is None and line.startswith("| ") and line[2:3].isdigit():
-            cells = [re.match(r"\d*", c.strip())[0] for c in line.strip("|").split("|")]
-            heading[3] = [int(c or 0) for c in cells]  # "-" (no value) is 0, "2*" is 2
+        elif heading and heading[3] is None and line.startswith("| Base"):
+            # the Court's Devout: a "Base*" row above his two forms, which the roster holds
+            line = "|" + line.split("|", 2)[2]
+        if heading and heading[3] is None and line.startswith("| ") and line[2:3].isdigit():
+            # "-" (no value) is 0, "2*" is 2; a roll ("D6", "2D6", "D6+1") is 0, its rule
+            # saying the dice (the Marauders' Condemned and Spawn)
+            cells = [
+                "" if "D" in c else re.match(r"\d*", c.strip())[0]
+                for c in line.strip("|").split("|")
+            ]
+            heading[3] = [int(c or 0) for c in cells]
     return entries
 
 
@@ -177,13 +215,19 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
         warband_type = WarbandType.objects.get(key=key)
         choice = " ".join(subsection(lines, "Choice of Warriors"))
         # "You have 500 gold crowns", "You start with 500 warp tokens" (Clan Pestilens),
-        # "You have 500 gcs" (Amazons, Lizardmen), "You have 500 points" (Tileans)
-        printed = r"You (?:have|start with) (\d+) (?:gold crowns|warp tokens|gcs|points)"
+        # "You have 500 gcs" (Amazons, Lizardmen), "You have 500 points" (Tileans), "You
+        # start with 500gc" (Chapel Guard)
+        printed = r"You (?:have|start with) (\d+) ?(?:gold crowns|warp tokens|gcs?|points)"
         gold = int(re.search(printed, choice, re.IGNORECASE)[1]) + GOLD_ADDED.get(key, 0)
-        # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
-        size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)
+        # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15",
+        # "may not exceed 12" (The Restless Dead)
+        size = re.search(
+            r"(?:may (?:never|not) exceed|a maximum of|in the warband is) (\d+)", choice
+        )
         size = size or re.search(
-            r"maximum number of \w+ [^.]*?(?:may never exceed|is) (\d+)", choice, re.I
+            r"maximum number of \w+ [^.]*?(?:may (?:never|not initially) exceed|is) (\d+)",
+            choice,
+            re.I,
         )
         size = int(size[1])
         assert (warband_type.starting_gold, warband_type.max_warriors) == (gold, size), key
@@ -207,17 +251,31 @@ def test_every_warrior_of_the_text_has_its_cost_numbers_and_profile():
 def starting_experience(lines: list[str]):
     """(names, experience) per line of "Starting Experience": "Berserkers & the Wulfen start
     with 11 experience"; "Henchmen" names every henchman (the Arabians and the Mootlanders print
-    "Experience")."""
-    for line in subsection(lines, "Starting Experience"):
-        found = re.match(r"- (?:An? )?(.+?) starts? with (\d+) experience", line, re.I)
+    "Experience"). The Grade 1c texts print one paragraph ("**Starting Experience:** An
+    Emissary starts with 20 Experience. Dragon Monks start with 15 Experience. …"; "20
+    exp."): a line per sentence."""
+    if "### Starting Experience" in lines:
+        told = subsection(lines, "Starting Experience")
+    else:
+        paragraph = next(x for x in lines if x.startswith("**Starting Experience:**"))
+        told = ["- " + x for x in re.split(r"(?<=\.) ", paragraph.partition(":** ")[2])]
+    for line in told:
+        found = re.match(r"- (?:An? |The )?(.+?) starts? with (\d+) exp", line, re.I)
         if found:
             names = re.split(r" & | and |, ", found[1])
             yield [re.sub(r"^(?:an?|the|all) ", "", n, flags=re.I) for n in names], int(found[2])
 
 
+# Lists that name some henchmen, not "Henchmen", in Starting Experience: the rest start at 0.
+HENCHMEN_UNNAMED = {"the_restless_dead"}
+
+
 def test_every_warrior_starts_with_the_experience_the_text_gives():
     for key, lines in sections().items():
         told = {}
+        if key in HENCHMEN_UNNAMED:
+            kin = WarriorType.objects.filter(warband_type__key=key, kind="henchman")
+            told |= {t.pk: 0 for t in kin}
         for names, experience in starting_experience(lines):
             for name in names:
                 # "All Henchmen"; the Amazons' "Henchwomen"
@@ -238,25 +296,36 @@ def test_every_heroes_skill_lists_are_the_texts_skill_table():
             if own
             else next(n for n, line in enumerate(lines) if line.endswith("Skill Table**"))
         )
-        rest = lines[start + 1 :]
+        rest = list(takewhile(lambda line: not line.startswith("### "), lines[start + 1 :]))
+        heroes = set(
+            WarriorType.objects.filter(warband_type__key=key, kind="hero").values_list(
+                "pk", flat=True
+            )
+        )
+        if not any(line.startswith("|") for line in rest):  # the Court: "no skill table"
+            assert not WarriorType.skill_lists.through.objects.filter(
+                warriortype_id__in=heroes
+            ).exists(), key
+            continue
         first = next(n for n, line in enumerate(rest) if line.startswith("|"))
         table = list(takewhile(lambda line: line.startswith("|"), rest[first:]))
-        # "Academic*": a footnote's star (Dwarf Rangers: never Arcane Lore)
+        # "Academic*": a footnote's star (Dwarf Rangers: never Arcane Lore); so is a tick's
+        # ("✓*", Night Goblins (web): only the leader takes Strength), but a starred Special
+        # is no list (the Forest Goblins' Brave gives up animosity instead)
         columns = [c.strip().strip("*").lower() for c in table[0].strip("|").split("|")]
-        heroes = set()
+        # a list's own table under another name is its special list (the Outriders' Cavalry)
+        columns = [c if c in CORE_SKILLS or not c else "special" for c in columns]
+        ticked_heroes = set()
         for row in table[2:]:
             cells = [c.strip() for c in row.strip("|").split("|")]
-            ticked = {c for c, v in zip(columns, cells, strict=True) if v == "✓"}
+            marks = zip(columns, cells, strict=True)
+            ticked = {c for c, v in marks if v == "✓" or (v == "✓*" and c != "special")}
             hero = find(key, cells[0])
             lists = list(hero.skill_lists.all())
             assert {s.key for s in lists if s.warband_type_id is None} == ticked - {"special"}
             assert any(s.warband_type_id for s in lists) == ("special" in ticked), cells[0]
-            heroes.add(hero.pk)
-        assert heroes == set(
-            WarriorType.objects.filter(warband_type__key=key, kind="hero").values_list(
-                "pk", flat=True
-            )
-        ), key
+            ticked_heroes.add(hero.pk)
+        assert ticked_heroes == heroes, key
 
 
 def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]]]:
@@ -278,7 +347,8 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
         if heading and heading[2]:
             current = heading[1] if heading[1].endswith("List") else None
             part = lists.setdefault(heading[1], {}).setdefault(heading[2], {})
-        elif title in PARTS or (current and plain):
+        # the Outriders' own parts: "**Outrider Missile Weapons**", "**Scout Missile Weapons**"
+        elif title in PARTS or title.endswith(" Missile Weapons") or (current and plain):
             part = lists.setdefault(current or "Equipment List", {}).setdefault(title, {})
         elif heading:
             name = heading[1].split(" (")[0]
@@ -291,17 +361,19 @@ def text_equipment_lists(lines: list[str]) -> dict[str, dict[str, dict[str, str]
     return lists
 
 
-BRACE = r"\((\d+) for a brace\)"
+BRACE = r"\((\d+)(?: gc)? for a brace\)"  # "(30 for a brace)", "(60 gc for a brace)"
 
 
 def _price(cost: str) -> int:
-    """The price as printed: "10 gc", "1st free/2 gc", "15 gc (30 for a brace)", "65 gc (Rare
+    """The price as printed: "10 gc", "1st free/2 gc", "15 gc (30 gc for a brace)", "65 gc (Rare
     8; …)", or a multiple with no "gc" ("2 x price")."""
     gold = re.search(r"(\d+) gc", cost)
     return int(gold[1]) if gold else int(re.findall(r"\d+", cost)[-1])
 
 
-def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, bool]]:
+def expected_entries(
+    printed, left_out, starred, aliases=ITEM_ALIASES
+) -> dict[str, tuple[int, bool, bool]]:
     """{item: (price, first free, heroes only)} of a text's list (its parts as
     ``text_equipment_lists`` reads them), less the parts and items left out; an upgrade
     stands for the upgraded weapons (``UPGRADES``). "Heroes only" is printed in the item's
@@ -329,7 +401,7 @@ def expected_entries(printed, left_out, starred) -> dict[str, tuple[int, bool, b
                     expected[norm(named.format(weapon))] = (upgraded, False, heroes)
                 continue
             for one in SPLIT_ITEMS.get(printed_name, (printed_name,)):
-                name = norm(ITEM_ALIASES.get(item, ITEM_ALIASES.get(one, one)))
+                name = norm(aliases.get(item, aliases.get(one, one)))
                 expected[name] = (price, "free" in cost, heroes)
     return expected
 
@@ -345,7 +417,8 @@ def test_every_equipment_list_sells_what_the_text_prints_at_its_price():
         for (list_key, app_list), (text_list, left_out) in EQUIPMENT_LISTS.items():
             if list_key != key:
                 continue
-            expected = expected_entries(printed[text_list], left_out, starred)
+            aliases = {**ITEM_ALIASES, **LIST_ALIASES.get(key, {})}
+            expected = expected_entries(printed[text_list], left_out, starred, aliases)
             extras = EXTRAS.get((list_key, app_list), {})
             expected |= {norm(item): terms for item, terms in extras.items()}
             entries = EquipmentListEntry.objects.filter(
@@ -376,27 +449,48 @@ def magic_section(name: str) -> list[str]:
     return lines[start:end]
 
 
+# Spell lists the campaigns chapter heads its own way: the app's name, the chapter's. The
+# Restless Dead's Necromancy prints one D6 row for two spells ("Death Visage/Living Horror"),
+# each its caster's own (headed "Living Horror (Liche only)"): the app has a list per caster.
+MAGIC_NAMES = {
+    "Waaagh! Magic": "Waaaagh! Magic",
+    "Necromancy (Restless Dead Liche)": "Necromancy (The Restless Dead)",
+    "Necromancy (Restless Dead Necromancer)": "Necromancy (The Restless Dead)",
+}
+STARTING_SPELLS = {("the_restless_dead", "liche"): 2}  # casters of more than one spell
+
+
 def test_every_casters_spell_list_is_the_texts_table_with_its_difficulties():
-    """Each caster's list, spell by spell: the D6 table and each spell's printed difficulty."""
+    """Each caster's list, spell by spell: the D6 table and each spell's printed difficulty
+    (names compared by their letters: "Led'z Go!" is the table's "Led'z go")."""
     casters = WarriorType.objects.filter(
         warband_type__key__in=list(SECTIONS), spell_list__isnull=False
     ).select_related("spell_list")
     assert casters, "no caster in the lists"
     for caster in casters:
-        lines = magic_section(caster.spell_list.name)
+        name = caster.spell_list.name
+        lines = magic_section(MAGIC_NAMES.get(name, name))
         table = {}
-        for line in lines:
+        # the D6 table above the spells (a spell may print a table of its own: Chaos Rituals)
+        for line in takewhile(lambda line: not line.startswith("#### "), lines):
             row = re.match(r"\| (\d) \| (.+?) \|$", line)
             if row:
                 table[int(row[1])] = row[2]
-        difficulty = {}
+        difficulty, own = {}, {}
         for n, line in enumerate(lines):
             if line.startswith("#### "):
                 printed = next(x for x in lines[n + 1 :] if x.strip())
                 found = re.fullmatch(r"\*Difficulty: (\d+|Auto)\*", printed)
-                difficulty[line[5:].lower()] = int(found[1]) if found[1].isdigit() else None
+                heading, _, only = line[5:].partition(" (")
+                difficulty[heading.lower()] = int(found[1]) if found[1].isdigit() else None
+                if only.endswith(" only)") and norm(caster.name) == norm(only[: -len(" only)")]):
+                    own[heading.lower()] = heading  # "Living Horror (Liche only)"
+        for d6, name in table.items():
+            if "/" in name:  # "Death Visage/Living Horror": the caster's own of the two
+                (table[d6],) = own.values()
         # the table and the headings may differ in case ("scroll" and "Scroll")
-        expected = {d6: (name.lower(), difficulty[name.lower()]) for d6, name in table.items()}
+        expected = {d6: (norm(name), difficulty[name.lower()]) for d6, name in table.items()}
         spells = caster.spell_list.spells.all()
-        assert {s.d6: (s.name.lower(), s.difficulty) for s in spells} == expected, caster.name
-        assert caster.starting_spells == 1, caster.name
+        assert {s.d6: (norm(s.name), s.difficulty) for s in spells} == expected, caster.name
+        told = STARTING_SPELLS.get((caster.warband_type.key, caster.key), 1)
+        assert caster.starting_spells == told, caster.name

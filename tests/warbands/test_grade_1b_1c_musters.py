@@ -6,7 +6,10 @@ in ``test_grade_1b_1c_lists``, their own gear rules in ``test_grade_1b_1c_gear``
 import pytest
 
 from tests.factories import WarbandFactory, finish, hire
-from tests.warbands.grade_1b_1c_legal import LEGAL
+from tests.warbands.grade_1b_1c_legal import LEGAL as LEGAL_1B
+from tests.warbands.grade_1c_legal_a import ILLEGAL_A, LEGAL_A
+from tests.warbands.grade_1c_legal_b import ILLEGAL_B, LEGAL_B
+from tests.warbands.grade_1c_legal_c import ILLEGAL_C, LEGAL_C
 from tests.warbands.test_grade_1b_1c_lists import SECTIONS
 from tests.warbands.test_muster import refused
 from warbands import services
@@ -203,7 +206,11 @@ ILLEGAL = {
     "trantios": (_a_shield_for_a_marksman, "not on Marksman's equipment list"),
     # Gunnery School: the mortar is on the Marksman Equipment List only.
     "gunnery_school_of_nuln": (_a_mortar_for_a_pistolier, "not on Pistolier's equipment list"),
+    **ILLEGAL_A,
+    **ILLEGAL_B,
+    **ILLEGAL_C,
 }
+LEGAL = {**LEGAL_1B, **LEGAL_A, **LEGAL_B, **LEGAL_C}
 
 
 def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():

@@ -42,8 +42,45 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     # + the Mootlanders' cleaver, kitchen knife, ladle, tenderiser and cooking pot helmet
     # + the Outlaws of Stirwood Forest's forest cloak + the Tileans' pike + the Gunnery School
     # of Nuln's double-barrelled and repeater guns, braces, mortar and pigeon bombs
+    # + the Battle Monks of Cathay's Dragon Sword, Cathayan longsword, quarter staff, chain
+    # sticks and fish-hook shot + the Black Dwarfs' man-catcher, mechanical suit and Engine of
+    # Chaos + the Sons of Hashut's Chaos Dwarf blunderbuss, poisoned daggers and obsidian weapon
+    # + the Marauders of Chaos' barbed whip and great axe + the Bretonnian Chapel Guard's
+    # broadsword, shortsword and kite shield + The Cursed Cavalcade's nightmare
+    # + the Night Goblins' poison daggers + the Maneaters' Ogre club, iron fist, harpoon
+    # crossbow, three claimed Gnoblars and the Gnoblar fighter (their Cathayan longsword is
+    # the Battle Monks') + the Merchant Caravans' pike and trade wagon (their dragon sword is
+    # the Battle Monks')
     assert len(items) == (
-        114 + 1 + 12 + 1 + 2 + 7 + 3 + 4 + 4 + 3 + 4 + 6 + 3 + 2 + 1 + 2 + 5 + 1 + 1 + 9
+        114
+        + 1
+        + 12
+        + 1
+        + 2
+        + 7
+        + 3
+        + 4
+        + 4
+        + 3
+        + 4
+        + 6
+        + 3
+        + 2
+        + 1
+        + 2
+        + 5
+        + 1
+        + 1
+        + 9
+        + 5
+        + 3
+        + 3
+        + 2
+        + 3
+        + 1
+        + 1
+        + 7
+        + 2
     )
     for item in items:
         summary = item.get("summary", "")

@@ -55,6 +55,7 @@ class BsWarrior:
     equipment_list: str | None  # the name in "Starting Equipment (...)"
     equipment: list[BsItem] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)
+    from_spec: bool = False  # typed from the rule text: its skill groups are the app's keys
 
 
 @dataclass
@@ -159,6 +160,32 @@ def read_catalogue(path: Path, data_root: ET.Element) -> BsCatalogue:
         warriors.append(_read_warrior(entry, library, hero=HEROES in categories))
     rules = [rule.get("name", "") for rule in _children(root, "rules")]
     return BsCatalogue(name=root.get("name", path.stem), warriors=warriors, rules=rules)
+
+
+def spec_catalogue(spec: dict) -> BsCatalogue:
+    """A catalogue for a list the data set lacks (``"catalogue": null``): each warrior of the
+    spec gives, as the rule text prints them, what a catalogue's entry would (``kind``,
+    ``cost``, ``min``, ``max``, ``group_max``, ``profile``, ``starting_experience``,
+    ``skill_lists`` by the app's keys, ``large``)."""
+    warriors = [
+        BsWarrior(
+            name=row["name"],
+            kind=row["kind"],
+            cost=row["cost"],
+            rating=20 if row.get("large") else 5,
+            min_count=row["min"],
+            max_count=row["max"],
+            max_is_conditional=False,
+            group_max=row.get("group_max"),
+            profile={name: str(value) for name, value in row["profile"].items()},
+            experience=row["starting_experience"],
+            skill_groups=row.get("skill_lists", []),
+            equipment_list=None,
+            from_spec=True,
+        )
+        for row in spec["warriors"]
+    ]
+    return BsCatalogue(name=spec["name"], warriors=warriors, rules=[])
 
 
 def _model_of(entry: ET.Element) -> ET.Element:

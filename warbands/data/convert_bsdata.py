@@ -82,6 +82,10 @@ class Converter(EquipmentLists):
         return OLD_BSDATA_DIR, self._old_root
 
     def catalogue(self, spec: dict) -> bsdata.BsCatalogue:
+        """The list's catalogue, or for a list the data set lacks (``"catalogue": null``) one
+        built from the spec's own warriors (``bsdata.spec_catalogue``)."""
+        if spec["catalogue"] is None:
+            return bsdata.spec_catalogue(spec)
         folder, data_root = self._dataset(spec)
         return bsdata.read_catalogue(folder / spec["catalogue"], data_root)
 
@@ -111,6 +115,14 @@ class Converter(EquipmentLists):
             "warbands/data/convert_bsdata.py, the rule text overriding the data set where they "
             "disagree (warbands/data/README.md). Summaries are our own words."
         )
+        if spec["catalogue"] is None:
+            source = (
+                f"Rule text: {spec.get('rule_text', RULE_TEXT)}, section '{spec['section']}' "
+                f"({spec['url']}); no catalogue in the data set ({spec['source']}): every "
+                f"value typed from the rule text into warbands/data/lists/{spec['key']}.json, "
+                "written by warbands/data/convert_bsdata.py (warbands/data/README.md). "
+                "Summaries are our own words."
+            )
         data = {
             "key": spec["key"],
             "name": spec["name"],
@@ -144,9 +156,11 @@ class Converter(EquipmentLists):
         return keys
 
     def _warrior(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
-        found = catalogue.warrior(row["from"])
+        found = catalogue.warrior(row.get("from", row["name"]))
         converted = self._converted(found, spec["key"], spec)
         overrides = row.get("overrides", {})
+        if overrides and spec["catalogue"] is None:
+            raise ConversionError(f"{spec['key']}.{row['key']}: no data set to override")
         for field, override in overrides.items():
             if converted.get(field) == override["value"]:
                 raise ConversionError(f"{spec['key']}.{row['key']}: override of {field} is stale")
@@ -210,6 +224,7 @@ class Converter(EquipmentLists):
         ``skill_groups`` come first (two catalogues may both say "Special Skills"); only a
         hero's are read (henchmen have no skill lists in the app)."""
         groups = {**self.mapping["skill_groups"], **(spec or {}).get("skill_groups", {})}
+        groups |= {key: key for key in found.skill_groups if found.from_spec}  # app keys
         names = found.skill_groups if found.kind == "hero" else []
         unknown = [name for name in names if name not in groups]
         if unknown:

@@ -57,7 +57,15 @@ class EquipmentLists:
     # --- equipment -------------------------------------------------------------------------
 
     def _equipment_list(self, spec: dict, catalogue: bsdata.BsCatalogue, row: dict) -> dict:
-        if "from_group" in row:
+        # a list the data set lacks: the text's rows, by the app's keys; a dagger the text
+        # prices with no free first one says "first_free": false
+        not_free = {i["item"] for i in row.get("items", []) if i.get("first_free") is False}
+        if "items" in row:
+            found = [
+                bsdata.BsItem(i["item"], i["price"], heroes_only=i.get("heroes_only", False))
+                for i in row["items"]
+            ]
+        elif "from_group" in row:
             folder, data_root = self._dataset(spec)
             found = bsdata.read_group_items(
                 folder / spec["catalogue"], data_root, row["from_group"]
@@ -70,9 +78,9 @@ class EquipmentLists:
         for item in found:
             if item.hidden:
                 continue
-            key = self._item_key(spec, item.name)
+            key = item.name if "items" in row else self._item_key(spec, item.name)
             entry = {"item": key, "price": item.price}
-            if key == "dagger":
+            if key == "dagger" and key not in not_free:
                 entry["first_free"] = True
             if item.heroes_only:
                 entry["heroes_only"] = True

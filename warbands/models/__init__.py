@@ -1,4 +1,4 @@
-"""Warband lists (reference data) and the warbands players build from them, in four modules:
+"""Warband lists (reference data) and the warbands players build from them, in five modules:
 
 - ``reference``: the warband lists of the rulebook (warband and warrior types, equipment
   lists), items, skills, spells and racial maximums, with ``lists``, how a player browses
@@ -7,7 +7,8 @@
   injuries, rating snapshots and hired swords;
 - ``containers``: the secret treasury's storage containers, stored items, vessel items and
   the append-only ledger;
-- ``corrections``: the record of changes made by hand, outside the rules.
+- ``corrections``: the record of changes made by hand, outside the rules;
+- ``house_rules``: what a campaign allows of the lists and hired swords, its starting gold.
 
 Every model is imported here: Django's app registry finds a ``models`` package's models when
 its ``__init__`` imports them, and callers keep importing them from ``warbands.models``.
@@ -24,6 +25,7 @@ from warbands.models.containers import (
 )
 from warbands.models.corrections import Correction, CorrectionQuerySet
 from warbands.models.hired_swords import HiredSwordType
+from warbands.models.house_rules import HouseRules
 from warbands.models.lists import WarbandTypeQuerySet
 from warbands.models.reference import (
     EquipmentList,
@@ -65,6 +67,7 @@ __all__ = [
     "EquipmentListEntry",
     "HiredSword",
     "HiredSwordType",
+    "HouseRules",
     "Injury",
     "Item",
     "KeyInListManager",

@@ -74,6 +74,10 @@ class Warband(Versioned):
     name = models.CharField(max_length=100)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     gold_crowns = models.PositiveIntegerField(default=0)
+    starting_gold = models.PositiveIntegerField(
+        default=500,
+        help_text="The gold it was mustered with: its list's, or the campaign's house rules'.",
+    )
     exploration_extra_dice = models.PositiveSmallIntegerField(
         default=0,
         help_text="The Straggler (4-4): at the next exploration roll one more die and discard one.",

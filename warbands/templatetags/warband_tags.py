@@ -7,6 +7,7 @@ from django.utils.safestring import mark_safe
 
 from warbands import permissions
 from warbands.models.lists import GRADE_NOTES
+from warbands.rules.special_rules import handling, handling_for
 
 register = template.Library()
 
@@ -20,6 +21,17 @@ def grade_badge(grade: str):
     return format_html(
         '<span class="badge badge-grade" title="{}">Grade {}</span>', GRADE_NOTES[grade], grade
     )
+
+
+@register.simple_tag
+def rule_handling(rule, warrior_type=None):
+    """What the app does with a special rule (``warbands.rules.special_rules``): a warrior
+    type's rule is read against the type's own fields (no query: columns of its row)."""
+    if not isinstance(rule, dict):
+        rule = {"name": str(rule)}
+    if warrior_type is not None:
+        return handling_for(rule, warrior_type)
+    return handling(rule)
 
 
 @register.simple_tag

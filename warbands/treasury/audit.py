@@ -123,9 +123,10 @@ def sale_problems() -> list[Minted]:
 
 
 def purse_problems() -> list[Minted]:
-    """The gold a warband brought to the campaign is its list's starting gold, no more: while
-    mustering the purse is that gold less what the roster and the containers cost (the free
-    treasure chest aside); afterwards the starting treasury in the ledger is no more than it."""
+    """The gold a warband brought to the campaign is the starting gold it was mustered with (its
+    list's, or the house rules'), no more: while mustering the purse is that gold less what the
+    roster and the containers cost (the free treasure chest aside); afterwards the starting
+    treasury in the ledger is no more than it."""
     problems = []
     starting = dict(
         LedgerEntry.objects.filter(reason=LedgerEntry.Reason.STARTING_TREASURY)
@@ -134,7 +135,7 @@ def purse_problems() -> list[Minted]:
         .values_list("warband", "total")
     )
     for warband in Warband.objects.select_related("warband_type"):
-        start = warband.warband_type.starting_gold
+        start = warband.starting_gold
         if starting.get(warband.pk, 0) > start:
             problems.append(
                 Minted(warband.pk, f"a starting treasury of {starting[warband.pk]} gc from {start}")

@@ -35,6 +35,7 @@ from battles.aftermath.forms.actions import (
     SeekPersonaForm,
     SellItemForm,
     SellWyrdstoneForm,
+    TreatForm,
     UpkeepForm,
 )
 from battles.aftermath.forms.fields import Text
@@ -67,6 +68,7 @@ ACTION_FORMS: dict[Callable, type[forms.Form]] = {
     Veterans.add_veterans: AddModelsForm,  # 5
     RareItems.buy_rare: BuyRareForm,  # 6
     RareItems.seek_persona: SeekPersonaForm,
+    RareItems.treat: TreatForm,  # Sawbones, when the campaign plays it
     DramatisPersonae.hire_sword: HireSwordForm,  # 7
     DramatisPersonae.upkeep: UpkeepForm,
     Recruits.hire: HireForm,  # 8

@@ -127,6 +127,28 @@ class BuyRareForm(Shown, TreasuryForm):
         return where, held.first() if pk else None
 
 
+class TreatForm(Shown, TreasuryForm):
+    """Sawbones: one hero's visit to the physician (one form per hero who may go): which of
+    his injuries, paid from where, and the 2D6 (blank: the server rolls)."""
+
+    hero = Key()
+    injury = Key(label="Injury to treat", widget=_chosen())
+    pay_from = _pay_from()
+    dice = DiceField(
+        label="Surgery dice (2D6)", widget=forms.TextInput(attrs={"placeholder": "server rolls"})
+    )
+    drawn = ("injury", "pay_from", "dice")
+    row = "hero"
+    lists = {"pay_from": "paying"}
+
+    def show(self, page: dict, row: str = "") -> None:
+        super().show(page, row)
+        for hero, injuries in page.get("patients", ()):
+            if str(hero.pk) == row:
+                self.fields["injury"].label = f"{hero.name}: injury to treat"
+                self.offer("injury", [(i.pk, i.effect or i.name) for i in injuries])
+
+
 class HireSwordForm(Shown, forms.Form):
     # A hired sword of the catalogue, by key (one form per row); blank: typed by hand.
     sword = Text(max_length=60, widget=forms.HiddenInput)

@@ -26,7 +26,9 @@ from campaign.models import Campaign, CampaignEvent, Membership
 from core.auth import DEMO_PASSWORD
 from core.dice import Roll, ScriptedDice
 from warbands import services, treasury
-from warbands.models import RatingSnapshot, Warband, WarbandType
+from warbands.house_rules import allowed
+from warbands.house_rules import services as house_rules
+from warbands.models import HouseRules, RatingSnapshot, Warband, WarbandType
 from warbands.rules import containers as container_rules
 
 DEMO_CAMPAIGN = "The Year of the Comet (demo)"
@@ -42,6 +44,8 @@ DEMO_USERS = [
 # A second warband of a player (the campaign allows two each): a Grade 1b list, mustered and
 # waiting for its first battle.
 DEMO_SECOND_WARBANDS = [("alice", "The Sons of Ymir")]
+# The demo league's house rules allow these Grade 1c lists beside every 1a and 1b list.
+DEMO_1C_LISTS = ["night_goblins", "black_dwarfs"]
 # Each demo warband: its list, and (warrior type, name, models, items bought per model).
 # Both are legal starting warbands within the list's starting gold.
 DEMO_ROSTERS = {
@@ -201,23 +205,47 @@ class Command(BaseCommand):
                 "start_date": start,
             },
         )
-        for username, staff, organiser, warband_name in DEMO_USERS:
+        users = {}
+        for username, staff, organiser, _ in DEMO_USERS:
             user, created = User.objects.get_or_create(
                 username=username, defaults={"is_staff": staff, "is_superuser": staff}
             )
             if created or not user.check_password(DEMO_PASSWORD):
                 user.set_password(DEMO_PASSWORD)
                 user.save(update_fields=["password"])
-            if staff:
-                continue
-            Membership.objects.get_or_create(
-                campaign=campaign, user=user, defaults={"is_organiser": organiser}
-            )
+            users[username] = user
+            if not staff:
+                Membership.objects.get_or_create(
+                    campaign=campaign, user=user, defaults={"is_organiser": organiser}
+                )
+        self.seed_house_rules(campaign, users["organiser"])
+        for username, _, _, warband_name in DEMO_USERS:
             if warband_name:
-                self.seed_warband(campaign, user, warband_name)
+                self.seed_warband(campaign, users[username], warband_name)
         for username, warband_name in DEMO_SECOND_WARBANDS:
             self.seed_warband(campaign, User.objects.get(username=username), warband_name)
         self.seed_battles(campaign, User.objects.get(username="organiser"))
+
+    @staticmethod
+    def seed_house_rules(campaign: Campaign, organiser) -> None:
+        """The league's house rules, chosen before anyone musters (once: they are fixed by
+        the first warband): the Grade 1a and 1b lists and the Grade 1c lists of DEMO_1C_LISTS
+        that the app has, the hired swords of the rulebook, 1a and 1b, the lists' own gold."""
+        if HouseRules.objects.filter(campaign=campaign).exists():
+            return
+        if Warband.objects.filter(campaign=campaign).exists():
+            return  # a league seeded before house rules: they are fixed now
+        house_rules.set_house_rules(
+            campaign,
+            actor=organiser,
+            list_grades=["1a", "1b"],
+            list_keys=WarbandType.objects.filter(key__in=DEMO_1C_LISTS).values_list(
+                "key", flat=True
+            ),
+            sword_grades=["core", "1a", "1b"],
+            sword_keys=[],
+            starting_gold=None,
+        )
 
     def seed_battles(self, campaign: Campaign, organiser) -> None:
         """Record the demo history once, as players would: the first warband reports, the
@@ -437,7 +465,8 @@ class Command(BaseCommand):
         # An empty warband left by an older seed may have the wrong list: start it again.
         warband.warband_type = warband_type
         warband.status = Warband.Status.DRAFT
-        warband.gold_crowns = warband_type.starting_gold
+        warband.starting_gold = allowed.starting_gold(campaign, warband_type)
+        warband.gold_crowns = warband.starting_gold
         warband.save()
         for type_key, warrior_name, models, items in roster:
             warrior = services.hire_warrior(

@@ -14,7 +14,7 @@ def load(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("warbands", "0037_grade_1b_lists"),
+        ("warbands", "0038_house_rules"),
     ]
 
     operations = [
