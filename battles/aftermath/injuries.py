@@ -35,14 +35,15 @@ WEAPONS_AND_ARMOUR = (
 class Injuries(Step):
     """Step 1 (campaigns text, Serious injuries): henchmen out of action roll a D6 each, heroes
     out of action roll on the Heroes' serious injuries chart; a hired sword out of action rolls
-    as a henchman does (hired swords text, injuries: 1-2 lost, 3-6 survives)."""
+    as a henchman does (hired swords text, injuries: 1-2 lost, 3-6 survives), a dramatis
+    persona on the heroes' chart (the personae's chapter: "just like Heroes")."""
 
     number = 1
     rolls = True
 
     def planned(self, sequence):
         outcomes = WarriorOutcome.objects.filter(participant=sequence.participant).select_related(
-            "warrior__warrior_type"
+            "warrior__warrior_type", "warrior__hired_sword"
         )
         tasks = []
         for order, outcome in enumerate(outcomes):
@@ -62,7 +63,8 @@ class Injuries(Step):
                         label=f"{warrior.name} ({models} out of action): daemonic instability",
                     ))  # fmt: skip
                 continue
-            hired = warrior.hired_sword_id is not None  # rolls as a henchman (hired swords)
+            # A hired sword rolls as a henchman; a dramatis persona as a hero.
+            hired = warrior.hired_sword_id is not None and not warrior.hired_sword.is_persona
             if warrior.is_hero and outcome.out_of_action and not hired:
                 tasks.append(SequenceTask(
                     sequence=sequence, step=1, order=order, kind="hero_injury", warrior=warrior,

@@ -32,6 +32,18 @@ def _visited(sequence: PostBattleSequence) -> dict[str, str]:
     return dict((sequence.state or {}).get("sawbones", {}))
 
 
+def patients_seen(sequence: PostBattleSequence) -> set[int]:
+    """The heroes who saw a physician in this sequence: their rarity roll is not made."""
+    return {int(pk) for pk in _visited(sequence)}
+
+
+def _sought_a_persona(sequence: PostBattleSequence) -> set[int]:
+    """The heroes sent after a dramatis persona (``persona_search``, kept in the state): they
+    gave up their rarity roll for that, not for the physician."""
+    searches = (sequence.state or {}).get("persona_searches", [])
+    return {pk for search in searches for pk in search["heroes"]}
+
+
 def patients(sequence: PostBattleSequence) -> list[tuple[Warrior, list[Injury]]]:
     """The heroes who may still see a physician, each with his injuries the surgeons treat."""
     visited = _visited(sequence)
@@ -39,7 +51,7 @@ def patients(sequence: PostBattleSequence) -> list[tuple[Warrior, list[Injury]]]
         sequence.tasks.filter(step=6, kind="rarity", void=False, done=True).values_list(
             "warrior_id", flat=True
         )
-    )
+    ) | _sought_a_persona(sequence)
     heroes = Warrior.objects.filter(
         warband=sequence.participant.warband,
         is_hero=True,
@@ -86,6 +98,10 @@ def treat(ctx: Context, values: dict, dice) -> str:
         .filter(sequence=ctx.sequence, step=6, kind="rarity", void=False, warrior=hero)
         .first()
     )
+    if hero.pk in _sought_a_persona(ctx.sequence):
+        raise RuleViolation(
+            f"{hero.name} has looked for a dramatis persona: a hero does one or the other."
+        )
     if search is not None and search.done:
         raise RuleViolation(
             f"{hero.name} has looked for rare items already: a hero does one or the other."

@@ -32,6 +32,7 @@ from battles.aftermath.forms.actions import (
     HireForm,
     HireSwordForm,
     NoInput,
+    SeekPersonaForm,
     SellItemForm,
     SellWyrdstoneForm,
     TreatForm,
@@ -66,6 +67,7 @@ ACTION_FORMS: dict[Callable, type[forms.Form]] = {
     SellWyrdstone.sell: SellWyrdstoneForm,  # 4
     Veterans.add_veterans: AddModelsForm,  # 5
     RareItems.buy_rare: BuyRareForm,  # 6
+    RareItems.seek_persona: SeekPersonaForm,
     RareItems.treat: TreatForm,  # Sawbones, when the campaign plays it
     DramatisPersonae.hire_sword: HireSwordForm,  # 7
     DramatisPersonae.upkeep: UpkeepForm,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from battles.aftermath.forms.fields import Key, RowSelect, Shown, Tagged, Text, Whole
+from battles.aftermath.forms.fields import Key, RowSelect, Shown, Tagged, Text, Whole, as_key
 from battles.forms import DiceField
 from core.options import OptionsSelect
 from warbands.models import HiredSword, StorageContainer, Warrior
@@ -168,11 +168,54 @@ class HireSwordForm(Shown, forms.Form):
         if not row:
             name.attrs["required"] = True
             return
-        swords = {sword.key: sword.name for sword, _reason in page.get("sword_catalogue", ())}
+        offered = [*page.get("sword_catalogue", ()), *page.get("persona_catalogue", ())]
+        swords = {sword.key: sword.name for sword, _reason in offered}
         named = swords.get(row, "hired sword")
         name.attrs.update(
             {"placeholder": "Name (optional)", "aria-label": f"Name of the new {named}"}
         )
+
+
+class Keys(forms.Field):
+    """Several keys of the warband's things, ticked (the heroes sent to search): those that
+    do not read are left out, and at most twenty are read."""
+
+    widget = forms.CheckboxSelectMultiple
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return []
+        values = [value] if isinstance(value, str | int) else list(value)[:20]
+        keys = [as_key(str(v).strip()) for v in values]
+        return [key for key in keys if key is not None]
+
+
+class SeekPersonaForm(Shown, forms.Form):
+    """Step 6: heroes sent to look for one dramatis persona (``persona_search``)."""
+
+    persona = Text(label="Dramatis persona", max_length=60, widget=_chosen())
+    heroes = Keys(label="Heroes who search")
+    dice = DiceField(
+        label="Dice, one D6 per hero in the order listed",
+        widget=forms.TextInput(attrs={"placeholder": "server rolls"}),
+    )
+    drawn = ("persona", "heroes", "dice")
+
+    def show(self, page: dict, row: str = "") -> None:
+        """The personae (one the warband may not seek disabled, with why) and the heroes who
+        may still search."""
+        super().show(page, row)
+        self.offer("persona", [
+            (persona.key, f"{persona.name} ({persona.hire_fee} gc)" + (f": {why}" if why else ""),
+             _refused_offer(why))
+            for persona, why in page.get("persona_offers", ())
+        ], blank="Choose one")  # fmt: skip
+        self.fields["heroes"].widget.choices = [
+            (hero.pk, f"{hero.name} (I {hero.I})") for hero in page.get("persona_searchers", ())
+        ]
 
 
 class UpkeepForm(Shown, forms.Form):
