@@ -12,6 +12,6 @@ def load(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("warbands", "0038_house_rules")]
+    dependencies = [("warbands", "0039_dramatis_personae")]
 
     operations = [migrations.RunPython(load, migrations.RunPython.noop)]
