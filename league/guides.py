@@ -10,6 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from warbands import dramatis_personae, hired_swords
+
 
 @login_not_required
 @require_GET
@@ -25,3 +27,15 @@ def guide_organiser(request: HttpRequest) -> HttpResponse:
     """Starting a campaign, inviting players, its options, battles and corrections, and what
     an organiser can and cannot do to a player."""
     return render(request, "league/guide_organiser.html")
+
+
+@login_not_required
+@require_GET
+def guide_hired_swords(request: HttpRequest) -> HttpResponse:
+    """The hired swords and the dramatis personae of the catalogue: fee, upkeep, rating and
+    who may hire each (the reference data, no warband's)."""
+    return render(
+        request,
+        "league/guide_hired_swords.html",
+        {"swords": list(hired_swords.catalogue()), "personae": list(dramatis_personae.personae())},
+    )

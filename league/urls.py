@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("guide/", guides.guide_player, name="guide_player"),
     path("guide/organiser/", guides.guide_organiser, name="guide_organiser"),
+    path("guide/hired-swords/", guides.guide_hired_swords, name="guide_hired_swords"),
     path("campaigns/<int:pk>/", views.campaign_detail, name="campaign_detail"),
     path("campaigns/<int:pk>/feed/", views.campaign_feed, name="campaign_feed"),
     path("campaigns/<int:pk>/table/", lists.campaign_table, name="campaign_table"),

@@ -70,8 +70,9 @@ class WarbandFactory(factory.django.DjangoModelFactory):
             treasury.create_starting_chest(obj)
 
 
-def hire(warband, type_key: str, *, models: int = 1, items=(), name: str = "", rolls=(3,)):
-    """Hire through the real service (the owner acting) and buy ``items`` for the warrior."""
+def hire(warband, type_key: str, *, models: int = 1, items=(), name: str = "", rolls=(3, 4)):
+    """Hire through the real service (the owner acting) and buy ``items`` for the warrior;
+    ``rolls`` are his starting spells' dice (two: the Restless Dead's Liche starts with two)."""
     warrior = services.hire_warrior(
         warband,
         actor=warband.owner,

@@ -54,6 +54,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "password_reset_complete": ("OOOOO", "MMMMM"),
     "guide_player": ("OOOOO", "MMMMM"),
     "guide_organiser": ("OOOOO", "MMMMM"),
+    "guide_hired_swords": ("OOOOO", "MMMMM"),
     # Any logged-in user.
     "dashboard": ("LOOOO", "LMMMM"),
     "past_campaigns": ("LOOOO", "LMMMM"),

@@ -35,7 +35,11 @@ __all__ = [
 
 
 def catalogue():
-    return HiredSwordType.objects.select_related("warrior_type", "warrior_type__race")
+    """The hired swords (not the dramatis personae, who are found, not hired off a list:
+    ``warbands.dramatis_personae``)."""
+    return HiredSwordType.objects.filter(kind=HiredSwordType.Kind.HIRED_SWORD).select_related(
+        "warrior_type", "warrior_type__race"
+    )
 
 
 def list_rule_of(warband: Warband):
@@ -134,6 +138,12 @@ def hire_at_muster(
         )
     sword = catalogue().filter(key=sword_key).first()
     if sword is None:
+        persona = HiredSwordType.objects.filter(key=sword_key).first()
+        if persona is not None:  # a dramatis persona: found after a battle, never mustered
+            raise RuleViolation(
+                f"{persona.name} is a dramatis persona: heroes look for him after a battle "
+                "(step 6) and he is hired in step 7, never at the muster."
+            )
         raise RuleViolation("Choose a hired sword of the catalogue.")
     refused = allowed.sword_refusal(warband.campaign_id, sword)
     if refused:

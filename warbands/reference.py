@@ -353,28 +353,54 @@ HIRED_SWORD_RULE = (
 )
 
 
+PERSONAE_FILE = "dramatis_personae.json"
+PERSONA_RULE = (
+    "A named character: found by searching, never bought or given equipment, no experience; "
+    "upkeep after every battle or he leaves."
+)
+
+
 def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
     """The hired-sword catalogue (``hired_swords.json``): a ``HiredSwordType`` for each, with
     a ``WarriorType`` of no warband list holding his profile, race, skill lists (his own
     special skills are lists of ``skills.json``), spell list and rating value. Matched by
-    key, so loading twice changes nothing."""
+    key, so loading twice changes nothing. Then the dramatis personae, once the historical
+    model has their ``kind`` (``load_dramatis_personae``)."""
+    catalogue = read(data_dir / "hired_swords.json")
+    groups = catalogue.get("family_groups", {})
+    _load_catalogue(apps, catalogue["hired_swords"], groups, "hired_swords.json")
+    model = apps.get_model("warbands", "HiredSwordType")
+    if "kind" in {field.name for field in model._meta.get_fields()}:
+        load_dramatis_personae(apps, data_dir)
+
+
+def load_dramatis_personae(apps, data_dir: Path = DATA_DIR) -> None:
+    """The dramatis personae (``dramatis_personae.json``): ``HiredSwordType`` rows of the
+    persona ``kind``, with the hired swords' ``family_groups`` for who may hire them."""
+    groups = read(data_dir / "hired_swords.json").get("family_groups", {})
+    entries = read(data_dir / PERSONAE_FILE)["dramatis_personae"]
+    _load_catalogue(apps, entries, groups, PERSONAE_FILE, persona=True)
+
+
+def _load_catalogue(apps, entries, groups, filename: str, *, persona: bool = False) -> None:
     model = _models(apps)
     WarriorType, HiredSwordType = model("WarriorType"), model("HiredSwordType")
     races = {row.key: row for row in apps.get_model("warbands", "RacialMaximum").objects.all()}
     lists = {row.key: row for row in apps.get_model("warbands", "SkillList").objects.all()}
     spells = {row.key: row for row in apps.get_model("warbands", "SpellList").objects.all()}
-    catalogue = read(data_dir / "hired_swords.json")
-    groups = catalogue.get("family_groups", {})
-    for order, entry in enumerate(catalogue["hired_swords"]):
+    rule = (
+        {"name": "Dramatis persona", "text": PERSONA_RULE, "effect": "never_leader"}
+        if persona
+        else {"name": "Hired sword", "text": HIRED_SWORD_RULE, "effect": "never_leader"}
+    )
+    for order, entry in enumerate(entries, start=1000 if persona else 0):
         key = entry["key"]
         unknown = [k for k in entry["skill_lists"] if k not in lists]
         spell_key, race_key = entry.get("spell_list"), entry["race"]
         # No race only for one who never gains experience (as the lists' Rat Ogre).
         bad_race = race_key not in races if race_key else entry.get("gains_experience", True)
         if bad_race or unknown or (spell_key and spell_key not in spells):
-            raise ReferenceDataError(
-                f"hired_swords.json: {key}: unknown race, skill list or spell list"
-            )
+            raise ReferenceDataError(f"{filename}: {key}: unknown race, skill list or spell list")
         warrior_type, _ = WarriorType.objects.update_or_create(
             warband_type=None,
             key=key,
@@ -393,8 +419,7 @@ def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
                 "starting_spells": entry.get("starting_spells", 0),
                 # He fights for pay: never offered command (the ``never_leader`` effect that
                 # the death-of-a-leader rule reads).
-                "special_rules": [{"name": rule} for rule in entry["special_rules"]]
-                + [{"name": "Hired sword", "text": HIRED_SWORD_RULE, "effect": "never_leader"}],
+                "special_rules": [{"name": text} for text in entry["special_rules"]] + [rule],
                 "order": order,
                 **{c: entry["profile"][c] for c in CHARACTERISTICS},
             },
@@ -408,16 +433,26 @@ def load_hired_swords(apps, data_dir: Path = DATA_DIR) -> None:
                 "grade": entry.get("grade", ""),
                 "hire_fee": entry["hire_fee"],
                 "upkeep": entry["upkeep"],
-                "hired_by": hired_by_families(entry["hired_by"], groups),
+                "hired_by": hired_by_families(entry["hired_by"], groups, filename),
                 "upkeep_with_race": entry.get("upkeep_with_race"),
                 "never_with": entry.get("never_with", []),
                 "equipment": entry["equipment"],
                 "special_rules": entry["special_rules"],
+                "kind": "dramatis_persona" if persona else "hired_sword",
+                "skills": entry.get("skills", []),
+                "hire_terms": entry.get("hire_terms", []),
+                "one_battle": entry.get("one_battle", False),
+                "everywhere": entry.get("everywhere", False),
+                "hire_refused": entry.get("hire_refused", ""),
             },
         )
 
 
-def hired_by_families(hired_by: dict[str, list[str]], groups: dict[str, list[str]]) -> dict:
+def hired_by_families(
+    hired_by: dict[str, list[str]],
+    groups: dict[str, list[str]],
+    filename: str = "hired_swords.json",
+) -> dict:
     """``hired_by`` with each ``@group`` of the file's ``family_groups`` (``@human``, ``@evil``
     …) replaced by its families, in order and once each: the catalogue names a loose phrase
     of the text ("any human warband") once, and the rules compare plain family names."""
@@ -428,7 +463,7 @@ def hired_by_families(hired_by: dict[str, list[str]], groups: dict[str, list[str
             if name.startswith("@"):
                 group = name[1:]
                 if group not in groups or group in seen:
-                    raise ReferenceDataError(f"hired_swords.json: unknown group {name!r}")
+                    raise ReferenceDataError(f"{filename}: unknown group {name!r}")
                 out += expand(groups[group], seen | {group})
             else:
                 out.append(name)

@@ -42,7 +42,7 @@ This module only re-exports the public API for the callers outside the package
 (``from battles import aftermath``); the modules inside import each other directly.
 """
 
-from battles.aftermath.permissions import TREASURY_STEPS, may_act
+from battles.aftermath.permissions import TREASURY_STEPS, may_act, secret_dice
 from battles.aftermath.registry import handler
 from battles.aftermath.reopening import ConfirmReopening, LaterStep, ReopenRefused, reopen_step
 from battles.aftermath.services import (
@@ -72,6 +72,7 @@ __all__ = [
     "prepare",
     "reopen_step",
     "run_task",
+    "secret_dice",
     "sequences_for",
     "started",
     "undo_last_step",

@@ -1,22 +1,29 @@
 """Step 7 of the post-battle sequence, hired swords and dramatis personae: hire them and pay
-the upkeep of those already with the warband, or let them go (core rules, Hired Swords).
+the upkeep of those already with the warband, or let them go (core rules, Hired Swords; the
+dramatis personae chapter).
 
-A hired sword of the catalogue joins the roster as a ``Warrior`` (``warbands.hired_swords``);
-a dramatis persona, or anything the catalogue lacks, is still typed by hand (a name, the fee
-paid, the upkeep: ``HiredSword``). Readings where the rules are silent:
+A hired sword of the catalogue joins the roster as a ``Warrior`` (``warbands.hired_swords``),
+and so does a dramatis persona of the catalogue found by a search in step 6
+(``persona_search``), hired by paying his fee if ``persona_refusal`` allows it, under the
+campaign's row lock (one warband of a campaign has him at a time). Anything the catalogues
+lack is still typed by hand (a name, the fee paid, the upkeep: ``HiredSword``). Readings
+where the rules are silent:
 
 - Upkeep is due after each battle he was with the warband for (the rules: every battle he
   fights, the first included); one hired in this battle's own sequence pays from the next.
 - Unpaid, he leaves (dismissed) and his experience goes with him.
+- A persona who stays for one battle only (a wanderer) cannot be paid to stay: he leaves in
+  the step after the battle he fought; his upkeep, if any, is not asked.
 """
 
 from __future__ import annotations
 
+from battles.aftermath import persona_search
 from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import TreasuryStep, pay, step_board
 from battles.models import PostBattleSequence
 from core.errors import RuleViolation
-from warbands import hired_swords
+from warbands import dramatis_personae, hired_swords
 from warbands.models import HiredSword, Warrior
 
 
@@ -73,6 +80,16 @@ class DramatisPersonae(TreasuryStep):
             )
         )
         context["sword_catalogue"] = hired_swords.hireable_swords(sequence.participant.warband)
+        found = persona_search.found_keys(sequence)
+        context["persona_catalogue"] = [
+            (persona, reason)
+            for persona, reason in dramatis_personae.personae_for(
+                sequence.participant.warband,
+                found=found,
+                fought_last_battle=persona_search.fought_last_battle(sequence),
+            )
+            if persona.key in found
+        ]
         return context
 
     def blockers(self, sequence, tasks=None):
@@ -110,7 +127,7 @@ class DramatisPersonae(TreasuryStep):
         holds the sequence row, ``pay`` locks the containers it draws on)."""
         sword = hired_swords.catalogue().filter(key=values["sword"]).first()
         if sword is None:
-            raise RuleViolation("Choose a hired sword of the catalogue.")
+            return self.hire_persona(ctx, values, dice)
         reason = hired_swords.sword_refusal(
             ctx.warband, sword, hired_swords.held_sword_keys(ctx.warband)
         )
@@ -122,6 +139,29 @@ class DramatisPersonae(TreasuryStep):
             ctx.warband, sword, name=name, at_creation=False, create=ctx.journal.create, dice=dice
         )
         return f"Hired {name} ({sword.name}) for {sword.hire_fee} gc."
+
+    def hire_persona(self, ctx, values, dice=None):
+        """A dramatis persona found in step 6, hired by paying his fee. The campaign's row is
+        locked before ``persona_refusal`` reads who has him (``warbands.dramatis_personae``)."""
+        persona = dramatis_personae.personae().filter(key=values["sword"]).first()
+        if persona is None:
+            raise RuleViolation("Choose a hired sword or dramatis persona of the catalogue.")
+        dramatis_personae.lock_campaign(ctx.warband)
+        reason = dramatis_personae.persona_refusal(
+            ctx.warband,
+            persona,
+            found=persona_search.found_keys(ctx.sequence),
+            fought_last_battle=persona_search.fought_last_battle(ctx.sequence),
+        )
+        if reason:
+            raise RuleViolation(reason)
+        name = values["name"].strip() or persona.name
+        pay(ctx, persona.hire_fee, f"hiring {name}", prefer=values["pay_from"])
+        hired_swords.new_hired_sword(
+            ctx.warband, persona, name=name, at_creation=False, create=ctx.journal.create,
+            dice=dice,
+        )  # fmt: skip
+        return f"Hired {name} ({persona.name}, dramatis persona) for {persona.hire_fee} gc."
 
     @action
     def upkeep(self, ctx, values, dice):
@@ -154,6 +194,8 @@ class DramatisPersonae(TreasuryStep):
         decided = _settled(ctx.sequence)
         if f"w{warrior.pk}" in decided:
             raise RuleViolation(f"{warrior.name}'s upkeep is settled already: nothing changed.")
+        if values["decision"] == "pay" and warrior.hired_sword.one_battle:
+            raise RuleViolation(f"{warrior.name} stays for one battle only: let him go.")
         if values["decision"] == "pay":
             upkeep = hired_swords.upkeep_of(warrior)
             pay(ctx, upkeep, f"{warrior.name}'s upkeep", prefer=values["pay_from"])

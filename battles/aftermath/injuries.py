@@ -35,14 +35,15 @@ WEAPONS_AND_ARMOUR = (
 class Injuries(Step):
     """Step 1 (campaigns text, Serious injuries): henchmen out of action roll a D6 each, heroes
     out of action roll on the Heroes' serious injuries chart; a hired sword out of action rolls
-    as a henchman does (hired swords text, injuries: 1-2 lost, 3-6 survives)."""
+    as a henchman does (hired swords text, injuries: 1-2 lost, 3-6 survives), a dramatis
+    persona on the heroes' chart (the personae's chapter: "just like Heroes")."""
 
     number = 1
     rolls = True
 
     def planned(self, sequence):
         outcomes = WarriorOutcome.objects.filter(participant=sequence.participant).select_related(
-            "warrior__warrior_type"
+            "warrior__warrior_type", "warrior__hired_sword"
         )
         tasks = []
         for order, outcome in enumerate(outcomes):
@@ -62,7 +63,8 @@ class Injuries(Step):
                         label=f"{warrior.name} ({models} out of action): daemonic instability",
                     ))  # fmt: skip
                 continue
-            hired = warrior.hired_sword_id is not None  # rolls as a henchman (hired swords)
+            # A hired sword rolls as a henchman; a dramatis persona as a hero.
+            hired = warrior.hired_sword_id is not None and not warrior.hired_sword.is_persona
             if warrior.is_hero and outcome.out_of_action and not hired:
                 tasks.append(SequenceTask(
                     sequence=sequence, step=1, order=order, kind="hero_injury", warrior=warrior,
@@ -330,6 +332,16 @@ def _apply_injuries(ctx: Context, warrior: Warrior, result, dice) -> None:
     }
     if changed:
         ctx.journal.update(warrior, **changed)
+
+
+def dies_keeping_gear(ctx: Context, warrior: Warrior, dice, how: str) -> None:
+    """He dies, but the warband keeps his equipment, unstored (the surgeon's table of the
+    Sawbones rule: ``battles.aftermath.sawbones``); a leader is succeeded as a dead one is."""
+    record_event(
+        ctx.battle.campaign, CampaignEvent.Kind.DEATH,
+        f"{warrior.name} of {ctx.warband.name} {how}.", warband=ctx.warband, battle=ctx.battle,
+    )  # fmt: skip
+    _leaves(ctx, warrior, Warrior.Status.DEAD, dice)
 
 
 def _leaves(ctx: Context, warrior: Warrior, status: str, dice) -> None:

@@ -14,6 +14,14 @@ from warbands.models import Warband
 
 # Mayhem in Mordheim's secret treasury: these steps show or move it.
 TREASURY_STEPS = range(3, 11)
+# Actions of those steps whose dice every player of the battle reads: the search for a
+# dramatis persona (step 6) moves no treasure, and the chapter has it witnessed.
+PUBLIC_ACTIONS = frozenset({"seek_persona"})
+
+
+def secret_dice(step: int, action: str = "") -> bool:
+    """The dice of ``action`` in ``step`` are logged as secret rolls of the treasury."""
+    return step in TREASURY_STEPS and action not in PUBLIC_ACTIONS
 
 
 def may_act(user, sequence: PostBattleSequence, step: int | None = None) -> bool:

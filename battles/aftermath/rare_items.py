@@ -21,7 +21,7 @@ modifiers) per hero who was not taken out of action. Readings where the rules ar
 
 from __future__ import annotations
 
-from battles.aftermath import haggle, mordheim_map
+from battles.aftermath import haggle, mordheim_map, persona_search, sawbones
 from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import (
     TreasuryStep,
@@ -98,7 +98,9 @@ class RareItems(TreasuryStep):
 
     def planned(self, sequence):
         bonus = sequence.participant.warband.warband_type.rare_item_modifier
-        heroes = standing_heroes(sequence)
+        # Sent after a persona or to the physician: no rare items for them.
+        searching = persona_search.searching_heroes(sequence) | sawbones.patients_seen(sequence)
+        heroes = [hero for hero in standing_heroes(sequence) if hero.pk not in searching]
         if not heroes:
             return []
         streetwise = set(
@@ -141,7 +143,19 @@ class RareItems(TreasuryStep):
         context["haggler"] = haggle.haggler(sequence)
         context["rarity_modifiers"] = rarity_modifiers(sequence.participant.warband.warband_type)
         context["receipts"] = receipts(sequence)
+        context["persona_searchers"] = persona_search.searchers(sequence)
+        context["persona_offers"] = persona_search.offered(sequence)
+        context["persona_searches"] = persona_search.searches(sequence)
+        if sawbones.plays(sequence):
+            context["patients"] = sawbones.patients(sequence)
+            context["visits"] = sawbones.visits(sequence)
         return context
+
+    @action
+    def seek_persona(self, ctx, values, dice):
+        """Heroes sent to look for a dramatis persona instead of rare items
+        (``persona_search``)."""
+        return persona_search.seek(ctx, values, dice)
 
     def run_task(self, ctx, task, dice):
         """The roll with the modifier its label shows: Streetwise as the hero had it when the
@@ -156,6 +170,11 @@ class RareItems(TreasuryStep):
         task.result = {"total": total}
         shown = f"+{modifier} " if modifier else ""
         return f"2D6 {roll.faces[0]}+{roll.faces[1]} {shown}= {total}: items up to Rare {total}."
+
+    @action
+    def treat(self, ctx, values, dice):
+        """Sawbones: a hero sees a physician instead of searching (``aftermath.sawbones``)."""
+        return sawbones.treat(ctx, values, dice)
 
     @action
     def buy_rare(self, ctx, values, dice):

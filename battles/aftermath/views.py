@@ -303,7 +303,7 @@ def sequence_act(request: HttpRequest, pk: int) -> HttpResponse:
             entered=posted["dice"],
             warband=sequence.participant.warband,
             user=request.user,
-            secret=sequence.current_step in sequences.TREASURY_STEPS,
+            secret=sequences.secret_dice(sequence.current_step, posted["action"]),
         )
         outcome = sequences.act(
             sequence, actor=request.user, step=posted["step"], action=posted["action"],

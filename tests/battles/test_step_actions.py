@@ -42,7 +42,7 @@ def test_the_steps_declare_the_actions_their_pages_post():
         3: ["store"],
         4: ["sell", "store"],
         5: ["add_veterans", "store"],
-        6: ["buy_rare", "store"],
+        6: ["buy_rare", "seek_persona", "store", "treat"],
         7: ["hire_sword", "store", "upkeep"],
         8: ["add_models", "buy", "buy_stash", "hire", "sell", "store"],
         9: ["buy_container", "equip", "move", "move_item", "place", "sell_container", "store",

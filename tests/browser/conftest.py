@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -23,6 +23,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+# An assertion waits as long as an action does (the contexts' 10 s), not Playwright's 5 s: on
+# two busy cores a page that a user would find quick enough can take more than five.
+expect.set_options(timeout=10_000)
 
 
 def pytest_collection_modifyitems(config, items):

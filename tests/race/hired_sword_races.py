@@ -63,3 +63,40 @@ def upkeep():
         sequence, reavers, "upkeep", lambda: (upkeep_paid(reavers) - before) // 30,
         warrior=ogre.pk, decision="pay",
     )  # fmt: skip
+
+
+# --- Dramatis personae: the search (step 6) and the hire (step 7) ------------------------------
+
+
+def searches(sequence) -> int:
+    sequence.refresh_from_db()
+    return len(sequence.state.get("persona_searches", []))
+
+
+@race("sequence_act:6:seek_persona", "four tabs send the captain after Johann: one search")
+def seek_persona():
+    sequence, reavers = reavers_at(6)
+    captain = reavers.warriors.get(warrior_type__key="mercenary_captain")
+    return act_shot(
+        sequence, reavers, "seek_persona", lambda: searches(sequence),
+        persona="johann_the_knife", heroes=[captain.pk], dice="",
+    )  # fmt: skip
+
+
+def found(sequence, key: str) -> None:
+    """As if the warband's heroes had found ``key`` in step 6 of this sequence."""
+    search = {"persona": key, "heroes": [], "rolls": [1], "found": True}
+    PostBattleSequence.objects.filter(pk=sequence.pk).update(
+        state={**sequence.state, "persona_searches": [search]}
+    )
+    sequence.refresh_from_db()
+
+
+@race("sequence_act:7:hire_sword:persona", "200 gc, Johann found: four tabs hire one Johann")
+def hire_persona():
+    sequence, reavers = reavers_at(7)
+    leave_gold(reavers, 200)
+    found(sequence, "johann_the_knife")
+    return act_shot(
+        sequence, reavers, "hire_sword", lambda: swords(reavers), sword="johann_the_knife"
+    )

@@ -22,6 +22,7 @@ NOT_RACED = {
     "battle_export": "a CSV download; GET only",
     "guide_player": "a page",
     "guide_organiser": "a page",
+    "guide_hired_swords": "a page",
     "fortune_table": "the campaign's fortune table: rules text, no treasure",
     "campaign_settings": "settings; the secrets switch is told in the feed (test_campaigns)",
     "co_organiser_add": "an invitation to co-organise; no treasure",

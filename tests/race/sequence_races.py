@@ -15,7 +15,16 @@ from core.dice import ScriptedDice
 from tests.helpers import act, at, mustered_duel, play_to, sequence_of, warriors
 from tests.race.harness import Shot, race
 from warbands import treasury
-from warbands.models import HiredSword, LedgerEntry, StoredItem, Warband, Warrior, WarriorType
+from warbands.models import (
+    HiredSword,
+    HouseRules,
+    Injury,
+    LedgerEntry,
+    StoredItem,
+    Warband,
+    Warrior,
+    WarriorType,
+)
 
 Reason = LedgerEntry.Reason
 
@@ -162,6 +171,19 @@ def buy_rare():
             container__warband=reavers, item__key="lucky_charm"
         ).count(),
         task=task.pk, goods="item:lucky_charm", to=f"container:{chest.pk}",
+    )  # fmt: skip
+
+
+@race("sequence_act:6:treat", "a hero sees the physician once, and pays once")
+def treat():
+    sequence, reavers = reavers_at(6)
+    HouseRules.objects.create(campaign=reavers.campaign, sawbones=True)
+    brandt = reavers.warriors.get(warrior_type__key="champion")
+    wound = Injury.objects.create(warrior=brandt, name="Leg wound", effect="Leg wound: -1 Movement")
+    return act_shot(
+        sequence, reavers, "treat",
+        lambda: len(PostBattleSequence.objects.get(pk=sequence.pk).state.get("sawbones", {})),
+        hero=brandt.pk, injury=wound.pk, pay_from="", dice="4 4",
     )  # fmt: skip
 
 

@@ -180,9 +180,7 @@ def test_restrictions_of_the_catalogue(key, allowed, refused):
 
 
 # Lists of the price chart's restrictions that the app does not hold yet (their keys).
-# The boss pole's (Forest and Night Goblins); the hand-held mortar's (Gunnery School of Nuln
-# and Maneaters).
-LISTS_TO_COME = {"night_goblins", "maneaters", "merchant_caravans"}
+LISTS_TO_COME: set[str] = set()
 
 
 @pytest.mark.django_db

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.warbands.rule_texts import norm
+from tests.warbands.rule_texts import norm, option_heading
 from warbands.data.convert_bsdata import BSDATA_DIR, LIST_SPECS
 from warbands.models import EquipmentListEntry, WarbandType, WarriorType
 
@@ -59,18 +59,21 @@ ITEM_ALIASES = {
     "Hunting Rifle": "Hochland long rifle",  # Tileans: the chart's hunting rifle
     "Pigeon Bombs": "Hersten-Wenkler pigeon bombs",  # Gunnery School: the chart's full name
     "Throwing stars": "Throwing knives",  # Battle Monks: the chart's "Throwing knives/stars"
-    "Cathayan silk cloak": "Cathayan silk clothes",  # Battle Monks: the chart's name
+    # Battle Monks, Merchant Caravans: the chart's name
+    "Cathayan silk cloak": "Cathayan silk clothes",
     "Obsidian weapon": "Sons of Hashut obsidian weapon",  # The Sons of Hashut: their own
     "Hunting rifle": "Hochland long rifle",  # The Cursed Cavalcade: as the Tileans' own
     "Long rifle": "Hochland long rifle",  # Court of the Profane Pleasures: the chart's
     "Holy Relic": "Holy",  # Chapel Guard: the chart's "Holy/unholy relic" (read up to its "/")
+    "Ball & Chain": "Ball and Chain",  # Night Goblins: the chart's name
+    "Cleaver (counts as axe)": "Axe",  # Maneaters: the chart's axe, not the cook's cleaver
+    "Pike*": "Pike (Merchant Caravans)",  # Merchant Caravans: the chart's own, not the Tileans'
 }
 # The same, for one list only (another list prints the name for another item).
 LIST_ALIASES = {
     # Chapel Guard: 30 gc, the Bretonnian barding (the Outriders' "Barding" is the chart's)
     "bretonnian_chapel_guard": {"Barding": "Bretonnian barding"},
-    # Lustrian Reavers: the chart's wardog (the data set's name), at the list's 20 gc
-    "lustrian_reavers": {"Warhound": "Wardog"},
+    "lustrian_reavers": {"Warhound": "Wardog"},  # the chart's (and the data set's) name
 }
 # Upgrades a text prices on its list, and the upgraded weapons the app sells as items: the
 # app's name for each weapon of the list's part it upgrades, and its price from the weapon's.
@@ -97,6 +100,7 @@ NAMES = {
     "Pit Fighter Veterans": "Pit Veteran",  # Pit Fighters
     "Underclassmen classmen": "Underclassmen",  # Gunnery School of Nuln: a slip of the text
     "Slaaneshi Wretches": "Slaaneshi Wretch",  # Court of the Profane Pleasures: "-es"
+    "Bosses": "Boss",  # Night Goblins: the heading's plural of the Skill Table's Boss
 }
 # Items a warrior's own entry sells besides the text's list ("In addition, he may be armed
 # with a pistol for 15 GC"): {(list, app list): {item: (price, first free, heroes only)}}.
@@ -173,12 +177,8 @@ def headings(lines: list[str]):
     text = " ".join(lines)
     entries, heading = [], None
     for line in lines:
-        # "**0–2 Estalian Warhound** — 25 gold crowns to hire": an option of another's entry
-        # (the Lustrian Reavers' War Beasts, under their Beastmaster), a warrior of the app
-        option = re.match(r"\*\*(\d+)[–-](\d+) (.+?)\*\* — (\d+) gold crowns", line)
-        if option:
-            heading = [option[3], int(option[4]), (int(option[1]), int(option[2])), None]
-            entries.append(heading)
+        if (option := option_heading(line)) is not None:  # the Reavers' War Beasts
+            entries.append(heading := option)
         elif line.startswith("#### ") and "gold crowns" in line:
             name, _, detail = line[5:].partition(" (")
             before = re.match(r"(\d+)(?:[-–](\d+)|(\+))? (.+)", name)
@@ -222,8 +222,11 @@ def test_each_list_is_loaded_with_its_grade_gold_and_size():
         # start with 500gc" (Chapel Guard)
         printed = r"You (?:have|start with) (\d+) ?(?:gold crowns|warp tokens|gcs?|points)"
         gold = int(re.search(printed, choice, re.IGNORECASE)[1]) + GOLD_ADDED.get(key, 0)
-        # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15"
-        size = re.search(r"(?:may never exceed|a maximum of|in the warband is) (\d+)", choice)
+        # "may never exceed 15", "a maximum of 15 models", "maximum number of models … is 15",
+        # "may not exceed 12" (The Restless Dead)
+        size = re.search(
+            r"(?:may (?:never|not) exceed|a maximum of|in the warband is) (\d+)", choice
+        )
         size = size or re.search(
             r"maximum number of \w+ [^.]*?(?:may (?:never|not initially) exceed|is) (\d+)",
             choice,
@@ -266,9 +269,16 @@ def starting_experience(lines: list[str]):
             yield [re.sub(r"^(?:an?|the|all) ", "", n, flags=re.I) for n in names], int(found[2])
 
 
+# Lists that name some henchmen, not "Henchmen", in Starting Experience: the rest start at 0.
+HENCHMEN_UNNAMED = {"the_restless_dead"}
+
+
 def test_every_warrior_starts_with_the_experience_the_text_gives():
     for key, lines in sections().items():
         told = {}
+        if key in HENCHMEN_UNNAMED:
+            kin = WarriorType.objects.filter(warband_type__key=key, kind="henchman")
+            told |= {t.pk: 0 for t in kin}
         for names, experience in starting_experience(lines):
             for name in names:
                 # "All Henchmen"; the Amazons' "Henchwomen"
@@ -302,14 +312,17 @@ def test_every_heroes_skill_lists_are_the_texts_skill_table():
             continue
         first = next(n for n, line in enumerate(rest) if line.startswith("|"))
         table = list(takewhile(lambda line: line.startswith("|"), rest[first:]))
-        # "Academic*": a footnote's star (Dwarf Rangers: never Arcane Lore)
+        # "Academic*": a footnote's star (Dwarf Rangers: never Arcane Lore); so is a tick's
+        # ("✓*", Night Goblins (web): only the leader takes Strength), but a starred Special
+        # is no list (the Forest Goblins' Brave gives up animosity instead)
         columns = [c.strip().strip("*").lower() for c in table[0].strip("|").split("|")]
         # a list's own table under another name is its special list (the Outriders' Cavalry)
         columns = [c if c in CORE_SKILLS or not c else "special" for c in columns]
         ticked_heroes = set()
         for row in table[2:]:
             cells = [c.strip() for c in row.strip("|").split("|")]
-            ticked = {c for c, v in zip(columns, cells, strict=True) if v == "✓"}
+            marks = zip(columns, cells, strict=True)
+            ticked = {c for c, v in marks if v == "✓" or (v == "✓*" and c != "special")}
             hero = find(key, cells[0])
             lists = list(hero.skill_lists.all())
             assert {s.key for s in lists if s.warband_type_id is None} == ticked - {"special"}
@@ -355,7 +368,7 @@ BRACE = r"\((\d+)(?: gc)? for a brace\)"  # "(30 for a brace)", "(60 gc for a br
 
 
 def _price(cost: str) -> int:
-    """The price as printed: "10 gc", "1st free/2 gc", "15 gc (30 for a brace)", "65 gc (Rare
+    """The price as printed: "10 gc", "1st free/2 gc", "15 gc (30 gc for a brace)", "65 gc (Rare
     8; …)", or a multiple with no "gc" ("2 x price")."""
     gold = re.search(r"(\d+) gc", cost)
     return int(gold[1]) if gold else int(re.findall(r"\d+", cost)[-1])
@@ -439,28 +452,48 @@ def magic_section(name: str) -> list[str]:
     return lines[start:end]
 
 
+# Spell lists the campaigns chapter heads its own way: the app's name, the chapter's. The
+# Restless Dead's Necromancy prints one D6 row for two spells ("Death Visage/Living Horror"),
+# each its caster's own (headed "Living Horror (Liche only)"): the app has a list per caster.
+MAGIC_NAMES = {
+    "Waaagh! Magic": "Waaaagh! Magic",
+    "Necromancy (Restless Dead Liche)": "Necromancy (The Restless Dead)",
+    "Necromancy (Restless Dead Necromancer)": "Necromancy (The Restless Dead)",
+}
+STARTING_SPELLS = {("the_restless_dead", "liche"): 2}  # casters of more than one spell
+
+
 def test_every_casters_spell_list_is_the_texts_table_with_its_difficulties():
-    """Each caster's list, spell by spell: the D6 table and each spell's printed difficulty."""
+    """Each caster's list, spell by spell: the D6 table and each spell's printed difficulty
+    (names compared by their letters: "Led'z Go!" is the table's "Led'z go")."""
     casters = WarriorType.objects.filter(
         warband_type__key__in=list(SECTIONS), spell_list__isnull=False
     ).select_related("spell_list")
     assert casters, "no caster in the lists"
     for caster in casters:
-        lines = magic_section(caster.spell_list.name)
+        name = caster.spell_list.name
+        lines = magic_section(MAGIC_NAMES.get(name, name))
         table = {}
         # the D6 table above the spells (a spell may print a table of its own: Chaos Rituals)
         for line in takewhile(lambda line: not line.startswith("#### "), lines):
             row = re.match(r"\| (\d) \| (.+?) \|$", line)
             if row:
                 table[int(row[1])] = row[2]
-        difficulty = {}
+        difficulty, own = {}, {}
         for n, line in enumerate(lines):
             if line.startswith("#### "):
                 printed = next(x for x in lines[n + 1 :] if x.strip())
                 found = re.fullmatch(r"\*Difficulty: (\d+|Auto)\*", printed)
-                difficulty[line[5:].lower()] = int(found[1]) if found[1].isdigit() else None
+                heading, _, only = line[5:].partition(" (")
+                difficulty[heading.lower()] = int(found[1]) if found[1].isdigit() else None
+                if only.endswith(" only)") and norm(caster.name) == norm(only[: -len(" only)")]):
+                    own[heading.lower()] = heading  # "Living Horror (Liche only)"
+        for d6, name in table.items():
+            if "/" in name:  # "Death Visage/Living Horror": the caster's own of the two
+                (table[d6],) = own.values()
         # the table and the headings may differ in case ("scroll" and "Scroll")
-        expected = {d6: (name.lower(), difficulty[name.lower()]) for d6, name in table.items()}
+        expected = {d6: (norm(name), difficulty[name.lower()]) for d6, name in table.items()}
         spells = caster.spell_list.spells.all()
-        assert {s.d6: (s.name.lower(), s.difficulty) for s in spells} == expected, caster.name
-        assert caster.starting_spells == 1, caster.name
+        assert {s.d6: (norm(s.name), s.difficulty) for s in spells} == expected, caster.name
+        told = STARTING_SPELLS.get((caster.warband_type.key, caster.key), 1)
+        assert caster.starting_spells == told, caster.name

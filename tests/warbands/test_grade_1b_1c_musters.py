@@ -8,6 +8,7 @@ import pytest
 from tests.factories import WarbandFactory, finish, hire, lead
 from tests.warbands.grade_1b_1c_legal import LEGAL as LEGAL_1B
 from tests.warbands.grade_1c_legal_a import ILLEGAL_A, LEGAL_A
+from tests.warbands.grade_1c_legal_b import ILLEGAL_B, LEGAL_B
 from tests.warbands.grade_1c_legal_c import ILLEGAL_C, LEGAL_C
 from tests.warbands.grade_1c_legal_d import ILLEGAL_D, LEADERS_D, LEGAL_D
 from tests.warbands.test_grade_1b_1c_lists import SECTIONS
@@ -207,10 +208,11 @@ ILLEGAL = {
     # Gunnery School: the mortar is on the Marksman Equipment List only.
     "gunnery_school_of_nuln": (_a_mortar_for_a_pistolier, "not on Pistolier's equipment list"),
     **ILLEGAL_A,
+    **ILLEGAL_B,
     **ILLEGAL_C,
     **ILLEGAL_D,
 }
-LEGAL = {**LEGAL_1B, **LEGAL_A, **LEGAL_C, **LEGAL_D}
+LEGAL = {**LEGAL_1B, **LEGAL_A, **LEGAL_B, **LEGAL_C, **LEGAL_D}
 
 
 def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():

@@ -165,7 +165,8 @@ def test_catalogue_is_loaded_with_terms_and_profile():
         "combat",
         "strength",
     ]
-    assert HiredSwordType.objects.count() == len(read(DATA)["hired_swords"])
+    swords = HiredSwordType.objects.filter(kind=HiredSwordType.Kind.HIRED_SWORD)
+    assert swords.count() == len(read(DATA)["hired_swords"])
 
 
 @pytest.mark.parametrize(

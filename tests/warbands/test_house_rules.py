@@ -294,3 +294,13 @@ def test_the_new_warband_page_greys_the_lists_left_out_and_refuses_them(client, 
     assert answer.status_code == 422
     assert "do not allow the Pirates" in answer.content.decode()
     assert not Warband.objects.exists()
+
+
+def test_the_organiser_turns_on_the_sawbones_optional_rule(client, organiser):
+    client.force_login(organiser.user)
+    url = reverse("house_rules", args=[organiser.campaign_id])
+    assert "Sawbones: off" in client.get(url).content.decode()
+    answer = client.post(url, {"list_grades": ["1a"], "sword_grades": ["core"], "sawbones": "on"})
+    assert answer.status_code == 302
+    assert HouseRules.objects.get().sawbones
+    assert "Sawbones: on" in client.get(url).content.decode()

@@ -47,7 +47,10 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
     # Chaos + the Sons of Hashut's Chaos Dwarf blunderbuss, poisoned daggers and obsidian weapon
     # + the Marauders of Chaos' barbed whip and great axe + the Bretonnian Chapel Guard's
     # broadsword, shortsword and kite shield + The Cursed Cavalcade's nightmare
-    # + the Lustrian Reavers' misericordia
+    # + the Night Goblins' poison daggers + the Maneaters' Ogre club, iron fist, harpoon
+    # crossbow, three claimed Gnoblars and the Gnoblar fighter (their Cathayan longsword is
+    # the Battle Monks') + the Merchant Caravans' pike and trade wagon (their dragon sword is
+    # the Battle Monks') + the Lustrian Reavers' misericordia
     assert len(items) == (
         114
         + 1
@@ -75,6 +78,9 @@ def test_every_item_of_the_chart_has_a_short_summary_of_its_own():
         + 2
         + 3
         + 1
+        + 1
+        + 7
+        + 2
         + 1
     )
     for item in items:

@@ -58,7 +58,7 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
     # (Lustria)'s own skills, the Lizardmen's special skills and Lizardman Magic, and Forest
     # Goblin Magic; the Arabian Tomb Raiders' special skills and Arabian Elemental Magic, the
     # Bretonnian Knight Virtues; the Dwarf Rangers' two lists (Dwarf Ranger, Slayer) and their
-    # Dwarf Runes; the Horned Hunters' list
+    # Dwarf Runes; the Horned Hunters' list; then the lists named below
     assert len(rows) == (
         35
         + 27
@@ -101,6 +101,14 @@ def test_every_skill_and_spell_has_a_short_summary_of_its_own():
         + 6  # the Chapel Guard's Lady's Prayers
         + 9  # the Imperial Outriders' Cavalry list
         + 3  # The Cursed Cavalcade's list
+        + 4  # Night Goblins: their skills
+        + 6  # Maneaters: their skills
+        + 5  # The Restless Dead: their skills
+        + 12  # The Restless Dead: Necromancy, the Liche's and the Necromancer's lists
+        + 5  # Merchant Caravans: the Merchant's skills
+        + 6  # Night Goblins (web): their skills
+        + 3  # Night Goblins (web): the Squig Herder's skills
+        + 6  # Night Goblins (web): Goblin Magic
     )
     for where, row in rows:
         summary = row.get("summary", "")

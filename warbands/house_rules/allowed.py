@@ -98,6 +98,7 @@ class Summary:
     swords: str
     starting_gold: str
     standard: bool
+    sawbones: bool = False
 
 
 def summary(house: HouseRules | None) -> Summary:
@@ -122,4 +123,11 @@ def summary(house: HouseRules | None) -> Summary:
         ),
         gold,
         False,
+        house.sawbones,
     )
+
+
+def plays_sawbones(campaign: Campaign | int, house=UNREAD) -> bool:
+    """Whether the campaign plays the optional Sawbones rule (``battles.rules.sawbones``)."""
+    house = _read(campaign, house)
+    return house is not None and house.sawbones

@@ -65,6 +65,13 @@ class HouseRulesForm(forms.Form):
         label="Starting gold (gc)",
         help_text="Blank: each list's own (500 gc for most).",
     )
+    sawbones = forms.BooleanField(
+        required=False,
+        label="Sawbones",
+        help_text="Optional rule (Town Cryer 8): after a battle a hero may see a physician "
+        "about one lasting injury (20 gc, a roll on the surgery table) instead of looking for "
+        "a rare item; post-battle step 6 offers it.",
+    )
 
     def __init__(self, *args, house: HouseRules | None = None, **kwargs) -> None:
         if house is not None:
@@ -76,6 +83,7 @@ class HouseRulesForm(forms.Form):
                     "sword_grades": house.sword_grades,
                     "sword_keys": house.sword_keys,
                     "starting_gold": house.starting_gold,
+                    "sawbones": house.sawbones,
                 },
             )
         else:

@@ -39,6 +39,7 @@ def set_house_rules(
     sword_grades: Iterable[str],
     sword_keys: Iterable[str],
     starting_gold: int | None,
+    sawbones: bool = False,
 ) -> HouseRules:
     """Write the campaign's house rules, while no warband exists in it."""
     locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
@@ -63,6 +64,7 @@ def set_house_rules(
             "sword_grades": sword_grades,
             "sword_keys": sword_keys,
             "starting_gold": starting_gold,
+            "sawbones": bool(sawbones),
         },
     )
     record_event(locked, CampaignEvent.Kind.CAMPAIGN, f"{actor.username} changed the house rules.")

@@ -69,7 +69,12 @@ class Migration(migrations.Migration):
                     "sword_grades",
                     django.contrib.postgres.fields.ArrayField(
                         base_field=models.CharField(
-                            choices=[("1a", "Grade 1a"), ("1b", "Grade 1b"), ("1c", "Grade 1c")],
+                            choices=[
+                                ("core", "Rulebook"),
+                                ("1a", "Grade 1a"),
+                                ("1b", "Grade 1b"),
+                                ("1c", "Grade 1c"),
+                            ],
                             max_length=4,
                         ),
                         blank=True,
@@ -96,6 +101,15 @@ class Migration(migrations.Migration):
                             django.core.validators.MinValueValidator(1),
                             django.core.validators.MaxValueValidator(5000),
                         ],
+                    ),
+                ),
+                (
+                    "sawbones",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Optional rule (Town Cryer 8): after a battle a hero may see a "
+                        "physician about one lasting injury instead of looking for a rare item.",
+                        verbose_name="Sawbones",
                     ),
                 ),
                 ("updated_at", models.DateTimeField(auto_now=True)),

@@ -10,14 +10,22 @@ from warbands.rules import hired_swords as rules_hired
 
 
 class HiredSwordType(models.Model):
-    """A hired sword of the catalogue (``warbands/data/hired_swords.json``): his terms.
+    """A hired sword of the catalogue (``warbands/data/hired_swords.json``), or a dramatis
+    persona (``dramatis_personae.json``, ``kind``): his terms. A persona is hired as a hired
+    sword is (the same fee, upkeep, rating and roster), but only after a search
+    (``warbands.dramatis_personae``), never at the muster, one of him in a whole campaign.
 
     His profile, skill lists, race and rating value live on ``warrior_type`` (a warrior type of
     no warband list), so that once hired he is a ``Warrior`` like any hero: experience,
     advances, injuries and the roster work for him unchanged.
     """
 
+    class Kind(models.TextChoices):
+        HIRED_SWORD = "hired_sword", "Hired sword"
+        DRAMATIS_PERSONA = "dramatis_persona", "Dramatis persona"
+
     key = models.SlugField(max_length=60, unique=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.HIRED_SWORD)
     name = models.CharField(max_length=100)
     warrior_type = models.OneToOneField(
         WarriorType, on_delete=models.PROTECT, related_name="hired_sword"
@@ -36,6 +44,18 @@ class HiredSwordType(models.Model):
     )
     equipment = models.JSONField(default=list, blank=True)
     special_rules = models.JSONField(default=list, blank=True)
+    # A dramatis persona's own: his skills by name, his other hiring terms (text), whether he
+    # stays for one battle only, whether two warbands of a campaign may each have him (Luthor
+    # Wolfenbaum: "I am Everywhere"), and why no warband hires him through the app at all.
+    skills = models.JSONField(default=list, blank=True)
+    hire_terms = models.JSONField(default=list, blank=True)
+    one_battle = models.BooleanField(
+        default=False, help_text="Leaves after the battle; sought again only after one without him."
+    )
+    everywhere = models.BooleanField(
+        default=False, help_text="Several warbands of a campaign may have him at once."
+    )
+    hire_refused = models.CharField(max_length=300, blank=True)
 
     objects = KeyedManager()
 
@@ -47,6 +67,27 @@ class HiredSwordType(models.Model):
 
     def natural_key(self):
         return (self.key,)
+
+    @property
+    def is_persona(self) -> bool:
+        return self.kind == self.Kind.DRAMATIS_PERSONA
+
+    @property
+    def hired_by_label(self) -> str:
+        """Who may hire him, in a line (the guide's catalogue)."""
+        if self.hire_refused:
+            return "not hired through the app"
+        hired_by = self.hired_by or {}
+        parts = []
+        if hired_by.get("only"):
+            parts.append("only " + ", ".join(hired_by["only"]))
+        if hired_by.get("only_lists"):
+            parts.append("only the lists " + ", ".join(hired_by["only_lists"]))
+        if hired_by.get("except"):
+            parts.append("not " + ", ".join(hired_by["except"]))
+        if hired_by.get("except_lists"):
+            parts.append("not the lists " + ", ".join(hired_by["except_lists"]))
+        return "; ".join(parts) or "any warband"
 
     @property
     def rating(self) -> int:

@@ -1,6 +1,6 @@
-"""A campaign's house rules: the warband lists and hired swords it allows, and its starting
-gold (``warbands.rules.house_rules`` says how they are read; ``warbands.house_rules`` sets them
-and answers what they allow)."""
+"""A campaign's house rules: the warband lists and hired swords it allows, its starting gold
+and the campaign chapter's optional rules it plays (``warbands.rules.house_rules`` says how
+they are read; ``warbands.house_rules`` sets them and answers what they allow)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,12 @@ class HouseRules(models.Model):
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(MOST_STARTING_GOLD)],
         help_text="Blank: each list's own starting gold.",
+    )
+    sawbones = models.BooleanField(
+        "Sawbones",
+        default=False,
+        help_text="Optional rule (Town Cryer 8): after a battle a hero may see a physician "
+        "about one lasting injury instead of looking for a rare item.",
     )
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -7,7 +7,7 @@ The hired sword's entry says which warband families may hire him (``only``) or m
 the Wolf Priest joins only the Middenheim Mercenaries; ``except_lists``: never a Warrior
 Priest of Sigmar with them); the warband list may narrow it further (its ``hired_swords``
 special rule: ``none``, ``only_named``, ``no_elves``, ``as_human_mercenaries`` or the keys it
-allows).
+allows, each of whom it may hire whatever his own entry says of other warbands).
 """
 
 from __future__ import annotations
@@ -61,8 +61,11 @@ def hire_refusal(
         return f"{family} warbands hire no hired swords."
     if list_rule == "no_elves" and terms.race == "elf":
         return refused
-    if isinstance(list_rule, list | tuple) and terms.key not in list_rule:
-        return refused
+    if isinstance(list_rule, list | tuple):
+        # The list names whom it hires: the one it names may join it, whatever his own entry
+        # says of other warbands (the Maneaters' rule names the Halfling Thief, whose entry
+        # names neither Ogres nor Maneaters: the narrower rule, the list's, wins).
+        return None if terms.key in list_rule else refused
     if list_rule == "only_named" and family not in terms.only:
         # The list hires only those whose entry names it.
         return refused

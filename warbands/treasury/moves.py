@@ -173,7 +173,12 @@ def list_refusal(warrior: Warrior, item: Item) -> str | None:
 
 def check_may_use(warrior: Warrior, item: Item) -> None:
     """Campaigns text: equipment "taken from storage for your warband must be of an
-    appropriate type for the warrior, as indicated by the warband lists" (``list_refusal``)."""
+    appropriate type for the warrior, as indicated by the warband lists" (``list_refusal``).
+    A dramatis persona uses only his own equipment: nothing is handed to him."""
+    if warrior.hired_sword_id is not None and warrior.hired_sword.is_persona:
+        raise RuleViolation(
+            f"{warrior.name} is a dramatis persona: he uses only his own equipment."
+        )
     if item.category in NOT_STORABLE:
         raise RuleViolation(f"{item.name} cannot be handed from warrior to warrior.")
     if refusal := list_refusal(warrior, item):

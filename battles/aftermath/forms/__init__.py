@@ -32,8 +32,10 @@ from battles.aftermath.forms.actions import (
     HireForm,
     HireSwordForm,
     NoInput,
+    SeekPersonaForm,
     SellItemForm,
     SellWyrdstoneForm,
+    TreatForm,
     UpkeepForm,
 )
 from battles.aftermath.forms.fields import Text
@@ -65,6 +67,8 @@ ACTION_FORMS: dict[Callable, type[forms.Form]] = {
     SellWyrdstone.sell: SellWyrdstoneForm,  # 4
     Veterans.add_veterans: AddModelsForm,  # 5
     RareItems.buy_rare: BuyRareForm,  # 6
+    RareItems.seek_persona: SeekPersonaForm,
+    RareItems.treat: TreatForm,  # Sawbones, when the campaign plays it
     DramatisPersonae.hire_sword: HireSwordForm,  # 7
     DramatisPersonae.upkeep: UpkeepForm,
     Recruits.hire: HireForm,  # 8

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from battles.aftermath.forms.fields import Key, RowSelect, Shown, Tagged, Text, Whole
+from battles.aftermath.forms.fields import Key, RowSelect, Shown, Tagged, Text, Whole, as_key
 from battles.forms import DiceField
 from core.options import OptionsSelect
 from warbands.models import HiredSword, StorageContainer, Warrior
@@ -127,6 +127,28 @@ class BuyRareForm(Shown, TreasuryForm):
         return where, held.first() if pk else None
 
 
+class TreatForm(Shown, TreasuryForm):
+    """Sawbones: one hero's visit to the physician (one form per hero who may go): which of
+    his injuries, paid from where, and the 2D6 (blank: the server rolls)."""
+
+    hero = Key()
+    injury = Key(label="Injury to treat", widget=_chosen())
+    pay_from = _pay_from()
+    dice = DiceField(
+        label="Surgery dice (2D6)", widget=forms.TextInput(attrs={"placeholder": "server rolls"})
+    )
+    drawn = ("injury", "pay_from", "dice")
+    row = "hero"
+    lists = {"pay_from": "paying"}
+
+    def show(self, page: dict, row: str = "") -> None:
+        super().show(page, row)
+        for hero, injuries in page.get("patients", ()):
+            if str(hero.pk) == row:
+                self.fields["injury"].label = f"{hero.name}: injury to treat"
+                self.offer("injury", [(i.pk, i.effect or i.name) for i in injuries])
+
+
 class HireSwordForm(Shown, forms.Form):
     # A hired sword of the catalogue, by key (one form per row); blank: typed by hand.
     sword = Text(max_length=60, widget=forms.HiddenInput)
@@ -146,11 +168,54 @@ class HireSwordForm(Shown, forms.Form):
         if not row:
             name.attrs["required"] = True
             return
-        swords = {sword.key: sword.name for sword, _reason in page.get("sword_catalogue", ())}
+        offered = [*page.get("sword_catalogue", ()), *page.get("persona_catalogue", ())]
+        swords = {sword.key: sword.name for sword, _reason in offered}
         named = swords.get(row, "hired sword")
         name.attrs.update(
             {"placeholder": "Name (optional)", "aria-label": f"Name of the new {named}"}
         )
+
+
+class Keys(forms.Field):
+    """Several keys of the warband's things, ticked (the heroes sent to search): those that
+    do not read are left out, and at most twenty are read."""
+
+    widget = forms.CheckboxSelectMultiple
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return []
+        values = [value] if isinstance(value, str | int) else list(value)[:20]
+        keys = [as_key(str(v).strip()) for v in values]
+        return [key for key in keys if key is not None]
+
+
+class SeekPersonaForm(Shown, forms.Form):
+    """Step 6: heroes sent to look for one dramatis persona (``persona_search``)."""
+
+    persona = Text(label="Dramatis persona", max_length=60, widget=_chosen())
+    heroes = Keys(label="Heroes who search")
+    dice = DiceField(
+        label="Dice, one D6 per hero in the order listed",
+        widget=forms.TextInput(attrs={"placeholder": "server rolls"}),
+    )
+    drawn = ("persona", "heroes", "dice")
+
+    def show(self, page: dict, row: str = "") -> None:
+        """The personae (one the warband may not seek disabled, with why) and the heroes who
+        may still search."""
+        super().show(page, row)
+        self.offer("persona", [
+            (persona.key, f"{persona.name} ({persona.hire_fee} gc)" + (f": {why}" if why else ""),
+             _refused_offer(why))
+            for persona, why in page.get("persona_offers", ())
+        ], blank="Choose one")  # fmt: skip
+        self.fields["heroes"].widget.choices = [
+            (hero.pk, f"{hero.name} (I {hero.I})") for hero in page.get("persona_searchers", ())
+        ]
 
 
 class UpkeepForm(Shown, forms.Form):
