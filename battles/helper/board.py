@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from battles.aftermath.carried_items import table_labels
+from battles.helper.animosity import animosity_due, subjects
 from battles.helper.moves import refusal
 from battles.helper.rout import may_rout, models_of, rerolls, rout_due
 from battles.models import DiceRoll, Fighter, Game, GameEvent, GameSide
@@ -53,6 +54,7 @@ class SideView:
     leadership: int = 0
     rerolls: list = field(default_factory=list)
     carried: list[str] = field(default_factory=list)
+    animosity: list[Fighter] = field(default_factory=list)  # to roll for, as its turn begins
 
     @property
     def warband(self):
@@ -173,6 +175,7 @@ def side_view(game: Game, side: GameSide, own: list[Fighter], seats: Seats, carr
         leadership=play.rout_leadership(models_of(own)),
         rerolls=rerolls(side, own) if side.rout_failed else [],
         carried=list(carried),
+        animosity=subjects(own) if animosity_due(game, side, own) else [],
     )
 
 

@@ -47,8 +47,20 @@ class StartForm(BattleForm):
 
 ACTIONS = (
     "state", "fall_outcome", "mark", "rally", "test", "fall", "rout_test", "reroll", "rout",
-    "next_phase", "undo", "loot", "note", "end",
+    "next_phase", "undo", "loot", "note", "end", "animosity",
 )  # fmt: skip
+
+
+class IdsField(forms.Field):
+    """Rows named by their ids, as checkboxes of one name send them."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value) -> list[int]:
+        values = value or []
+        if not all(isinstance(v, str) and ROW_ID.fullmatch(v) for v in values):
+            raise forms.ValidationError("Pick from the list.")
+        return [int(v) for v in values]
 
 
 class MoveForm(forms.Form):
@@ -82,6 +94,7 @@ class MoveForm(forms.Form):
     event = forms.IntegerField(required=False, min_value=1)
     winner = forms.CharField(required=False, max_length=20)
     shown = forms.IntegerField(required=False, min_value=0)  # the version the page shows
+    spared = IdsField(required=False, label="Spared")
 
     def clean_winner(self) -> str:
         winner = self.cleaned_data["winner"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from battles.helper.animosity import animosity_due, may_be_due
 from battles.helper.common import (
     changed,
     current_side,
@@ -223,6 +224,8 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
         )
     if any(f.hits_taken for f in Fighter.objects.filter(game=game)):
         raise RuleViolation("Say first what the hits of a fall did.")
+    if may_be_due(game, side) and animosity_due(game, side, _with_types(side)):
+        raise RuleViolation(f"{side.participant.warband.name} rolls for Animosity first.")
     order = play.PHASE_ORDER
     if game.phase != order[-1]:
         game.phase = order[order.index(game.phase) + 1]
@@ -231,6 +234,10 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
         return game
     advance_turn(game, actor)
     return game
+
+
+def _with_types(side) -> list[Fighter]:
+    return list(Fighter.objects.filter(side=side).select_related("warrior__warrior_type"))
 
 
 def position(game: Game) -> str:

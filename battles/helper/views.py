@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from battles.helper import checks, delta, end, moves, rout, start
+from battles.helper import animosity, checks, delta, end, moves, rout, start
 from battles.helper.board import board, carried_labels, enemies_of
 from battles.helper.common import recording
 from battles.helper.forms import (
@@ -105,6 +105,7 @@ def _context(request, game: Game, *, note="", error="", fighter_id=None, whole=T
         "note_fields": NoteForm,
         "roll_form": RollForm,
         "rout_form": lambda: RollForm(testid="rout-dice"),
+        "animosity_form": lambda: RollForm(testid="animosity-dice"),
         "end_form": lambda: EndForm(sides=drawn.sides),
         "move": _move_url(game),
         "note": note,
@@ -213,7 +214,7 @@ def _move(form: MoveForm, pk: int, actor) -> str:
     needs_fighter = action in ("state", "fall_outcome", "mark", "rally", "test", "fall", "loot")
     if needs_fighter and not fighter:
         raise RuleViolation("Pick a warrior.")
-    if action in ("rout_test", "reroll", "rout") and not data["side"]:
+    if action in ("rout_test", "reroll", "rout", "animosity") and not data["side"]:
         raise RuleViolation("Pick a warband.")
     dice, side = data["dice"], data["side"]
     match action:
@@ -251,6 +252,9 @@ def _move(form: MoveForm, pk: int, actor) -> str:
         case "rout":
             rout.rout(pk, side, actor=actor)
             return "The warband routs."
+        case "animosity":
+            offended = animosity.roll(pk, side, spared=data["spared"], entered=dice, actor=actor)
+            return f"Animosity rolled: {len(offended) or 'none'} took offence."
         case "next_phase":
             moves.next_phase(pk, actor=actor, seen=data["seen"])
             return ""

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 
 from battles.models.battle import Battle, Participant
+from battles.rules import animosity as animosity_rules
 from battles.rules import play
 
 
@@ -76,6 +77,9 @@ class GameSide(models.Model):
         default=list, blank=True, help_text="Re-rolls taken: once-per-game ones stay here."
     )
     rerolls_this_test = models.JSONField(default=list, blank=True)
+    animosity_turn = models.PositiveSmallIntegerField(
+        default=0, help_text="The turn it last rolled for Animosity (0: never)."
+    )
 
     objects = models.QuerySet.as_manager()
 
@@ -129,6 +133,11 @@ class Fighter(models.Model):
     rally_turn = models.PositiveSmallIntegerField(
         default=0, help_text="The turn of his latest Rally test: one per recovery phase."
     )
+    animosity = models.CharField(
+        max_length=12, blank=True,
+        choices=[(r.key, r.name) for r in animosity_rules.RESULTS.values()],
+        help_text="What his Animosity made him do this turn (empty: nothing).",
+    )  # fmt: skip
 
     SNAPSHOT = ("state", "may_stand", "ran", "charged", "fled", "fell", "fall_height",
                 "hits_taken", "cause", "taken_out_by_id", "taken_out_turn")  # fmt: skip
@@ -165,6 +174,11 @@ class Fighter(models.Model):
     @property
     def is_out(self) -> bool:
         return self.state == play.OUT_OF_ACTION
+
+    @property
+    def animosity_result(self) -> animosity_rules.Result | None:
+        """What his Animosity makes him do this turn, if anything."""
+        return animosity_rules.RESULTS.get(self.animosity)
 
     @property
     def name(self) -> str:
