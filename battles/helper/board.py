@@ -36,6 +36,7 @@ class FighterView:
     buttons: list[tuple[str, str]] = field(default_factory=list)
     may_rally: bool = False
     deeds: bool = False
+    may_wound: bool = False  # a wound to lose with no roll, tapped on his row
 
     @property
     def state_label(self) -> str:
@@ -104,6 +105,7 @@ def fighter_view(game: Game, fighter: Fighter, mine: bool) -> FighterView:
         and fighter.rally_turn != game.turn
     )
     view.deeds = own_turn and fighter.state in (play.STANDING, play.HIDDEN)
+    view.may_wound = not fighter.fall_height and not fighter.hits_taken and fighter.wounds_left > 1
     return view
 
 

@@ -47,7 +47,7 @@ class StartForm(BattleForm):
 
 ACTIONS = (
     "state", "fall_outcome", "mark", "rally", "test", "fall", "rout_test", "reroll", "rout",
-    "next_phase", "undo", "loot", "note", "end", "animosity",
+    "next_phase", "undo", "loot", "note", "end", "animosity", "wound",
 )  # fmt: skip
 
 
@@ -220,6 +220,19 @@ class OutOfActionForm(forms.Form):
         ]  # fmt: skip
 
 
+class WoundForm(OutOfActionForm):
+    """A wound that may roll on the injury chart: what would take him out, and the die."""
+
+    dice = forms.CharField(
+        required=False, max_length=40, label="Dice (one D6)", widget=DiceInput("wound-dice")
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["taken_out"].label = "What wounded him (should it take him out)"
+        self.fields["taken_out"].widget.attrs["data-testid"] = "wounded-by"
+
+
 class TestForm(forms.Form):
     test = forms.ChoiceField(
         label="Which",
@@ -277,6 +290,7 @@ def panel_forms(fighter, *, enemies, causes, reach: int = play.LEADER_REACH) -> 
         "fall": FallForm(auto_id=ids("fall")),
         "rally": RallyForm(auto_id=ids("rally"), leadership=fighter.warrior.Ld, reach=reach),
         "out": OutOfActionForm(auto_id=ids("out"), enemies=enemies, causes=causes),
+        "wound": WoundForm(auto_id=ids("wound"), enemies=enemies, causes=causes),
         "test": TestForm(auto_id=ids("test")),
         "loot": LootForm(auto_id=ids("loot"), fighter=fighter),
     }

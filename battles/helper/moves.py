@@ -14,12 +14,13 @@ from django.db import transaction
 from battles.helper.animosity import animosity_due, may_be_due
 from battles.helper.common import (
     changed,
+    changed_fighter,
     current_side,
+    enemy_taking_out,
     fighter_of,
     is_turn_of,
     locked,
     log,
-    shows_on_side,
 )
 from battles.helper.permissions import check_plays, check_turn
 from battles.helper.rout import rout_due
@@ -64,13 +65,6 @@ def refusal(game: Game, fighter: Fighter, new: str) -> str:
     return ""
 
 
-def _enemy(game: Game, fighter: Fighter, by_id: int | None) -> int:
-    on_table = Fighter.objects.filter(game=game, warrior_id=by_id).exclude(side=fighter.side)
-    if by_id is None or not on_table.exists():
-        raise RuleViolation(f"Say which enemy warrior took {fighter.name} out of action.")
-    return by_id
-
-
 @transaction.atomic
 def set_state(
     battle_id: int, fighter_id: int, state: str, *, actor, cause: str = "", by_id=None
@@ -89,7 +83,8 @@ def set_state(
         if cause not in Fighter.Cause.values:
             raise RuleViolation(f"Say what took {fighter.name} out of action.")
         fighter.cause = cause
-        fighter.taken_out_by_id = _enemy(game, fighter, by_id) if cause == "enemy" else None
+        by_enemy = cause == "enemy"
+        fighter.taken_out_by_id = enemy_taking_out(game, fighter, by_id) if by_enemy else None
         fighter.taken_out_turn = game.turn
     if state == play.FLEEING:
         fighter.fled = True
@@ -98,14 +93,8 @@ def set_state(
     fighter.save()
     log(game, _describe(fighter, old), kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter,
         before=before)  # fmt: skip
-    _changed_fighter(game, fighter, old)
+    changed_fighter(game, fighter, old)
     return fighter
-
-
-def _changed_fighter(game: Game, fighter: Fighter, old: str) -> None:
-    """His row changes; his side's summary too when his state shows on it."""
-    side = [fighter.side] if shows_on_side(game, fighter.side, old, fighter.state) else []
-    changed(game, fighters=[fighter], sides=side)
 
 
 def _describe(fighter: Fighter, old: str) -> str:
@@ -146,7 +135,7 @@ def record_fall(battle_id: int, fighter_id: int, outcome: str, *, actor) -> Figh
         raise RuleViolation("Say what the hits did.")
     fighter.save()
     log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
-    _changed_fighter(game, fighter, old)
+    changed_fighter(game, fighter, old)
     return fighter
 
 
@@ -203,7 +192,7 @@ def undo(battle_id: int, event_id: int, *, actor) -> str:
     event.before = None
     event.save(update_fields=["before"])
     log(game, f"Undone: {event.text}", kind=GameEvent.Kind.STATE, actor=actor, side=fighter.side)
-    _changed_fighter(game, fighter, old)
+    changed_fighter(game, fighter, old)
     return event.text
 
 

@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from battles.helper import animosity, checks, delta, end, moves, rout, start
+from battles.helper import animosity, checks, delta, end, moves, rout, start, wounds
 from battles.helper.board import board, carried_labels, enemies_of
 from battles.helper.common import recording
 from battles.helper.forms import (
@@ -211,7 +211,16 @@ def _move(form: MoveForm, pk: int, actor) -> str:
     """Make the move the form names; what happened, as the page says it."""
     data = form.cleaned_data
     action, fighter = data["action"], data["fighter"]
-    needs_fighter = action in ("state", "fall_outcome", "mark", "rally", "test", "fall", "loot")
+    needs_fighter = action in (
+        "state",
+        "fall_outcome",
+        "mark",
+        "rally",
+        "test",
+        "fall",
+        "loot",
+        "wound",
+    )
     if needs_fighter and not fighter:
         raise RuleViolation("Pick a warrior.")
     if action in ("rout_test", "reroll", "rout", "animosity") and not data["side"]:
@@ -222,6 +231,13 @@ def _move(form: MoveForm, pk: int, actor) -> str:
             cause, by_id = form.what_took_out()
             moved = moves.set_state(pk, fighter, data["state"], actor=actor, cause=cause,
                                     by_id=by_id)  # fmt: skip
+            return f"{moved.name}: {play.STATES[moved.state].lower()}."
+        case "wound":
+            cause, by_id = form.what_took_out()
+            moved = wounds.wound(pk, fighter, cause=cause, by_id=by_id, entered=dice,
+                                 actor=actor)  # fmt: skip
+            if moved.wounds_left:
+                return f"{moved.name}: {moved.wounds_left} of {moved.wounds} wounds left."
             return f"{moved.name}: {play.STATES[moved.state].lower()}."
         case "fall_outcome":
             moved = moves.record_fall(pk, fighter, data["outcome"], actor=actor)

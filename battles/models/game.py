@@ -133,6 +133,9 @@ class Fighter(models.Model):
     rally_turn = models.PositiveSmallIntegerField(
         default=0, help_text="The turn of his latest Rally test: one per recovery phase."
     )
+    wounds_lost = models.PositiveSmallIntegerField(
+        default=0, help_text="Wounds taken in this game, up to his profile's W."
+    )
     animosity = models.CharField(
         max_length=12, blank=True,
         choices=[(r.key, r.name) for r in animosity_rules.RESULTS.values()],
@@ -140,7 +143,8 @@ class Fighter(models.Model):
     )  # fmt: skip
 
     SNAPSHOT = ("state", "may_stand", "ran", "charged", "fled", "fell", "fall_height",
-                "hits_taken", "cause", "taken_out_by_id", "taken_out_turn")  # fmt: skip
+                "hits_taken", "cause", "taken_out_by_id", "taken_out_turn",
+                "wounds_lost")  # fmt: skip
 
     objects = models.QuerySet.as_manager()
 
@@ -168,12 +172,22 @@ class Fighter(models.Model):
         return {name: getattr(self, name) for name in self.SNAPSHOT}
 
     def restore(self, snapshot: dict) -> None:
+        """As he was; a field the snapshot predates stays as it is."""
         for name in self.SNAPSHOT:
-            setattr(self, name, snapshot[name])
+            setattr(self, name, snapshot.get(name, getattr(self, name)))
 
     @property
     def is_out(self) -> bool:
         return self.state == play.OUT_OF_ACTION
+
+    @property
+    def wounds(self) -> int:
+        """His profile's Wounds (at least one)."""
+        return max(self.warrior.W, 1)
+
+    @property
+    def wounds_left(self) -> int:
+        return self.wounds - self.wounds_lost
 
     @property
     def animosity_result(self) -> animosity_rules.Result | None:
