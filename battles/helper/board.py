@@ -92,7 +92,7 @@ def fighter_view(game: Game, fighter: Fighter, mine: bool) -> FighterView:
     if not mine or fighter.is_out:
         return view
     own_turn = fighter.side.position == game.player
-    if not fighter.hits_taken and not fighter.fall_height:
+    if not fighter.fall_height:
         view.buttons = [
             (state, _label(state, fighter.state))
             for state in TAPS
@@ -105,7 +105,7 @@ def fighter_view(game: Game, fighter: Fighter, mine: bool) -> FighterView:
         and fighter.rally_turn != game.turn
     )
     view.deeds = own_turn and fighter.state in (play.STANDING, play.HIDDEN)
-    view.may_wound = not fighter.fall_height and not fighter.hits_taken and fighter.wounds_left > 1
+    view.may_wound = not fighter.fall_height and fighter.wounds_left > 1
     return view
 
 

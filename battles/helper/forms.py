@@ -46,7 +46,7 @@ class StartForm(BattleForm):
 
 
 ACTIONS = (
-    "state", "fall_outcome", "mark", "rally", "test", "fall", "rout_test", "reroll", "rout",
+    "state", "mark", "rally", "test", "fall", "rout_test", "reroll", "rout",
     "next_phase", "undo", "loot", "note", "end", "animosity", "wound",
 )  # fmt: skip
 
@@ -68,11 +68,6 @@ class MoveForm(forms.Form):
     fighter = forms.IntegerField(required=False, min_value=1)
     side = forms.IntegerField(required=False, min_value=1)
     state = forms.ChoiceField(required=False, choices=[("", ""), *list(play.STATES.items())])
-    outcome = forms.ChoiceField(
-        required=False,
-        choices=[("", ""), ("unhurt", "No harm"), (play.KNOCKED_DOWN, "Knocked down"),
-                 (play.STUNNED, "Stunned"), (play.OUT_OF_ACTION, "Out of action")],
-    )  # fmt: skip
     cause = forms.ChoiceField(required=False, choices=[("", ""), *Fighter.Cause.choices])
     by = forms.IntegerField(required=False, min_value=1)
     deed = forms.ChoiceField(required=False, choices=[("", ""), ("ran", "ran"), ("charged", "")])
@@ -177,10 +172,19 @@ class EndForm(forms.Form):
 
 
 class FallForm(forms.Form):
+    """A fall: its height (asked unless a failed test gave it) and the dice."""
+
+    height = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=30,
+        label="Height fallen, inches",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-testid": "fall-height"}),
+    )
     dice = forms.CharField(
         required=False,
         max_length=40,
-        label="Dice (one D6 for the D3)",
+        label="Dice: a D6 for the D3 hits, one per hit to wound, then any injury rolls",
         widget=DiceInput("fall-dice"),
     )
 

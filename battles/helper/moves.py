@@ -38,8 +38,8 @@ def refusal(game: Game, fighter: Fighter, new: str) -> str:
         return f"{name} is out of action (undo it if that was a mistake)."
     if new == old:
         return f"{name} is already {play.STATES[new].lower()}."
-    if fighter.hits_taken:
-        return f"Say first what the hits of {name}'s fall did."
+    if fighter.fall_height:
+        return f"Roll {name}'s fall first."
     if new == play.STANDING:
         if old == play.STUNNED:
             return (
@@ -110,33 +110,6 @@ def _describe(fighter: Fighter, old: str) -> str:
             return f"{name} is out of action, taken out by {by.name} of {by.warband.name}."
         return f"{name} is out of action ({fighter.get_cause_display()})."
     return f"{name}: {play.STATES[new].lower()}."
-
-
-@transaction.atomic
-def record_fall(battle_id: int, fighter_id: int, outcome: str, *, actor) -> Fighter:
-    """What the hits of a fall did: nothing, knocked down, stunned, or out of action (a
-    fall). No armour save applies; the player rolled the wounds at the table."""
-    game = locked(battle_id, actor)
-    fighter = fighter_of(game, fighter_id, actor)
-    if not fighter.hits_taken:
-        raise RuleViolation(f"{fighter.name} has no hits of a fall to record.")
-    before, old = fighter.snapshot(), fighter.state
-    hits, fighter.hits_taken = fighter.hits_taken, 0
-    if outcome == "unhurt":
-        text = f"{fighter.name} shrugs off the {hits} hit(s) of his fall."
-    elif outcome in (play.KNOCKED_DOWN, play.STUNNED, play.OUT_OF_ACTION):
-        fighter.state = outcome
-        fighter.may_stand = False
-        if outcome == play.OUT_OF_ACTION:
-            fighter.cause, fighter.taken_out_by_id = "fall", None
-            fighter.taken_out_turn = game.turn
-        text = f"{fighter.name}, after his fall: {play.STATES[outcome].lower()}."
-    else:
-        raise RuleViolation("Say what the hits did.")
-    fighter.save()
-    log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
-    changed_fighter(game, fighter, old)
-    return fighter
 
 
 @transaction.atomic
@@ -211,8 +184,9 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
         raise RuleViolation(
             f"{side.participant.warband.name} takes its Rout test first (or routs)."
         )
-    if any(f.hits_taken for f in Fighter.objects.filter(game=game)):
-        raise RuleViolation("Say first what the hits of a fall did.")
+    falling = Fighter.objects.filter(game=game, fall_height__gt=0).select_related("warrior")
+    if falling:
+        raise RuleViolation(f"Roll first the fall of {', '.join(f.name for f in falling)}.")
     if may_be_due(game, side) and animosity_due(game, side, _with_types(side)):
         raise RuleViolation(f"{side.participant.warband.name} rolls for Animosity first.")
     order = play.PHASE_ORDER

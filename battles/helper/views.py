@@ -211,16 +211,7 @@ def _move(form: MoveForm, pk: int, actor) -> str:
     """Make the move the form names; what happened, as the page says it."""
     data = form.cleaned_data
     action, fighter = data["action"], data["fighter"]
-    needs_fighter = action in (
-        "state",
-        "fall_outcome",
-        "mark",
-        "rally",
-        "test",
-        "fall",
-        "loot",
-        "wound",
-    )
+    needs_fighter = action in ("state", "mark", "rally", "test", "fall", "loot", "wound")
     if needs_fighter and not fighter:
         raise RuleViolation("Pick a warrior.")
     if action in ("rout_test", "reroll", "rout", "animosity") and not data["side"]:
@@ -239,9 +230,6 @@ def _move(form: MoveForm, pk: int, actor) -> str:
             if moved.wounds_left:
                 return f"{moved.name}: {moved.wounds_left} of {moved.wounds} wounds left."
             return f"{moved.name}: {play.STATES[moved.state].lower()}."
-        case "fall_outcome":
-            moved = moves.record_fall(pk, fighter, data["outcome"], actor=actor)
-            return f"{moved.name}'s fall is recorded."
         case "mark":
             moved = moves.mark(pk, fighter, data["deed"], doing=data["doing"], actor=actor)
             return f"{moved.name}: noted."
@@ -257,8 +245,9 @@ def _move(form: MoveForm, pk: int, actor) -> str:
                                             entered=dice, actor=actor)  # fmt: skip
             return "Passed." if result.passed else "Failed."
         case "fall":
-            hits = checks.fall(pk, fighter, entered=dice, actor=actor)
-            return f"{hits} hit{'s' if hits > 1 else ''}: say what they did."
+            fell = wounds.fall(pk, fighter, height=data["height"], entered=dice, actor=actor)
+            hits, hurt = fell.hits, fell.wounds
+            return f"{hits} hit{'s' if hits > 1 else ''}, {hurt} wound{'s' if hurt != 1 else ''}."
         case "rout_test":
             rout.take_rout_test(pk, side, entered=dice, actor=actor)
             return "The Rout test is taken."

@@ -2,7 +2,8 @@
 and fights on while he has one left; the wound that leaves him none, and each after it, rolls
 on the injury chart with the helper's dice (the server's, or the faces typed), the worst
 result applying. A wound that rolls nothing is undone like a tap; an injury roll, like every
-roll, stands."""
+roll, stands. A fall (after a failed Initiative test, or any other, of a height the player
+gives) rolls its hits, each hit's roll to wound and the injuries they lead to, at once."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from battles.models import Fighter, Game, GameEvent
 from battles.rules import play
 from battles.rules import wounds as rules
 from core.errors import RuleViolation
+
+MOST_FALLEN = 30  # inches: as the Initiative tests' heights (``battles.rules.play``)
 
 
 def check_cause(game: Game, fighter: Fighter, cause: str, by_id: int | None) -> None:
@@ -67,8 +70,8 @@ def wound(
     name = fighter.name
     if fighter.is_out:
         raise RuleViolation(f"{name} is out of action already.")
-    if fighter.fall_height or fighter.hits_taken:
-        raise RuleViolation(f"Finish {name}'s fall first.")
+    if fighter.fall_height:
+        raise RuleViolation(f"Roll {name}'s fall first.")
     before, old, left = fighter.snapshot(), fighter.state, fighter.wounds_left
     if left > 1:
         fighter.wounds_lost += 1
@@ -92,3 +95,60 @@ def wound(
     log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)
     changed_fighter(game, fighter, old, dice=True)
     return fighter
+
+
+def _fall_height(fighter: Fighter, height: int | None) -> int:
+    """The height of his fall: that of the test he failed, or the one given."""
+    if fighter.fall_height:
+        if height and height != fighter.fall_height:
+            raise RuleViolation(
+                f'{fighter.name} falls {fighter.fall_height}" from the test he failed.'
+            )
+        return fighter.fall_height
+    if not height or not 1 <= height <= MOST_FALLEN:
+        raise RuleViolation(f"Give the height of {fighter.name}'s fall in inches.")
+    return height
+
+
+@transaction.atomic
+def fall(battle_id: int, fighter_id: int, *, height: int | None = None, entered: str = "",
+         actor) -> rules.Fall:  # fmt: skip
+    """One of the player's models falls: the one a failed test left to roll, or one of
+    ``height`` inches. Typed dice are taken in order: the D6 for the D3 hits, one per hit to
+    wound, then the injury rolls. He may not move further or hide this turn."""
+    game = locked(battle_id, actor)
+    fighter = fighter_of(game, fighter_id, actor)
+    name = fighter.name
+    if fighter.is_out:
+        raise RuleViolation(f"{name} is out of action already.")
+    height = _fall_height(fighter, height)
+    old = fighter.state
+    rolled, held = dice(game, entered, fighter.side, actor), []
+    with holding_rolls(held):
+        fell = rules.fall(rolled, height, fighter.warrior.T, name)
+        wounded = rules.take(
+            rolled, fell.wounds, wounds=fighter.wounds, lost=fighter.wounds_lost,
+            state=play.STANDING if old == play.HIDDEN else old, who=name,  # seen as he falls
+        )  # fmt: skip
+    check_used(rolled, "The fall (a D6 for the D3 hits, one per hit to wound, then injuries)")
+    fighter.fall_height, fighter.fell = 0, True
+    what = injured(game, fighter, wounded, cause="fall", by_id=None)
+    fighter.save()
+    log(game, _fall_text(name, height, fell, fighter.warrior.T, what), kind=GameEvent.Kind.TEST,
+        actor=actor, fighter=fighter, rolls=held)  # fmt: skip
+    changed_fighter(game, fighter, old, dice=True)
+    return fell
+
+
+def _fall_text(name: str, height: int, fell: rules.Fall, toughness: int, what: str) -> str:
+    hits = f"{fell.hits} hit{'s' if fell.hits > 1 else ''}"
+    text = f'{name} falls {height}": {hits} at Strength {fell.strength}, no armour save; '
+    if fell.needs is None:
+        text += f"Strength {fell.strength} cannot wound T{toughness}"
+    else:
+        rolls = ", ".join(str(r) for r in fell.rolls)
+        count = f"{fell.wounds or 'no'} wound{'s' if fell.wounds != 1 else ''}"
+        text += f"to wound T{toughness} on {fell.needs}+: {rolls}, {count}"
+    if what:
+        text += f"; {what}"
+    return text + ". He may not move further or hide this turn."

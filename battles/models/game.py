@@ -120,10 +120,7 @@ class Fighter(models.Model):
     fled = models.BooleanField(default=False)
     fell = models.BooleanField(default=False)
     fall_height = models.PositiveSmallIntegerField(
-        default=0, help_text="A failed test made him fall this far: the hits are to roll."
-    )
-    hits_taken = models.PositiveSmallIntegerField(
-        default=0, help_text="Hits of a fall rolled: the player says what they did."
+        default=0, help_text="A failed test made him fall this far: the fall is to roll."
     )
     cause = models.CharField(max_length=5, choices=Cause.choices, blank=True)
     taken_out_by = models.ForeignKey(
@@ -142,9 +139,8 @@ class Fighter(models.Model):
         help_text="What his Animosity made him do this turn (empty: nothing).",
     )  # fmt: skip
 
-    SNAPSHOT = ("state", "may_stand", "ran", "charged", "fled", "fell", "fall_height",
-                "hits_taken", "cause", "taken_out_by_id", "taken_out_turn",
-                "wounds_lost")  # fmt: skip
+    SNAPSHOT = ("state", "may_stand", "ran", "charged", "fled", "fell", "fall_height", "cause",
+                "taken_out_by_id", "taken_out_turn", "wounds_lost")  # fmt: skip
 
     objects = models.QuerySet.as_manager()
 
