@@ -48,9 +48,19 @@ def animosity_due(game: Game, side: GameSide, fighters: Sequence[Fighter]) -> bo
     return not game.is_over and may_be_due(game, side) and bool(subjects(fighters))
 
 
-def _summary(name: str, rolled: int, offended: int, spared: list[str]) -> str:
-    models = f"{rolled} model{'s' if rolled != 1 else ''}"
-    text = f"Animosity, {name}: {models} rolled; {offended or 'none'} rolled a 1."
+def _models(count: int) -> str:
+    return f"{count} model{'s' if count != 1 else ''}"
+
+
+def _summary(name: str, results, together, group: list, spared: list[str]) -> str:
+    parts = []
+    if results:
+        offended = sum(1 for _, r in results if r.offended)
+        parts.append(f"{_models(len(results))} rolled; {offended or 'none'} rolled a 1")
+    if together is not None:
+        parts.append(f"one roll for {_models(len(group))}: {together.first}"
+                     + (", they squabble" if together.offended else ""))  # fmt: skip
+    text = f"Animosity, {name}: {'; '.join(parts)}."
     return text + (f" Spared: {', '.join(spared)}." if spared else "")
 
 
@@ -59,8 +69,8 @@ def roll(
     battle_id: int, side_id: int, *, spared: Sequence[int] = (), entered: str = "", actor
 ) -> list[Fighter]:
     """The side's Animosity, once a turn as it begins: typed dice are taken in order, a model
-    at a time (his D6, then the result's D6 when it was a 1). Returns the models who took
-    offence."""
+    at a time (his D6, then the result's D6 when it was a 1), then the one roll of those whose
+    rule has ``one_roll``. Returns the models who took offence."""
     game = locked(battle_id, actor)
     side = side_of(game, side_id)
     check_side(actor, game, side)
@@ -80,22 +90,35 @@ def roll(
     kept_out = set(spared)
     if kept_out - {f.pk for f in able}:
         raise RuleViolation("Spare only models that are subject to Animosity.")
-    rolled, held = dice(game, entered, side, actor), []
+    rolling = [f for f in able if f.pk not in kept_out]
+    group = [f for f in rolling if _rule(f).get("one_roll")]
+    rolled, held, together = dice(game, entered, side, actor), [], None
     with holding_rolls(held):
-        results = [(f, rules.roll(rolled, f.name)) for f in able if f.pk not in kept_out]
+        results = [(f, rules.roll(rolled, f.name)) for f in rolling if f not in group]
+        if group:
+            together = rules.roll_together(rolled, name, len(group))
     check_used(rolled, "Animosity (a D6 a model, and a second after a 1)")
     side.animosity_turn = game.turn
     side.save(update_fields=["animosity_turn"])
     offended = [(f, r) for f, r in results if r.offended]
+    if together is not None and together.offended:
+        offended += [(f, together) for f in group]
     for fighter, result in offended:
         fighter.animosity = result.result.key
     Fighter.objects.bulk_update([f for f, _ in offended], ["animosity"])
-    names = [f.name for f in able if f.pk in kept_out]
-    log(game, _summary(name, len(results), len(offended), names), kind=GameEvent.Kind.TEST,
+    spared_names = [f.name for f in able if f.pk in kept_out]
+    log(game, _summary(name, results, together, group, spared_names), kind=GameEvent.Kind.TEST,
         actor=actor, side=side, rolls=held)  # fmt: skip
     for fighter, result in offended:
-        rule = rules.subject(fighter.warrior.warrior_type.special_rules)
-        log(game, rules.describe(fighter.name, result, rule), kind=GameEvent.Kind.TEST,
-            actor=actor, side=side, fighter=fighter)  # fmt: skip
+        if result is not together:
+            log(game, rules.describe(fighter.name, result, _rule(fighter)),
+                kind=GameEvent.Kind.TEST, actor=actor, side=side, fighter=fighter)  # fmt: skip
+    if together is not None and together.offended:
+        log(game, rules.describe_together(together, [f.name for f in group]),
+            kind=GameEvent.Kind.TEST, actor=actor, side=side)  # fmt: skip
     changed(game, fighters=[f for f, _ in offended], sides=[side], dice=True)
     return [f for f, _ in offended]
+
+
+def _rule(fighter: Fighter):
+    return rules.subject(fighter.warrior.warrior_type.special_rules)

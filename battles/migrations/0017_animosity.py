@@ -18,6 +18,7 @@ class Migration(migrations.Migration):
                     ("i_erd_dat", "I 'Erd Dat!"),
                     ("wud_yoo_say", "Wud Yoo Say?"),
                     ("ill_show_yer", "I'll Show Yer!"),
+                    ("squabble", "Squabbling"),
                 ],
                 help_text="What his Animosity made him do this turn (empty: nothing).",
                 max_length=12,

@@ -4,9 +4,11 @@ the turn of a warband with warriors subject to it begins, each of those models r
 turn. Pure: dice injected.
 
 Who rolls is decided by the rule's presence (``effect: animosity`` on a warrior type's special
-rule), never by the warband's list. What the result makes a model do on the table (charge or
-shoot a friend, trade insults, rush at the enemy) the players carry out; the helper rolls,
-records the result for the turn and says it in its own words.
+rule), never by the warband's list. A rule with ``one_roll`` (the Night Goblins of Mordheimer's
+Information Centre) rolls one D6 for all the models that carry it, and on a 1 they all squabble
+and do nothing else that turn, with no result table. What the result makes a model do on the
+table (charge or shoot a friend, trade insults, rush at the enemy) the players carry out; the
+helper rolls, records the result for the turn and says it in its own words.
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ ILL_SHOW_YER = Result(
     "he hurries toward the closest enemy, charging if he can; with none in sight he may make "
     "an extra move now, and must charge if it brings an enemy within reach.",
 )  # fmt: skip
+# Night Goblins (Mordheimer's Information Centre), Animosity: one D6, the goblins bicker on a 1.
+SQUABBLE = Result("squabble", "Squabbling", "he bickers with his mates and does nothing else.")
 TABLE = {1: I_ERD_DAT, 2: WUD_YOO_SAY, 3: WUD_YOO_SAY, 4: WUD_YOO_SAY, 5: WUD_YOO_SAY,
          6: ILL_SHOW_YER}  # fmt: skip
-RESULTS = {r.key: r for r in TABLE.values()}
+RESULTS = {r.key: r for r in (*TABLE.values(), SQUABBLE)}
 # The Goblin Warrior's own note (``never_charges_orcs`` on his rule).
 SPARES_ORCS = "(A Goblin never charges an Orc over it.)"
 
@@ -78,6 +82,17 @@ def roll(dice: Dice, who: str) -> Roll:
         return Roll(first)
     second = dice.roll(1, 6, f"Animosity: {who}, the result").total
     return Roll(first, second, TABLE[second])
+
+
+def roll_together(dice: Dice, who: str, models: int) -> Roll:
+    """One D6 for ``models`` models whose rule has ``one_roll``: on a 1 they all squabble."""
+    first = dice.roll(1, 6, f"Animosity: {who}, one roll for {models} models").total
+    return Roll(first, None, SQUABBLE if first == OFFENDED else None)
+
+
+def describe_together(rolled: Roll, names: Sequence[str]) -> str:
+    """The log's line for models who squabble together."""
+    return f"Squabbling ({rolled.first}): {', '.join(names)} bicker and do nothing else this turn."
 
 
 def describe(who: str, rolled: Roll, rule: Mapping) -> str:

@@ -4,6 +4,7 @@ in hand-to-hand combat, which the player spares); on a 1 a second D6 says what h
 results are in the log and on the rows both players see; the turn does not move on before."""
 
 import re
+from unittest.mock import ANY
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -11,6 +12,7 @@ from django.urls import reverse
 
 from battles.helper import animosity, moves, start
 from battles.models import DiceRoll, Fighter, Game, GameEvent
+from battles.rules import animosity as animosity_rules
 from battles.rules import play
 from core.errors import RuleViolation
 from tests.factories import WarbandFactory, finish, hire
@@ -150,3 +152,45 @@ def test_both_players_see_the_prompt_then_the_results(client, duel, mob):
         assert "Boyz #2 (1, then 2): Wud Yoo Say?" in shown
         assert re.search(rf'id="fighter-{boy2.pk}"[^>]*>.*?data-testid="animosity"', shown, re.S)
         assert 'data-testid="roll-animosity"' not in shown  # the prompt is gone
+
+
+def test_the_night_goblins_lists_carry_animosity_each_as_its_text_has_it():
+    """Night Goblins (web): a D6 a warrior and the result table, as the Orcs; Night Goblins
+    (Mordheimer's Information Centre): one D6 for them all as the turn begins."""
+    web = WarriorType.objects.get(warband_type__key="night_goblins_web", key="night_goblin_warrior")
+    assert animosity_rules.subject(web.special_rules) == {
+        "name": "Animosity", "effect": "animosity", "text": ANY,
+    }  # fmt: skip
+    gits = WarriorType.objects.get(warband_type__key="night_goblins", key="night_goblin")
+    assert animosity_rules.subject(gits.special_rules)["one_roll"] is True
+
+
+def test_the_night_goblins_squabble_together_on_one_roll(duel):
+    gits = WarbandFactory(
+        campaign=duel["campaign"], name="Night Gits",
+        warband_type=WarbandType.objects.get(key="night_goblins"),
+    )  # fmt: skip
+    hire(gits, "big_boss", name="Skarsnik", items=["sword"])
+    hire(gits, "night_goblin", models=3, name="Gits")
+    gits = finish(gits)
+    battle = start.start_game(
+        actor=gits.owner, campaign=duel["campaign"], scenario_key="skirmish",
+        warband_ids=[gits.pk, duel["reavers"].pk],
+    )  # fmt: skip
+    skarsnik, first, second, third = models_of(battle, gits)
+
+    animosity.roll(battle.pk, first.side_id, spared=[third.pk], entered="1", actor=gits.owner)
+
+    results = dict(Fighter.objects.filter(side=first.side).values_list("pk", "animosity"))
+    assert results == {skarsnik.pk: "", first.pk: "squabble", second.pk: "squabble", third.pk: ""}
+    assert list(DiceRoll.objects.filter(battle=battle).values_list("purpose", "faces")) == [
+        ("Animosity: Night Gits, one roll for 2 models", [1])
+    ]
+    lines = list(GameEvent.objects.filter(game__battle=battle, kind="test")
+                 .order_by("pk").values_list("text", flat=True))  # fmt: skip
+    assert (
+        lines[0]
+        == "Animosity, Night Gits: one roll for 2 models: 1, they squabble. Spared: Gits #3."
+    )
+    assert lines[1].startswith("Squabbling (1): Gits #1, Gits #2")
+    moves.next_phase(battle.pk, actor=gits.owner)

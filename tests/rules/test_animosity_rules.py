@@ -82,3 +82,12 @@ def test_the_results_are_said_in_our_own_words_and_fit_a_line_of_the_log():
         assert not runs(result.does) & text_runs, result.key
         line = animosity.describe("X" * 30, animosity.Roll(1, 1, result), {"never_charges_orcs": 1})
         assert len(line) <= 300, result.key
+
+
+@pytest.mark.parametrize("first", [1, 2, 3, 4, 5, 6])
+def test_one_roll_for_them_all_squabbles_on_a_one_and_rolls_nothing_more(first):
+    """Night Goblins (Mordheimer's Information Centre): one D6, no result table."""
+    dice = ScriptedDice([first, 6])
+    rolled = animosity.roll_together(dice, "Night Gits", 3)
+    assert rolled.result == (animosity.SQUABBLE if first == 1 else None)
+    assert dice.remaining == (6,)

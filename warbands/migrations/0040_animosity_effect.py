@@ -11,6 +11,6 @@ def load(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("warbands", "0038_house_rules")]
+    dependencies = [("warbands", "0039_grade_1c_lists")]
 
     operations = [migrations.RunPython(load, migrations.RunPython.noop)]
