@@ -11,6 +11,6 @@ def load(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("warbands", "0039_grade_1c_lists")]
+    dependencies = [("warbands", "0040_grade_1c_lists")]
 
     operations = [migrations.RunPython(load, migrations.RunPython.noop)]
