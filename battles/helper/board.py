@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from battles.aftermath.carried_items import table_labels
+from battles.helper.animosity import animosity_due, subjects
 from battles.helper.moves import refusal
 from battles.helper.rout import may_rout, models_of, rerolls, rout_due
 from battles.models import DiceRoll, Fighter, Game, GameEvent, GameSide
@@ -35,6 +36,7 @@ class FighterView:
     buttons: list[tuple[str, str]] = field(default_factory=list)
     may_rally: bool = False
     deeds: bool = False
+    may_wound: bool = False  # a wound to lose with no roll, tapped on his row
 
     @property
     def state_label(self) -> str:
@@ -53,6 +55,7 @@ class SideView:
     leadership: int = 0
     rerolls: list = field(default_factory=list)
     carried: list[str] = field(default_factory=list)
+    animosity: list[Fighter] = field(default_factory=list)  # to roll for, as its turn begins
 
     @property
     def warband(self):
@@ -89,7 +92,7 @@ def fighter_view(game: Game, fighter: Fighter, mine: bool) -> FighterView:
     if not mine or fighter.is_out:
         return view
     own_turn = fighter.side.position == game.player
-    if not fighter.hits_taken and not fighter.fall_height:
+    if not fighter.fall_height:
         view.buttons = [
             (state, _label(state, fighter.state))
             for state in TAPS
@@ -102,6 +105,7 @@ def fighter_view(game: Game, fighter: Fighter, mine: bool) -> FighterView:
         and fighter.rally_turn != game.turn
     )
     view.deeds = own_turn and fighter.state in (play.STANDING, play.HIDDEN)
+    view.may_wound = not fighter.fall_height and fighter.wounds_left > 1
     return view
 
 
@@ -173,6 +177,7 @@ def side_view(game: Game, side: GameSide, own: list[Fighter], seats: Seats, carr
         leadership=play.rout_leadership(models_of(own)),
         rerolls=rerolls(side, own) if side.rout_failed else [],
         carried=list(carried),
+        animosity=subjects(own) if animosity_due(game, side, own) else [],
     )
 
 

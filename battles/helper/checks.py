@@ -92,7 +92,8 @@ def initiative_test(
 ) -> play.TestResult:
     """Climbing, jumping down, a diving charge, a gap, or an edge after being knocked down or
     stunned: one Initiative test, or one per full 2" jumped down. A failure that is a fall
-    leaves the hits to roll (``fall``); a failed climb up only stops him this turn."""
+    leaves the fall to roll (``battles.helper.wounds.fall``); a failed climb up only stops him
+    this turn."""
     test = play.TESTS.get(test_key)
     if test is None:
         raise RuleViolation("Pick the test to take.")
@@ -101,8 +102,8 @@ def initiative_test(
     name = fighter.name
     if fighter.is_out:
         raise RuleViolation(f"{name} is out of action.")
-    if fighter.fall_height or fighter.hits_taken:
-        raise RuleViolation(f"Finish {name}'s fall first.")
+    if fighter.fall_height:
+        raise RuleViolation(f"Roll {name}'s fall first.")
     if test.key == "edge":
         if fighter.state not in (play.KNOCKED_DOWN, play.STUNNED):
             raise RuleViolation(f"{name} tests at an edge when knocked down or stunned there.")
@@ -130,24 +131,3 @@ def initiative_test(
     log(game, text, kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)
     changed(game, fighters=[fighter] if result.fall_height else [], dice=True)
     return result
-
-
-@transaction.atomic
-def fall(battle_id: int, fighter_id: int, *, entered: str = "", actor) -> int:
-    """The hits of a fall: D3 at the Strength of the height fallen, no armour save; the player
-    then says what they did (``battles.helper.moves.record_fall``)."""
-    game = locked(battle_id, actor)
-    fighter = fighter_of(game, fighter_id, actor)
-    if not fighter.fall_height:
-        raise RuleViolation(f"{fighter.name} has no fall to roll for.")
-    rolled, held = dice(game, entered, fighter.side, actor), []
-    with holding_rolls(held):
-        hits, strength = play.fall_hits(rolled, fighter.fall_height, fighter.name)
-    check_used(rolled, "The fall (a D6 for the D3 hits)")
-    height, fighter.fall_height, fighter.hits_taken = fighter.fall_height, 0, hits
-    fighter.save()
-    log(game, f'{fighter.name} falls {height}": {hits} hit{"s" if hits > 1 else ""} at '
-        f"Strength {strength}, no armour save. He may not move further or hide this turn.",
-        kind=GameEvent.Kind.TEST, actor=actor, fighter=fighter, rolls=held)  # fmt: skip
-    changed(game, fighters=[fighter], dice=True)
-    return hits

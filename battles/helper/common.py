@@ -179,6 +179,22 @@ def shows_on_side(game: Game, side: GameSide, old: str, new: str) -> bool:
     return side.position == game.player and play.STUNNED in (old, new)
 
 
+def enemy_taking_out(game: Game, fighter: Fighter, by_id: int | None) -> int:
+    """The enemy warrior (by his id) said to have taken ``fighter`` out of action: one on the
+    table, of another side."""
+    on_table = Fighter.objects.filter(game=game, warrior_id=by_id).exclude(side=fighter.side)
+    if by_id is None or not on_table.exists():
+        raise RuleViolation(f"Say which enemy warrior took {fighter.name} out of action.")
+    return by_id
+
+
+def changed_fighter(game: Game, fighter: Fighter, old: str, *, dice: bool = False) -> None:
+    """His row changes; his side's summary too when his state shows on it (``old``: his state
+    before)."""
+    side = [fighter.side] if shows_on_side(game, fighter.side, old, fighter.state) else []
+    changed(game, fighters=[fighter], sides=side, dice=dice)
+
+
 def dice(game: Game, entered: str, side: GameSide | None, actor):
     """The server's dice or the faces typed, every roll in the battle's dice log."""
     return dice_for(

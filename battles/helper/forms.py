@@ -46,9 +46,21 @@ class StartForm(BattleForm):
 
 
 ACTIONS = (
-    "state", "fall_outcome", "mark", "rally", "test", "fall", "rout_test", "reroll", "rout",
-    "next_phase", "undo", "loot", "note", "end",
+    "state", "mark", "rally", "test", "fall", "rout_test", "reroll", "rout",
+    "next_phase", "undo", "loot", "note", "end", "animosity", "wound",
 )  # fmt: skip
+
+
+class IdsField(forms.Field):
+    """Rows named by their ids, as checkboxes of one name send them."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value) -> list[int]:
+        values = value or []
+        if not all(isinstance(v, str) and ROW_ID.fullmatch(v) for v in values):
+            raise forms.ValidationError("Pick from the list.")
+        return [int(v) for v in values]
 
 
 class MoveForm(forms.Form):
@@ -56,11 +68,6 @@ class MoveForm(forms.Form):
     fighter = forms.IntegerField(required=False, min_value=1)
     side = forms.IntegerField(required=False, min_value=1)
     state = forms.ChoiceField(required=False, choices=[("", ""), *list(play.STATES.items())])
-    outcome = forms.ChoiceField(
-        required=False,
-        choices=[("", ""), ("unhurt", "No harm"), (play.KNOCKED_DOWN, "Knocked down"),
-                 (play.STUNNED, "Stunned"), (play.OUT_OF_ACTION, "Out of action")],
-    )  # fmt: skip
     cause = forms.ChoiceField(required=False, choices=[("", ""), *Fighter.Cause.choices])
     by = forms.IntegerField(required=False, min_value=1)
     deed = forms.ChoiceField(required=False, choices=[("", ""), ("ran", "ran"), ("charged", "")])
@@ -82,6 +89,7 @@ class MoveForm(forms.Form):
     event = forms.IntegerField(required=False, min_value=1)
     winner = forms.CharField(required=False, max_length=20)
     shown = forms.IntegerField(required=False, min_value=0)  # the version the page shows
+    spared = IdsField(required=False, label="Spared")
 
     def clean_winner(self) -> str:
         winner = self.cleaned_data["winner"]
@@ -164,10 +172,19 @@ class EndForm(forms.Form):
 
 
 class FallForm(forms.Form):
+    """A fall: its height (asked unless a failed test gave it) and the dice."""
+
+    height = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=30,
+        label="Height fallen, inches",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-testid": "fall-height"}),
+    )
     dice = forms.CharField(
         required=False,
         max_length=40,
-        label="Dice (one D6 for the D3)",
+        label="Dice: a D6 for the D3 hits, one per hit to wound, then any injury rolls",
         widget=DiceInput("fall-dice"),
     )
 
@@ -205,6 +222,19 @@ class OutOfActionForm(forms.Form):
                                   for e in enemies]),
             ("Something else", [(value, str(label).capitalize()) for value, label in causes]),
         ]  # fmt: skip
+
+
+class WoundForm(OutOfActionForm):
+    """A wound that may roll on the injury chart: what would take him out, and the die."""
+
+    dice = forms.CharField(
+        required=False, max_length=40, label="Dice (one D6)", widget=DiceInput("wound-dice")
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["taken_out"].label = "What wounded him (should it take him out)"
+        self.fields["taken_out"].widget.attrs["data-testid"] = "wounded-by"
 
 
 class TestForm(forms.Form):
@@ -264,6 +294,7 @@ def panel_forms(fighter, *, enemies, causes, reach: int = play.LEADER_REACH) -> 
         "fall": FallForm(auto_id=ids("fall")),
         "rally": RallyForm(auto_id=ids("rally"), leadership=fighter.warrior.Ld, reach=reach),
         "out": OutOfActionForm(auto_id=ids("out"), enemies=enemies, causes=causes),
+        "wound": WoundForm(auto_id=ids("wound"), enemies=enemies, causes=causes),
         "test": TestForm(auto_id=ids("test")),
         "loot": LootForm(auto_id=ids("loot"), fighter=fighter),
     }

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from battles.helper.animosity import animosity_due, may_be_due
 from battles.helper.common import (
     changed,
+    changed_fighter,
     current_side,
+    enemy_taking_out,
     fighter_of,
     is_turn_of,
     locked,
     log,
-    shows_on_side,
 )
 from battles.helper.permissions import check_plays, check_turn
 from battles.helper.rout import rout_due
@@ -36,8 +38,8 @@ def refusal(game: Game, fighter: Fighter, new: str) -> str:
         return f"{name} is out of action (undo it if that was a mistake)."
     if new == old:
         return f"{name} is already {play.STATES[new].lower()}."
-    if fighter.hits_taken:
-        return f"Say first what the hits of {name}'s fall did."
+    if fighter.fall_height:
+        return f"Roll {name}'s fall first."
     if new == play.STANDING:
         if old == play.STUNNED:
             return (
@@ -63,13 +65,6 @@ def refusal(game: Game, fighter: Fighter, new: str) -> str:
     return ""
 
 
-def _enemy(game: Game, fighter: Fighter, by_id: int | None) -> int:
-    on_table = Fighter.objects.filter(game=game, warrior_id=by_id).exclude(side=fighter.side)
-    if by_id is None or not on_table.exists():
-        raise RuleViolation(f"Say which enemy warrior took {fighter.name} out of action.")
-    return by_id
-
-
 @transaction.atomic
 def set_state(
     battle_id: int, fighter_id: int, state: str, *, actor, cause: str = "", by_id=None
@@ -88,7 +83,8 @@ def set_state(
         if cause not in Fighter.Cause.values:
             raise RuleViolation(f"Say what took {fighter.name} out of action.")
         fighter.cause = cause
-        fighter.taken_out_by_id = _enemy(game, fighter, by_id) if cause == "enemy" else None
+        by_enemy = cause == "enemy"
+        fighter.taken_out_by_id = enemy_taking_out(game, fighter, by_id) if by_enemy else None
         fighter.taken_out_turn = game.turn
     if state == play.FLEEING:
         fighter.fled = True
@@ -97,14 +93,8 @@ def set_state(
     fighter.save()
     log(game, _describe(fighter, old), kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter,
         before=before)  # fmt: skip
-    _changed_fighter(game, fighter, old)
+    changed_fighter(game, fighter, old)
     return fighter
-
-
-def _changed_fighter(game: Game, fighter: Fighter, old: str) -> None:
-    """His row changes; his side's summary too when his state shows on it."""
-    side = [fighter.side] if shows_on_side(game, fighter.side, old, fighter.state) else []
-    changed(game, fighters=[fighter], sides=side)
 
 
 def _describe(fighter: Fighter, old: str) -> str:
@@ -120,33 +110,6 @@ def _describe(fighter: Fighter, old: str) -> str:
             return f"{name} is out of action, taken out by {by.name} of {by.warband.name}."
         return f"{name} is out of action ({fighter.get_cause_display()})."
     return f"{name}: {play.STATES[new].lower()}."
-
-
-@transaction.atomic
-def record_fall(battle_id: int, fighter_id: int, outcome: str, *, actor) -> Fighter:
-    """What the hits of a fall did: nothing, knocked down, stunned, or out of action (a
-    fall). No armour save applies; the player rolled the wounds at the table."""
-    game = locked(battle_id, actor)
-    fighter = fighter_of(game, fighter_id, actor)
-    if not fighter.hits_taken:
-        raise RuleViolation(f"{fighter.name} has no hits of a fall to record.")
-    before, old = fighter.snapshot(), fighter.state
-    hits, fighter.hits_taken = fighter.hits_taken, 0
-    if outcome == "unhurt":
-        text = f"{fighter.name} shrugs off the {hits} hit(s) of his fall."
-    elif outcome in (play.KNOCKED_DOWN, play.STUNNED, play.OUT_OF_ACTION):
-        fighter.state = outcome
-        fighter.may_stand = False
-        if outcome == play.OUT_OF_ACTION:
-            fighter.cause, fighter.taken_out_by_id = "fall", None
-            fighter.taken_out_turn = game.turn
-        text = f"{fighter.name}, after his fall: {play.STATES[outcome].lower()}."
-    else:
-        raise RuleViolation("Say what the hits did.")
-    fighter.save()
-    log(game, text, kind=GameEvent.Kind.STATE, actor=actor, fighter=fighter, before=before)
-    _changed_fighter(game, fighter, old)
-    return fighter
 
 
 @transaction.atomic
@@ -202,7 +165,7 @@ def undo(battle_id: int, event_id: int, *, actor) -> str:
     event.before = None
     event.save(update_fields=["before"])
     log(game, f"Undone: {event.text}", kind=GameEvent.Kind.STATE, actor=actor, side=fighter.side)
-    _changed_fighter(game, fighter, old)
+    changed_fighter(game, fighter, old)
     return event.text
 
 
@@ -221,8 +184,11 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
         raise RuleViolation(
             f"{side.participant.warband.name} takes its Rout test first (or routs)."
         )
-    if any(f.hits_taken for f in Fighter.objects.filter(game=game)):
-        raise RuleViolation("Say first what the hits of a fall did.")
+    falling = Fighter.objects.filter(game=game, fall_height__gt=0).select_related("warrior")
+    if falling:
+        raise RuleViolation(f"Roll first the fall of {', '.join(f.name for f in falling)}.")
+    if may_be_due(game, side) and animosity_due(game, side, _with_types(side)):
+        raise RuleViolation(f"{side.participant.warband.name} rolls for Animosity first.")
     order = play.PHASE_ORDER
     if game.phase != order[-1]:
         game.phase = order[order.index(game.phase) + 1]
@@ -231,6 +197,10 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
         return game
     advance_turn(game, actor)
     return game
+
+
+def _with_types(side) -> list[Fighter]:
+    return list(Fighter.objects.filter(side=side).select_related("warrior__warrior_type"))
 
 
 def position(game: Game) -> str:

@@ -1,7 +1,8 @@
 """The turn sequence (core rules, the turn): recovery, movement, shooting, hand-to-hand, then
 the next warband still on the table. As a warband's turn begins, what its warriors did last
 turn is forgotten, its stunned warriors become knocked down and those knocked down already may
-stand up in its recovery phase (``battles.rules.play``)."""
+stand up in its recovery phase (``battles.rules.play``). What Animosity made a model do lasts
+the turn it was rolled in (``battles.helper.animosity``)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ def start_of_turn(game: Game, side: GameSide) -> list[str]:
 
 
 def advance_turn(game: Game, actor) -> None:
-    """The next warband that has not routed takes its turn, beginning with recovery."""
+    """The next warband that has not routed takes its turn, beginning with recovery; the
+    Animosity results of the turn that ends are over."""
+    Fighter.objects.filter(game=game).exclude(animosity="").update(animosity="")
     sides = list(GameSide.objects.filter(game=game).select_related("participant__warband"))
     player, turn = game.player, game.turn
     for _ in sides:

@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from battles.helper import checks, delta, end, moves, rout, start
+from battles.helper import animosity, checks, delta, end, moves, rout, start, wounds
 from battles.helper.board import board, carried_labels, enemies_of
 from battles.helper.common import recording
 from battles.helper.forms import (
@@ -105,6 +105,7 @@ def _context(request, game: Game, *, note="", error="", fighter_id=None, whole=T
         "note_fields": NoteForm,
         "roll_form": RollForm,
         "rout_form": lambda: RollForm(testid="rout-dice"),
+        "animosity_form": lambda: RollForm(testid="animosity-dice"),
         "end_form": lambda: EndForm(sides=drawn.sides),
         "move": _move_url(game),
         "note": note,
@@ -210,10 +211,10 @@ def _move(form: MoveForm, pk: int, actor) -> str:
     """Make the move the form names; what happened, as the page says it."""
     data = form.cleaned_data
     action, fighter = data["action"], data["fighter"]
-    needs_fighter = action in ("state", "fall_outcome", "mark", "rally", "test", "fall", "loot")
+    needs_fighter = action in ("state", "mark", "rally", "test", "fall", "loot", "wound")
     if needs_fighter and not fighter:
         raise RuleViolation("Pick a warrior.")
-    if action in ("rout_test", "reroll", "rout") and not data["side"]:
+    if action in ("rout_test", "reroll", "rout", "animosity") and not data["side"]:
         raise RuleViolation("Pick a warband.")
     dice, side = data["dice"], data["side"]
     match action:
@@ -222,9 +223,13 @@ def _move(form: MoveForm, pk: int, actor) -> str:
             moved = moves.set_state(pk, fighter, data["state"], actor=actor, cause=cause,
                                     by_id=by_id)  # fmt: skip
             return f"{moved.name}: {play.STATES[moved.state].lower()}."
-        case "fall_outcome":
-            moved = moves.record_fall(pk, fighter, data["outcome"], actor=actor)
-            return f"{moved.name}'s fall is recorded."
+        case "wound":
+            cause, by_id = form.what_took_out()
+            moved = wounds.wound(pk, fighter, cause=cause, by_id=by_id, entered=dice,
+                                 actor=actor)  # fmt: skip
+            if moved.wounds_left:
+                return f"{moved.name}: {moved.wounds_left} of {moved.wounds} wounds left."
+            return f"{moved.name}: {play.STATES[moved.state].lower()}."
         case "mark":
             moved = moves.mark(pk, fighter, data["deed"], doing=data["doing"], actor=actor)
             return f"{moved.name}: noted."
@@ -240,8 +245,9 @@ def _move(form: MoveForm, pk: int, actor) -> str:
                                             entered=dice, actor=actor)  # fmt: skip
             return "Passed." if result.passed else "Failed."
         case "fall":
-            hits = checks.fall(pk, fighter, entered=dice, actor=actor)
-            return f"{hits} hit{'s' if hits > 1 else ''}: say what they did."
+            fell = wounds.fall(pk, fighter, height=data["height"], entered=dice, actor=actor)
+            hits, hurt = fell.hits, fell.wounds
+            return f"{hits} hit{'s' if hits > 1 else ''}, {hurt} wound{'s' if hurt != 1 else ''}."
         case "rout_test":
             rout.take_rout_test(pk, side, entered=dice, actor=actor)
             return "The Rout test is taken."
@@ -251,6 +257,9 @@ def _move(form: MoveForm, pk: int, actor) -> str:
         case "rout":
             rout.rout(pk, side, actor=actor)
             return "The warband routs."
+        case "animosity":
+            offended = animosity.roll(pk, side, spared=data["spared"], entered=dice, actor=actor)
+            return f"Animosity rolled: {len(offended) or 'none'} took offence."
         case "next_phase":
             moves.next_phase(pk, actor=actor, seen=data["seen"])
             return ""

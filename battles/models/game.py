@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 
 from battles.models.battle import Battle, Participant
+from battles.rules import animosity as animosity_rules
 from battles.rules import play
 
 
@@ -76,6 +77,9 @@ class GameSide(models.Model):
         default=list, blank=True, help_text="Re-rolls taken: once-per-game ones stay here."
     )
     rerolls_this_test = models.JSONField(default=list, blank=True)
+    animosity_turn = models.PositiveSmallIntegerField(
+        default=0, help_text="The turn it last rolled for Animosity (0: never)."
+    )
 
     objects = models.QuerySet.as_manager()
 
@@ -116,10 +120,7 @@ class Fighter(models.Model):
     fled = models.BooleanField(default=False)
     fell = models.BooleanField(default=False)
     fall_height = models.PositiveSmallIntegerField(
-        default=0, help_text="A failed test made him fall this far: the hits are to roll."
-    )
-    hits_taken = models.PositiveSmallIntegerField(
-        default=0, help_text="Hits of a fall rolled: the player says what they did."
+        default=0, help_text="A failed test made him fall this far: the fall is to roll."
     )
     cause = models.CharField(max_length=5, choices=Cause.choices, blank=True)
     taken_out_by = models.ForeignKey(
@@ -129,9 +130,17 @@ class Fighter(models.Model):
     rally_turn = models.PositiveSmallIntegerField(
         default=0, help_text="The turn of his latest Rally test: one per recovery phase."
     )
+    wounds_lost = models.PositiveSmallIntegerField(
+        default=0, help_text="Wounds taken in this game, up to his profile's W."
+    )
+    animosity = models.CharField(
+        max_length=12, blank=True,
+        choices=[(r.key, r.name) for r in animosity_rules.RESULTS.values()],
+        help_text="What his Animosity made him do this turn (empty: nothing).",
+    )  # fmt: skip
 
-    SNAPSHOT = ("state", "may_stand", "ran", "charged", "fled", "fell", "fall_height",
-                "hits_taken", "cause", "taken_out_by_id", "taken_out_turn")  # fmt: skip
+    SNAPSHOT = ("state", "may_stand", "ran", "charged", "fled", "fell", "fall_height", "cause",
+                "taken_out_by_id", "taken_out_turn", "wounds_lost")  # fmt: skip
 
     objects = models.QuerySet.as_manager()
 
@@ -159,12 +168,27 @@ class Fighter(models.Model):
         return {name: getattr(self, name) for name in self.SNAPSHOT}
 
     def restore(self, snapshot: dict) -> None:
+        """As he was; a field the snapshot predates stays as it is."""
         for name in self.SNAPSHOT:
-            setattr(self, name, snapshot[name])
+            setattr(self, name, snapshot.get(name, getattr(self, name)))
 
     @property
     def is_out(self) -> bool:
         return self.state == play.OUT_OF_ACTION
+
+    @property
+    def wounds(self) -> int:
+        """His profile's Wounds (at least one)."""
+        return max(self.warrior.W, 1)
+
+    @property
+    def wounds_left(self) -> int:
+        return self.wounds - self.wounds_lost
+
+    @property
+    def animosity_result(self) -> animosity_rules.Result | None:
+        """What his Animosity makes him do this turn, if anything."""
+        return animosity_rules.RESULTS.get(self.animosity)
 
     @property
     def name(self) -> str:

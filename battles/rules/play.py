@@ -10,7 +10,7 @@ movement; FACTS.md §8: rout tests). Pure: plain values in, plain results out, d
 - Initiative tests for climbing (one, no higher than the warrior's Move), jumping down and
   diving charges (one per full 2", 6" at most), jumping a gap (one, 3" at most), and a warrior
   knocked down or stunned within 1" of an edge (one). A fall deals D3 hits at the Strength
-  of the height fallen, no armour save; the player then says what they did.
+  of the height fallen, no armour save, each rolled to wound (``battles.rules.wounds``).
 - Rout: at the start of its own turn, a warband with a quarter or more of its models out of
   action tests on its leader's Ld (or, with the leader stunned or out of action, the best Ld
   of those neither stunned nor out of action, hired swords aside). It may rout voluntarily

@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from battles.helper import checks, end, moves, rout, start
+from battles.helper import checks, end, moves, rout, start, wounds
 from battles.models import Battle, DiceRoll, Fighter, Participant, WarriorOutcome
 from battles.report import services, sides
 from battles.rules import play
@@ -110,10 +110,10 @@ def test_a_jump_down_and_its_fall(duel):
         battle.pk, captain.pk, "jump_down", height=5, entered="1 6", actor=reavers
     )
     assert (result.passed, result.rolls, result.fall_height) == (False, (1, 6), 5)
-    assert checks.fall(battle.pk, captain.pk, entered="4", actor=reavers) == 2
-    with pytest.raises(RuleViolation, match="what the hits"):
+    with pytest.raises(RuleViolation, match="Roll first the fall of Captain Adler"):
         moves.next_phase(battle.pk, actor=reavers)
-    moves.record_fall(battle.pk, captain.pk, play.OUT_OF_ACTION, actor=reavers)
+    # 2 hits at S5 on T3: the first wounds (2+), his one wound gone, a 6 on the injury chart
+    assert wounds.fall(battle.pk, captain.pk, entered="4 2 1 6", actor=reavers).wounds == 1
 
     captain.refresh_from_db()
     assert (captain.state, captain.cause) == (play.OUT_OF_ACTION, "fall")

@@ -139,14 +139,14 @@ def test_a_short_game_on_two_phones_reports_itself(live_server, chromium):
     expect(card(alice, jumper)).to_contain_text('Falls 4": the hits are to roll.')
     expect(card(bob, jumper)).to_contain_text('Falls 4"', timeout=SEEN)
     panel = open_panel(alice, jumper)
-    panel.get_by_test_id("fall-dice").fill("5")  # D3 as a D6: 3 hits
+    # D3 as a D6: 3 hits at S4, wounding T3 on 3+ (a 3, a 1, a 1), then a 6 on the injury chart.
+    panel.get_by_test_id("fall-dice").fill("5 3 1 1 6")
     panel.get_by_test_id("roll-fall").click()
-    expect(alice.get_by_test_id("note")).to_have_text("3 hits: say what they did.")
-    open_panel(alice, jumper).get_by_test_id("fall-ooa").click()
+    expect(alice.get_by_test_id("note")).to_have_text("3 hits, 1 wound.")
     shows(alice, bob, jumper, "Out of action")
     for page in (alice, bob):
         expect(page.get_by_test_id("log")).to_contain_text("3 hits at Strength 4")
-        expect(page.get_by_test_id("log")).to_contain_text("after his fall: out of action")
+        expect(page.get_by_test_id("log")).to_contain_text("out of action (a fall)")
         expect(page.get_by_test_id("dice-log")).to_contain_text("D6: 5")
     end_turn(alice, bob, "Scourge", 1)
 

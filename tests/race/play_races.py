@@ -8,6 +8,7 @@ from django.urls import reverse
 from battles.helper import moves, start
 from battles.models import Fighter, Game, GameEvent, GameSide
 from battles.rules import play
+from tests.battles.test_play_animosity import orc_mob
 from tests.helpers import mustered_duel
 from tests.race.harness import Shot, race
 
@@ -88,4 +89,23 @@ def mark():
         reverse("play_move", args=[battle.pk]),
         {"action": "mark", "fighter": captain.pk, "deed": "ran", "doing": "1"},
         applied=lambda: GameEvent.objects.filter(game__battle=battle, kind="state").count(),
+    )
+
+
+@race("play_move:animosity", "two tabs rolling the Orc Mob's Animosity roll it once a turn")
+def animosity():
+    duel = mustered_duel()
+    mob = orc_mob(duel)
+    battle = start.start_game(
+        actor=mob.owner, campaign=duel["campaign"], scenario_key="skirmish",
+        warband_ids=[mob.pk, duel["reavers"].pk],
+    )  # fmt: skip
+    side = GameSide.objects.get(game__battle=battle, position=0)
+    return Shot(
+        mob.owner,
+        reverse("play_move", args=[battle.pk]),
+        {"action": "animosity", "side": side.pk, "dice": "2 3 4"},
+        applied=lambda: GameEvent.objects.filter(
+            game__battle=battle, text__startswith="Animosity,"
+        ).count(),
     )

@@ -37,7 +37,7 @@ from tests.factories import WarbandFactory
 from tests.warbands import hired_sword_texts as texts
 from tests.warbands.test_hired_swords import entry_text
 from warbands import hired_swords
-from warbands.models import HiredSwordType, WarbandType
+from warbands.models import WarbandType
 from warbands.rules import hired_swords as rules
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_every_family_has_its_race_from_its_chapter():
 
 
 def test_every_hiring_sentence_is_in_its_entry():
-    swords = dict(HiredSwordType.objects.values_list("key", "name"))
+    swords = dict(hired_swords.catalogue().values_list("key", "name"))
     assert set(texts.SWORDS) == set(swords)
     for key, hiring in texts.SWORDS.items():
         section = one_line(entry_text(swords[key]))

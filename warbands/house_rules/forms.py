@@ -50,12 +50,12 @@ class HouseRulesForm(forms.Form):
         choices=SWORD_GRADES,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Whole grades of hired swords",
+        label="Whole grades of hired swords and dramatis personae",
     )
     sword_keys = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Single hired swords",
+        label="Single hired swords and dramatis personae",
         help_text="Allowed beside the grades above.",
     )
     starting_gold = forms.IntegerField(

@@ -74,6 +74,7 @@ class Migration(migrations.Migration):
                                 ("1a", "Grade 1a"),
                                 ("1b", "Grade 1b"),
                                 ("1c", "Grade 1c"),
+                                ("2a", "Grade 2a"),
                             ],
                             max_length=4,
                         ),

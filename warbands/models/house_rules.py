@@ -12,8 +12,9 @@ from campaign.models import Campaign
 from warbands.rules.house_rules import Allowance
 
 GRADES = [("1a", "Grade 1a"), ("1b", "Grade 1b"), ("1c", "Grade 1c")]
-#: Hired swords are graded as the hired-swords chapter grades them: the rulebook's own first.
-SWORD_GRADES = [("core", "Rulebook"), *GRADES]
+#: Hired swords and dramatis personae are graded as their chapters grade them: the rulebook's
+#: own first, and Grade 2a, which only dramatis personae have.
+SWORD_GRADES = [("core", "Rulebook"), *GRADES, ("2a", "Grade 2a")]
 MOST_STARTING_GOLD = 5000
 
 

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 
 __all__ = ["Allowance", "allowance_text", "refusal"]
 
-GRADE_NAMES = {"core": "rulebook", "1a": "Grade 1a", "1b": "Grade 1b", "1c": "Grade 1c"}
+GRADE_NAMES = {
+    "core": "rulebook",
+    "1a": "Grade 1a",
+    "1b": "Grade 1b",
+    "1c": "Grade 1c",
+    "2a": "Grade 2a",
+}
 
 
 @dataclass(frozen=True)
