@@ -31,6 +31,8 @@ APPLIED_EFFECTS = {
     "never_leader": "who takes command when the leader is lost",
     "leader_range": "the battle helper's Rally panel",
     "move_dice": "the Move shown on the roster and in the battle helper",
+    "rout_reroll": "the battle helper's Rout test, which offers the re-roll",
+    "starting_item": "the item he brings when hired at the muster, at no cost",
 }
 
 TABLE = "table"
