@@ -5,9 +5,12 @@ the app. The captain brings his wardog at no cost when he is hired at the muster
 swords. The list against its text: ``test_grade_1b_1c_lists``; its musters:
 ``test_grade_1b_1c_musters``."""
 
+import html
 import json
+import re
 
 import pytest
+from django.urls import reverse
 
 from battles.helper import moves, rout, start
 from battles.models import Fighter, GameSide
@@ -73,6 +76,18 @@ def test_the_pages_say_which_of_the_rules_the_app_applies():
     captain = warband_type.warrior_types.get(key="mercenary_captain")
     dog = next(r for r in captain.special_rules if r["name"] == "Farm Dog")
     assert handling_for(dog, captain).kind == APPLIED
+
+
+def test_the_muster_board_shows_the_dog_and_what_the_app_does_with_each_rule(client):
+    warband = ostermark()
+    hire(warband, "mercenary_captain")
+    client.force_login(warband.owner)
+    page = client.get(reverse("warband_muster", args=[warband.pk])).content.decode()
+
+    assert "Wardog" in page and "Farm Dog" in page and "Hardy (Rout tests)" in page
+    notes = [html.unescape(n) for n in re.findall(r'data-testid="rule-handling">([^<]*)<', page)]
+    assert "Applied by the app: the battle helper's Rout test, which offers the re-roll." in notes
+    assert "Applied by the app: the item he brings when hired at the muster, at no cost." in notes
 
 
 def test_the_heroes_take_the_reikland_skill_table():
