@@ -196,7 +196,9 @@ def hire_warrior(
 ) -> Warrior:
     """Hire a hero or a henchman group from the warband's list while mustering.
 
-    A new warrior comes with his free dagger when his equipment list has one. A spellcaster
+    A new warrior comes with his free dagger when his equipment list has one, and with the item
+    a rule of his type gives him at no cost (``effect: starting_item``: the Ostermark captain's
+    wardog, "part of his starting equipment"). A spellcaster
     starts with ``starting_spells`` spells rolled on his list (Magic: "Each wizard starts with
     one randomly determined spell"); a spell he already knows is rolled again.
     """
@@ -228,6 +230,10 @@ def hire_warrior(
     free_dagger = list_entries_for(warrior_type).filter(item__key="dagger", first_free=True)
     if free_dagger.exists():
         WarriorItem.objects.create(warrior=warrior, item=free_dagger.first().item, price_paid=0)
+    for rule in warrior_type.special_rules or ():
+        if rule.get("effect") == "starting_item":
+            item = Item.objects.get(key=rule["item"])
+            WarriorItem.objects.create(warrior=warrior, item=item, price_paid=0)
     roll_starting_spells(warrior, warrior_type, dice)
     warband.gold_crowns -= cost
     warband.save(update_fields=["gold_crowns"])

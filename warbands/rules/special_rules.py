@@ -32,6 +32,8 @@ APPLIED_EFFECTS = {
     "leader_range": "the battle helper's Rally panel",
     "move_dice": "the Move shown on the roster and in the battle helper",
     "animosity": "the battle helper's rolls as the warband's turn begins",
+    "rout_reroll": "the battle helper's Rout test, which offers the re-roll",
+    "starting_item": "the item he brings when hired at the muster, at no cost",
 }
 
 TABLE = "table"
