@@ -44,7 +44,8 @@ def test_an_effect_called_applied_is_read_by_the_code(effect):
     ("rule", "warrior", "kind"),
     [
         ({"name": "Incomparable Miners", "effect": "wyrdstone_bonus"}, None, APPLIED),
-        ({"name": "Always Hungry", "effect": "upkeep"}, {}, TABLE),  # the Troll's: not applied
+        ({"name": "Always Hungry", "effect": "upkeep"}, {}, APPLIED),  # the Troll's upkeep
+        ({"name": "Trained"}, {}, TABLE),
         ({"name": "Fear"}, {}, TABLE),
         ({"name": "Leader"}, {"is_leader": True}, PART),
         ({"name": "Leader"}, {"is_leader": False}, TABLE),
@@ -80,6 +81,10 @@ def test_the_muster_board_says_which_rules_the_app_applies(client):
     notes = re.findall(r'data-testid="rule-handling">([^<]*)<', page)
     assert "Applied by the app: which hired swords the warband may hire." in notes
     assert "Applied by the app: serious injuries (post-battle step 1)." in notes  # Regeneration
+    assert (
+        "Applied by the app: its upkeep after every battle, paid or it leaves (post-battle step 7)."
+        in notes
+    )  # Always Hungry
     assert notes.count("Played at the table: the app does not track it.") >= 3  # Fear, …
     assert any(note.startswith("The app keeps who leads") for note in notes)
 

@@ -31,6 +31,7 @@ APPLIED_EFFECTS = {
     "never_leader": "who takes command when the leader is lost",
     "leader_range": "the battle helper's Rally panel",
     "move_dice": "the Move shown on the roster and in the battle helper",
+    "upkeep": "its upkeep after every battle, paid or it leaves (post-battle step 7)",
 }
 
 TABLE = "table"
