@@ -42,6 +42,7 @@ from warbands.models import (
     WarriorType,
 )
 from warbands.rules import trading
+from warbands.starting_skills import give_starting_skills
 
 __all__ = ["RuleViolation"]
 
@@ -198,7 +199,8 @@ def hire_warrior(
 
     A new warrior comes with his free dagger when his equipment list has one. A spellcaster
     starts with ``starting_spells`` spells rolled on his list (Magic: "Each wizard starts with
-    one randomly determined spell"); a spell he already knows is rolled again.
+    one randomly determined spell"); a spell he already knows is rolled again. A type with a
+    ``starting_skill`` starts with it (``warbands.starting_skills``).
     """
     warband = _locked(warband, actor)
     _require_draft(warband)
@@ -229,6 +231,7 @@ def hire_warrior(
     if free_dagger.exists():
         WarriorItem.objects.create(warrior=warrior, item=free_dagger.first().item, price_paid=0)
     roll_starting_spells(warrior, warrior_type, dice)
+    give_starting_skills(warrior, warrior_type)
     warband.gold_crowns -= cost
     warband.save(update_fields=["gold_crowns"])
     cache.changed(campaign=warband.campaign_id, warband=warband)  # its rating

@@ -6,7 +6,7 @@ import pytest
 
 from battles import aftermath as sequences
 from tests.battles.test_sequence import advance_to
-from tests.helpers import fought, roll, sequence_of
+from tests.helpers import act, at_step, fought, roll, sequence_of
 from warbands.models import Item, Warrior, WarriorItem, WarriorType
 
 pytestmark = pytest.mark.django_db
@@ -184,3 +184,23 @@ def test_a_leader_out_of_action_rolls_for_his_cathayan_silk(duel, face, kept):
     roll(sequence, task, [face], duel["reavers"].owner)
 
     assert captain.items.filter(item__key="cathayan_silk_clothes").exists() is kept
+
+
+# --- Step 8 --------------------------------------------------------------------------------
+
+
+def test_a_recruit_starts_with_his_types_skill(duel):
+    """Unnatural Strength (the Brutes'): a recruit hired after a battle starts with Strongman;
+    the one hired before keeps what he had."""
+    reavers = duel["reavers"]
+    brandt = reavers.warriors.get(warrior_type__key="champion")
+    give_rule(brandt, "starting_skill", skill="strongman")
+    sequence, owner = at_step(duel, 8)
+
+    act(sequence, "hire", owner, warrior_type=brandt.warrior_type_id, name="Gunther")
+
+    gunther = reavers.warriors.get(name="Gunther")
+    assert list(gunther.skills.values_list("skill__key", "skill__skill_list__key")) == [
+        ("strongman", "strength")
+    ]
+    assert not brandt.skills.exists()

@@ -32,6 +32,7 @@ APPLIED_EFFECTS = {
     "leader_range": "the battle helper's Rally panel",
     "move_dice": "the Move shown on the roster and in the battle helper",
     "upkeep": "its upkeep after every battle, paid or it leaves (post-battle step 7)",
+    "starting_skill": "the skill he starts with, given when he is hired (muster and step 8)",
 }
 
 TABLE = "table"
