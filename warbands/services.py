@@ -25,7 +25,7 @@ from campaign.permissions import is_member
 from campaign.services import record_event
 from core.dice import Dice, d6
 from core.errors import RuleViolation
-from warbands import permissions, rules, treasury
+from warbands import heirlooms, permissions, rules, treasury
 from warbands.equipment import buyer_of, list_entries_by_type, list_entries_for
 from warbands.house_rules import allowed
 from warbands.models import (
@@ -255,10 +255,13 @@ def roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dice
 
 
 @transaction.atomic
-def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = None) -> WarriorItem:
+def buy_item(
+    warrior: Warrior, *, actor, item_key: str, models: int | None = None, heirloom: bool = False
+) -> WarriorItem:
     """Buy an item from the warrior's equipment list at list price (no rarity roll while
     mustering, FACTS.md section 7; ``trading.list_terms``). A henchman group buys it for all
-    its models at once."""
+    its models at once. ``heirloom``: bought as his family heirloom at half price
+    (``warbands.heirlooms``)."""
     warband = _locked(warrior.warband, actor)
     _require_draft(warband)
     warrior = _on_roll(warband, warrior, prefetch=("items__item",))
@@ -277,11 +280,13 @@ def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = Non
         item_key,
         buyer,
         models=warrior.group_size if models is None else models,
-        gold=warband.gold_crowns,
+        gold=None if heirloom else warband.gold_crowns,
     )
-    owned = WarriorItem.objects.create(
-        warrior=warrior, item=item, price_paid=rules.price_per_model(entry, buyer)
-    )
+    price = rules.price_per_model(entry, buyer)
+    if heirloom:
+        price = heirlooms.heirloom_price(warrior, offered, price, gold=warband.gold_crowns)
+        cost = price * warrior.group_size
+    owned = WarriorItem.objects.create(warrior=warrior, item=item, price_paid=price)
     warband.gold_crowns -= cost
     warband.save(update_fields=["gold_crowns"])
     cache.changed(warband=warband)  # the league shows no equipment

@@ -33,6 +33,7 @@ APPLIED_EFFECTS = {
     "move_dice": "the Move shown on the roster and in the battle helper",
     "upkeep": "its upkeep after every battle, paid or it leaves (post-battle step 7)",
     "starting_skill": "the skill he starts with, given when he is hired (muster and step 8)",
+    "heirloom": "one item of his list at half price, bought at the muster",
 }
 
 TABLE = "table"
