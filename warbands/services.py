@@ -43,6 +43,7 @@ from warbands.models import (
 )
 from warbands.rules import trading
 from warbands.starting_skills import give_starting_skills
+from warbands.wardogs import wardog_entries
 
 __all__ = ["RuleViolation"]
 
@@ -88,8 +89,10 @@ def ratings_of(warbands) -> dict[int, int]:
     )
 
 
-# The roster as the hiring rules see it (a hired sword: an entry of no models).
-roster_entries = rules.roster_entries
+def roster_entries(warriors) -> list[rules.RosterEntry]:
+    """The roster as the hiring rules see it (a hired sword: an entry of no models), the
+    wardogs its heroes own included (``warbands.wardogs``)."""
+    return rules.roster_entries(warriors) + wardog_entries(warriors)
 
 
 def missing_required_items(warriors) -> list[str]:

@@ -8,7 +8,8 @@ from django.urls import reverse
 from core.errors import RuleViolation
 from tests.factories import WarbandFactory, hire
 from warbands import services
-from warbands.models import WarbandType
+from warbands.models import Item, Skill, WarbandType, WarriorItem, WarriorSkill
+from warbands.rules.wardogs import counted_wardogs
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +81,57 @@ def test_the_muster_board_offers_the_heirloom_to_the_druzhina_only(client):
     )
     assert captain.items.get(item__key="light_armour").price_paid == 10
     assert "As his family heirloom" not in client.get(board).content.decode()
+
+
+# --- wardogs_free_slots: Animal Friendship -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("owners", "counted"),
+    [([], 0), ([(2, False)], 2), ([(2, True)], 0), ([(3, True)], 1), ([(1, True), (2, False)], 2)],
+)
+def test_the_wardogs_that_count_towards_the_size(owners, counted):
+    assert counted_wardogs(owners) == counted
+
+
+def thirteen_reavers_and_two_wardogs():
+    """A Reikland warband mustering: the captain and twelve warriors, 13 of its 15; the
+    captain owns two wardogs."""
+    reavers = WarbandFactory()
+    captain = hire(reavers, "mercenary_captain")
+    for models in (5, 5, 2):
+        hire(reavers, "warrior", models=models)
+    wardog = Item.objects.get(key="wardog")
+    WarriorItem.objects.bulk_create([WarriorItem(warrior=captain, item=wardog)] * 2)
+    return reavers, captain
+
+
+def test_wardogs_count_towards_the_warbands_maximum_size():
+    reavers, _ = thirteen_reavers_and_two_wardogs()
+
+    with pytest.raises(RuleViolation, match=r"at most 15 warriors \(it has 15\)"):
+        hire(reavers, "warrior")
+
+
+def test_animal_friendship_keeps_two_of_his_wardogs_out_of_the_size():
+    reavers, captain = thirteen_reavers_and_two_wardogs()
+    WarriorSkill.objects.create(
+        warrior=captain,
+        skill=Skill.objects.get(skill_list__key="ostlander", effect="wardogs_free_slots"),
+    )
+
+    hire(reavers, "warrior", models=2)  # 15 warriors, the two wardogs left out
+
+    WarriorItem.objects.create(warrior=captain, item=Item.objects.get(key="wardog"))
+    with pytest.raises(RuleViolation, match=r"at most 15 warriors \(it has 16\)"):
+        hire(reavers, "warrior")  # his third wardog counts
+
+
+def test_the_roster_read_with_its_items_counts_the_wardogs_alike():
+    reavers, captain = thirteen_reavers_and_two_wardogs()
+    read = list(services.roster(reavers))  # items read with the warriors (``item_list``)
+    assert all(hasattr(w, "item_list") for w in read)
+    assert sum(e.models for e in services.roster_entries(read)) == 15
+    friendship = Skill.objects.get(skill_list__key="ostlander", effect="wardogs_free_slots")
+    WarriorSkill.objects.create(warrior=captain, skill=friendship)
+    assert sum(e.models for e in services.roster_entries(read)) == 13

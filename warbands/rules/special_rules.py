@@ -34,6 +34,7 @@ APPLIED_EFFECTS = {
     "upkeep": "its upkeep after every battle, paid or it leaves (post-battle step 7)",
     "starting_skill": "the skill he starts with, given when he is hired (muster and step 8)",
     "heirloom": "one item of his list at half price, bought at the muster",
+    "wardogs_free_slots": "two of his wardogs left out of the warband's maximum size, at hiring",
 }
 
 TABLE = "table"
