@@ -5,9 +5,14 @@ special rule (its ``effect``, as the list files encode it) of the warrior it pla
 import pytest
 
 from battles import aftermath as sequences
+from battles.aftermath.engine import step_context
+from battles.aftermath.exploration import location_context
+from battles.captives import holding as captives
+from battles.models import Captive
 from tests.battles.test_sequence import advance_to
 from tests.helpers import act, at_step, fought, roll, sequence_of
 from warbands.models import Item, Warrior, WarriorItem, WarriorType
+from warbands.rules.families import POSSESSED
 
 pytestmark = pytest.mark.django_db
 
@@ -204,3 +209,39 @@ def test_a_recruit_starts_with_his_types_skill(duel):
         ("strongman", "strength")
     ]
     assert not brandt.skills.exists()
+
+
+# --- A list that counts as the Possessed (the Carnival's Tainted) --------------------------
+
+
+def tainted(warband) -> None:
+    """The Reavers' list given the Carnival's Tainted (``counts_as_possessed``)."""
+    warband.warband_type.special_rules = [
+        {"name": "Tainted", "effect": "counts_as_possessed", "text": "…"}
+    ]
+    warband.warband_type.save(update_fields=["special_rules"])
+
+
+def test_a_list_that_counts_as_the_possessed_explores_and_keeps_captives_as_them(duel):
+    reavers = duel["reavers"]
+    assert Captive.Status.SACRIFICED not in dict(captives.fates_for(reavers))
+    tainted(reavers)
+    sequence, owner = at_step(duel, 3)
+
+    assert location_context(step_context(sequence, owner)).family == POSSESSED
+    assert Captive.Status.SACRIFICED in dict(captives.fates_for(reavers))
+
+
+def test_its_new_leader_learns_magic_as_the_possessed_do(duel):
+    """The captain dies (D66 11); Brandt leads and may learn a spell instead of his next
+    advance, as a Magister's successor does."""
+    reavers = duel["reavers"]
+    tainted(reavers)
+    captain = reavers.warriors.get(is_leader=True)
+    brandt = reavers.warriors.get(warrior_type__key="champion")
+    sequence = injuries_step(duel, [(captain, True, 0, 0, None), (brandt, False, 0, 0, None)])
+
+    roll(sequence, sequence.tasks.get(step=1, warrior=captain), [1, 1], reavers.owner)
+
+    brandt.refresh_from_db()
+    assert (brandt.is_leader, brandt.learns_magic_next) == (True, True)

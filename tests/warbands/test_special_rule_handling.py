@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from tests.factories import WarbandFactory, hire
 from warbands.models import WarbandType
+from warbands.rules.families import counted_family
 from warbands.rules.special_rules import (
     APPLIED,
     APPLIED_EFFECTS,
@@ -46,6 +47,7 @@ def test_an_effect_called_applied_is_read_by_the_code(effect):
         ({"name": "Incomparable Miners", "effect": "wyrdstone_bonus"}, None, APPLIED),
         ({"name": "Always Hungry", "effect": "upkeep"}, {}, APPLIED),  # the Troll's upkeep
         ({"name": "Trained"}, {}, TABLE),
+        ({"name": "Tainted", "effect": "counts_as_possessed"}, None, APPLIED),
         ({"name": "Fear"}, {}, TABLE),
         ({"name": "Leader"}, {"is_leader": True}, PART),
         ({"name": "Leader"}, {"is_leader": False}, TABLE),
@@ -59,6 +61,18 @@ def test_an_effect_called_applied_is_read_by_the_code(effect):
 )
 def test_what_the_app_does_with_a_rule(rule, warrior, kind):
     assert handling(rule, warrior).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("family", "rules", "counted"),
+    [
+        ("Carnival of Chaos", [{"effect": "counts_as_possessed"}], "Cult of the Possessed"),
+        ("Carnival of Chaos", [{"effect": "hired_swords"}], "Carnival of Chaos"),
+        ("Mercenaries", [], "Mercenaries"),
+    ],
+)
+def test_a_list_counts_as_the_possessed_by_its_effect(family, rules, counted):
+    assert counted_family(family, rules) == counted
 
 
 def test_every_rule_of_every_list_is_said_applied_or_left_to_the_table():

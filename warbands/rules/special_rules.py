@@ -35,7 +35,9 @@ APPLIED_EFFECTS = {
     "starting_skill": "the skill he starts with, given when he is hired (muster and step 8)",
     "heirloom": "one item of his list at half price, bought at the muster",
     "wardogs_free_slots": "two of his wardogs left out of the warband's maximum size, at hiring",
+    "counts_as_possessed": "exploration, captives and a new leader's magic, as the Possessed",
 }
+
 
 TABLE = "table"
 PART = "part"
