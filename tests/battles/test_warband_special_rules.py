@@ -9,6 +9,8 @@ from battles.aftermath.engine import step_context
 from battles.aftermath.exploration import location_context
 from battles.captives import holding as captives
 from battles.models import Captive
+from battles.report import sides
+from core.errors import RuleViolation
 from tests.battles.test_sequence import advance_to
 from tests.helpers import act, at_step, fought, roll, sequence_of
 from warbands.models import Item, Warrior, WarriorItem, WarriorType
@@ -245,3 +247,36 @@ def test_its_new_leader_learns_magic_as_the_possessed_do(duel):
 
     brandt.refresh_from_db()
     assert (brandt.is_leader, brandt.learns_magic_next) == (True, True)
+
+
+# --- Taking part: a Trained Bear only beside its Tamer --------------------------------------
+
+
+def trained_bear(duel):
+    """The champion plays the Bear Tamer, the warriors his Trained Bear (``needs_tamer``, and
+    the list's ``needs`` rule naming its tamer)."""
+    tamer, bear = bear_and_tamer(duel)
+    give_rule(bear, "needs_tamer")
+    return tamer, bear
+
+
+def test_a_bear_is_refused_in_a_side_without_its_tamer(duel):
+    tamer, bear = trained_bear(duel)
+    captain = duel["reavers"].warriors.get(is_leader=True)
+
+    with pytest.raises(RuleViolation, match="Stadtwache takes part only in a battle its Champion"):
+        fought(duel, [(captain, False, 0, 0, None), (bear, False, 0, 0, None)])
+
+    fought(duel, [(captain, False, 0, 0, None), (tamer, False, 0, 0, None),
+                  (bear, False, 0, 0, None)])  # fmt: skip
+
+
+def test_a_bear_whose_tamer_cannot_fight_stays_at_camp(duel):
+    reavers = duel["reavers"]
+    tamer, bear = trained_bear(duel)
+    assert bear in sides.fighters(reavers)
+    Warrior.objects.filter(pk=tamer.pk).update(games_to_miss=1)
+
+    assert bear not in sides.fighters(reavers)
+    assert (bear, "stays at camp: no tamer free to fight") in sides.absentees(reavers)
+    assert bear.pk not in {o.warrior_id for o in sides.whole_side(reavers)}

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import WarbandFactory, hire
-from warbands.models import WarbandType
+from warbands.models import Skill, WarbandType, WarriorType
 from warbands.rules.families import counted_family
 from warbands.rules.special_rules import (
     APPLIED,
@@ -39,6 +39,15 @@ def code_outside_the_data() -> str:
 @pytest.mark.parametrize("effect", sorted(APPLIED_EFFECTS))
 def test_an_effect_called_applied_is_read_by_the_code(effect):
     assert re.search(rf'"{effect}"', code_outside_the_data()), effect
+
+
+def test_every_effect_the_data_names_is_applied():
+    """No rule of the lists is shown as played at the table while its data names an effect."""
+    named = {rule.get("effect") for t in WarbandType.objects.all() for rule in t.special_rules}
+    named |= {r.get("effect") for t in WarriorType.objects.all() for r in t.special_rules}
+    named |= set(Skill.objects.values_list("effect", flat=True))
+    assert named - {None, ""} <= set(APPLIED_EFFECTS)
+    assert {"upkeep", "needs_tamer", "wardogs_free_slots"} <= named
 
 
 @pytest.mark.parametrize(

@@ -36,6 +36,9 @@ APPLIED_EFFECTS = {
     "heirloom": "one item of his list at half price, bought at the muster",
     "wardogs_free_slots": "two of his wardogs left out of the warband's maximum size, at hiring",
     "counts_as_possessed": "exploration, captives and a new leader's magic, as the Possessed",
+    # The hiring half is the list's ``needs`` roster rule (no bear without a Tamer); the effect
+    # is its battle half (battles.rules.taking_part).
+    "needs_tamer": "who takes part in a battle: only beside its tamer, or it stays at camp",
 }
 
 
