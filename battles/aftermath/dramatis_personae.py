@@ -11,7 +11,8 @@ paid, the upkeep: ``HiredSword``). Readings where the rules are silent:
 
 A warrior of the warband's own list whose type has the ``upkeep`` effect (the Orc Mob's and
 the Black Orcs' Troll, Always Hungry: ``upkeep`` gold crowns after every battle) is asked the
-same way, from the battle after the one he was hired before, and leaves unpaid. The lists'
+same way and on the same days (one hired in a battle's sequence pays from the next battle),
+and leaves unpaid. The lists'
 other ways to keep him when the gold runs short (two Goblin Warriors or Cave Squigs fed to the
 Orc Mob's Troll, the Black Orcs' Troll counting as two warriors for 5 gc) are not offered: the
 player settles them at the table and pays or lets him go here.
