@@ -220,7 +220,8 @@ class DramatisPersonae(TreasuryStep):
         decided = _settled(ctx.sequence)
         if f"w{warrior.pk}" in decided:
             raise RuleViolation(f"{warrior.name}'s upkeep is settled already: nothing changed.")
-        if values["decision"] == "pay" and warrior.hired_sword.one_battle:
+        wanderer = warrior.hired_sword_id and warrior.hired_sword.one_battle
+        if values["decision"] == "pay" and wanderer:
             raise RuleViolation(f"{warrior.name} stays for one battle only: let him go.")
         if values["decision"] == "pay":
             upkeep = upkeep_of(warrior)
