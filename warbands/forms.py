@@ -9,7 +9,7 @@ from django import forms
 from django.forms.boundfield import BoundWidget
 
 from core.htmx import relabel
-from warbands import treasury
+from warbands import heirlooms, treasury
 from warbands.models import WarbandType, Warrior, WarriorType
 from warbands.models.lists import GRADE_NOTES
 from warbands.rules import containers as container_rules
@@ -191,10 +191,13 @@ class BuyItemForm(forms.Form):
         widget=forms.Select,
         error_messages=dict.fromkeys(("required", "invalid"), "Choose an item to buy."),
     )
+    heirloom = forms.BooleanField(required=False, label="As his family heirloom, at half price")
+    heirloom_offered = False  # drawn only while the warrior may still buy his heirloom
 
     def drawn_for(self, warrior, choices) -> "BuyItemForm":
         self.auto_id = row_ids(warrior.pk)
         relabel(self, "item", f"Buy for {warrior.name}")
+        self.heirloom_offered = heirlooms.heirloom_open(warrior, [e for e, _ in choices])
         self.fields["item"].widget.choices = [("", "Choose an item…")] + [
             (entry.item.key, f"{entry.item.name} · {price} gc") for entry, price in choices
         ]

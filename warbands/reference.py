@@ -249,6 +249,7 @@ def _load_skill_list(model, skill_list: dict[str, Any], *, order: int, warband_t
                 "text": skill.get("text", ""),
                 "summary": skill.get("summary", ""),
                 "optional_rule": skill.get("optional_rule", ""),
+                "effect": skill.get("effect", ""),
             },
         )
 

@@ -25,7 +25,7 @@ from campaign.permissions import is_member
 from campaign.services import record_event
 from core.dice import Dice, d6
 from core.errors import RuleViolation
-from warbands import permissions, rules, treasury
+from warbands import heirlooms, permissions, rules, treasury
 from warbands.equipment import buyer_of, list_entries_by_type, list_entries_for
 from warbands.house_rules import allowed
 from warbands.models import (
@@ -42,6 +42,8 @@ from warbands.models import (
     WarriorType,
 )
 from warbands.rules import trading
+from warbands.starting_skills import give_starting_skills
+from warbands.wardogs import wardog_entries
 
 __all__ = ["RuleViolation"]
 
@@ -87,8 +89,10 @@ def ratings_of(warbands) -> dict[int, int]:
     )
 
 
-# The roster as the hiring rules see it (a hired sword: an entry of no models).
-roster_entries = rules.roster_entries
+def roster_entries(warriors) -> list[rules.RosterEntry]:
+    """The roster as the hiring rules see it (a hired sword: an entry of no models), the
+    wardogs its heroes own included (``warbands.wardogs``)."""
+    return rules.roster_entries(warriors) + wardog_entries(warriors)
 
 
 def missing_required_items(warriors) -> list[str]:
@@ -196,9 +200,12 @@ def hire_warrior(
 ) -> Warrior:
     """Hire a hero or a henchman group from the warband's list while mustering.
 
-    A new warrior comes with his free dagger when his equipment list has one. A spellcaster
+    A new warrior comes with his free dagger when his equipment list has one, and with the item
+    a rule of his type gives him at no cost (``effect: starting_item``: the Ostermark captain's
+    wardog, "part of his starting equipment"). A spellcaster
     starts with ``starting_spells`` spells rolled on his list (Magic: "Each wizard starts with
-    one randomly determined spell"); a spell he already knows is rolled again.
+    one randomly determined spell"); a spell he already knows is rolled again. A type with a
+    ``starting_skill`` starts with it (``warbands.starting_skills``).
     """
     warband = _locked(warband, actor)
     _require_draft(warband)
@@ -228,7 +235,12 @@ def hire_warrior(
     free_dagger = list_entries_for(warrior_type).filter(item__key="dagger", first_free=True)
     if free_dagger.exists():
         WarriorItem.objects.create(warrior=warrior, item=free_dagger.first().item, price_paid=0)
+    for rule in warrior_type.special_rules or ():
+        if rule.get("effect") == "starting_item":
+            item = Item.objects.get(key=rule["item"])
+            WarriorItem.objects.create(warrior=warrior, item=item, price_paid=0)
     roll_starting_spells(warrior, warrior_type, dice)
+    give_starting_skills(warrior, warrior_type)
     warband.gold_crowns -= cost
     warband.save(update_fields=["gold_crowns"])
     cache.changed(campaign=warband.campaign_id, warband=warband)  # its rating
@@ -252,10 +264,13 @@ def roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dice
 
 
 @transaction.atomic
-def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = None) -> WarriorItem:
+def buy_item(
+    warrior: Warrior, *, actor, item_key: str, models: int | None = None, heirloom: bool = False
+) -> WarriorItem:
     """Buy an item from the warrior's equipment list at list price (no rarity roll while
     mustering, FACTS.md section 7; ``trading.list_terms``). A henchman group buys it for all
-    its models at once."""
+    its models at once. ``heirloom``: bought as his family heirloom at half price
+    (``warbands.heirlooms``)."""
     warband = _locked(warrior.warband, actor)
     _require_draft(warband)
     warrior = _on_roll(warband, warrior, prefetch=("items__item",))
@@ -274,11 +289,13 @@ def buy_item(warrior: Warrior, *, actor, item_key: str, models: int | None = Non
         item_key,
         buyer,
         models=warrior.group_size if models is None else models,
-        gold=warband.gold_crowns,
+        gold=None if heirloom else warband.gold_crowns,
     )
-    owned = WarriorItem.objects.create(
-        warrior=warrior, item=item, price_paid=rules.price_per_model(entry, buyer)
-    )
+    price = rules.price_per_model(entry, buyer)
+    if heirloom:
+        price = heirlooms.heirloom_price(warrior, offered, price, gold=warband.gold_crowns)
+        cost = price * warrior.group_size
+    owned = WarriorItem.objects.create(warrior=warrior, item=item, price_paid=price)
     warband.gold_crowns -= cost
     warband.save(update_fields=["gold_crowns"])
     cache.changed(warband=warband)  # the league shows no equipment

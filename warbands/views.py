@@ -247,7 +247,12 @@ def warrior_buy_item(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _board(request, warrior.warband, refused=(warrior.pk, form))
     try:
-        services.buy_item(warrior, actor=request.user, item_key=form.cleaned_data["item"])
+        services.buy_item(
+            warrior,
+            actor=request.user,
+            item_key=form.cleaned_data["item"],
+            heirloom=form.cleaned_data["heirloom"],
+        )
     except RuleViolation as refusal:
         return _board(request, warrior.warband, refused=(warrior.pk, with_refusal(form, refusal)))
     return _board(request, warrior.warband)

@@ -14,17 +14,33 @@ where the rules are silent:
 - Unpaid, he leaves (dismissed) and his experience goes with him.
 - A persona who stays for one battle only (a wanderer) cannot be paid to stay: he leaves in
   the step after the battle he fought; his upkeep, if any, is not asked.
+
+A warrior of the warband's own list whose type has the ``upkeep`` effect (the Orc Mob's and
+the Black Orcs' Troll, Always Hungry: ``upkeep`` gold crowns after every battle) is asked the
+same way and on the same days (one hired in a battle's sequence pays from the next battle),
+and leaves unpaid. The lists'
+other ways to keep him when the gold runs short (two Goblin Warriors or Cave Squigs fed to the
+Orc Mob's Troll, the Black Orcs' Troll counting as two warriors for 5 gc) are not offered: the
+player settles them at the table and pays or lets him go here.
 """
 
 from __future__ import annotations
+
+from django.db.models import Q
 
 from battles.aftermath import persona_search
 from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import TreasuryStep, pay, step_board
 from battles.models import PostBattleSequence
+from battles.rules.experience import effects_of
 from core.errors import RuleViolation
 from warbands import dramatis_personae, hired_swords
 from warbands.models import HiredSword, Warrior
+
+#: Warriors of the list who ask an upkeep like a hired sword's (the Troll's Always Hungry).
+KEPT_FOR_UPKEEP = Q(hired_sword__isnull=False) | Q(
+    warrior_type__special_rules__contains=[{"effect": "upkeep"}]
+)
 
 
 def upkeep_due(sequence: PostBattleSequence) -> list[HiredSword]:
@@ -42,19 +58,28 @@ def upkeep_due(sequence: PostBattleSequence) -> list[HiredSword]:
 
 
 def swords_due(sequence: PostBattleSequence) -> list[Warrior]:
-    """The catalogue's hired swords on the roster who were with the warband for this battle
-    and are still with it (the dead and the captured ask no upkeep)."""
+    """The catalogue's hired swords on the roster, and the warriors whose type asks an
+    ``upkeep``, who were with the warband for this battle and are still with it (the dead and
+    the captured ask no upkeep)."""
     battle = sequence.participant.battle
     return list(
         Warrior.objects.filter(
+            KEPT_FOR_UPKEEP,
             warband=sequence.participant.warband,
-            hired_sword__isnull=False,
             status=Warrior.Status.ACTIVE,
             created_at__lt=battle.created_at,
         )
-        .select_related("hired_sword", "hired_sword__warrior_type__race", "warband")
+        .select_related("hired_sword", "hired_sword__warrior_type__race", "warband", "warrior_type")
         .order_by("pk")
     )
+
+
+def upkeep_of(warrior: Warrior) -> int:
+    """What keeping ``warrior`` costs after a battle: a hired sword's upkeep, or the gold his
+    type's ``upkeep`` effect asks."""
+    if warrior.hired_sword_id:
+        return hired_swords.upkeep_of(warrior)
+    return int(effects_of(warrior.warrior_type.special_rules)["upkeep"]["upkeep"])
 
 
 def _settled(sequence: PostBattleSequence) -> dict[str, str]:
@@ -72,7 +97,7 @@ class DramatisPersonae(TreasuryStep):
         decided = _settled(sequence)
         context["upkeep"] = [(h, decided.get(str(h.pk))) for h in upkeep_due(sequence)]
         context["sword_upkeep"] = [
-            (w, hired_swords.upkeep_of(w), decided.get(f"w{w.pk}")) for w in swords_due(sequence)
+            (w, upkeep_of(w), decided.get(f"w{w.pk}")) for w in swords_due(sequence)
         ]
         context["hired_swords"] = list(
             HiredSword.objects.filter(
@@ -187,17 +212,19 @@ class DramatisPersonae(TreasuryStep):
         return text
 
     def sword_upkeep(self, ctx, values):
-        """Hired Swords: after each battle his upkeep is paid or he leaves the warband."""
+        """Hired Swords (and Always Hungry): after each battle his upkeep is paid or he leaves
+        the warband."""
         warrior = next((w for w in swords_due(ctx.sequence) if w.pk == values["warrior"]), None)
         if warrior is None:
             raise RuleViolation("Choose a hired sword whose upkeep is due.")
         decided = _settled(ctx.sequence)
         if f"w{warrior.pk}" in decided:
             raise RuleViolation(f"{warrior.name}'s upkeep is settled already: nothing changed.")
-        if values["decision"] == "pay" and warrior.hired_sword.one_battle:
+        wanderer = warrior.hired_sword_id and warrior.hired_sword.one_battle
+        if values["decision"] == "pay" and wanderer:
             raise RuleViolation(f"{warrior.name} stays for one battle only: let him go.")
         if values["decision"] == "pay":
-            upkeep = hired_swords.upkeep_of(warrior)
+            upkeep = upkeep_of(warrior)
             pay(ctx, upkeep, f"{warrior.name}'s upkeep", prefer=values["pay_from"])
             decided[f"w{warrior.pk}"] = "paid"
             text = f"Paid {upkeep} gc upkeep to {warrior.name}."

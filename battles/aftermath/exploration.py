@@ -56,6 +56,7 @@ from warbands.models import (
     WarriorSkill,
     WarriorType,
 )
+from warbands.rules.families import counted_family
 
 Reason = LedgerEntry.Reason
 
@@ -298,7 +299,9 @@ def location_context(ctx: Context) -> rules.LocationContext:
             if cost <= gold_held(ctx.warband):
                 groups.append((group.pk, f"{group.name} (equipment {cost} gc)"))
     return rules.LocationContext(
-        family=ctx.warband.warband_type.family,
+        family=counted_family(
+            ctx.warband.warband_type.family, ctx.warband.warband_type.special_rules
+        ),
         heroes=tuple(_hero(h) for h in heroes),
         leader=_hero(leader) if leader else None,
         prisoner_groups=tuple(groups),

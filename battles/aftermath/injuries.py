@@ -20,6 +20,7 @@ from warbands import rules as roster_rules
 from warbands import treasury
 from warbands.models import Injury, Item, StorageContainer, Warrior
 from warbands.permissions import secret_refusals
+from warbands.rules.families import counted_family
 
 # A pouch's loss refused, as told to whoever may not see inside it (``secret_refusals``).
 POUCH_REFUSED = "The hero's pouch cannot be taken off the treasury: ask the warband's player."
@@ -275,7 +276,7 @@ def _succession(ctx: Context, dice) -> None:
             hired_sword__isnull=True,  # a hired sword never leads the warband
         ).select_related("warrior_type")
     ]
-    family = ctx.warband.warband_type.family
+    family = counted_family(ctx.warband.warband_type.family, ctx.warband.warband_type.special_rules)
     chosen, note = injury_rules.new_leader(heroes, dice, warband_family=family)
     if chosen is not None:
         successor = Warrior.objects.get(pk=chosen)

@@ -14,6 +14,7 @@ silent:
 - A Wolfcloak is won in a hunt (``warbands.rules.purchases``): the hero pays, then the
   server rolls his D6 against his Strength (this form takes no typed dice), logged with the
   step's other rolls.
+- A recruit whose type has a ``starting_skill`` (the Brutes' Strongman) starts with it.
 - Haggle (``battles.aftermath.haggle``) may knock 2D6 off one Common item bought (one model's,
   for a group), rolled by the server (these forms take no typed dice) and logged.
 """
@@ -49,6 +50,7 @@ from warbands.models import (
     WarriorType,
 )
 from warbands.rules import purchases, succession, trading
+from warbands.starting_skills import give_starting_skills
 
 Reason = LedgerEntry.Reason
 
@@ -170,6 +172,7 @@ class Recruits(TreasuryStep):
             ctx.journal.create(WarriorItem, warrior=warrior, item=dagger.first().item, price_paid=0)
         if warrior_type.spell_list_id and warrior_type.starting_spells:
             warband_services.roll_starting_spells(warrior, warrior_type, dice)
+        give_starting_skills(warrior, warrior_type, create=ctx.journal.create)
         recruits = sorted(_recruits(ctx.sequence) | {warrior.pk})
         ctx.journal.update(ctx.sequence, state={**ctx.sequence.state, "recruits": recruits})
         size = f" ×{models}" if models > 1 else ""

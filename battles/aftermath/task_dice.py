@@ -27,6 +27,7 @@ from battles.rules.exploration_finds import Find, Hero, LocationContext, Visit
 from battles.rules.tasks import NeedsAnswer
 from core.dice import DiceError, EnteredDice, MoreDice, Need, ServerDice, TypedDice, count_dice
 from warbands.models import Warrior
+from warbands.rules.families import counted_family
 
 ASKS_FIRST = "a question comes first; each roll after it is asked for"
 NO_DICE = "nothing to roll first; any roll is asked for as it comes"
@@ -213,7 +214,7 @@ def _location_context(warband) -> LocationContext:
     )
     leader = next((Hero(pk, name) for pk, name, is_leader in heroes if is_leader), None)
     return LocationContext(
-        family=warband.warband_type.family,
+        family=counted_family(warband.warband_type.family, warband.warband_type.special_rules),
         heroes=tuple(Hero(pk, name) for pk, name, _ in heroes),
         leader=leader,
     )

@@ -31,6 +31,7 @@ from core.errors import RuleViolation
 from warbands import rules as roster_rules
 from warbands import treasury
 from warbands.models import StorageContainer, Warrior, WarriorItem, WarriorType
+from warbands.rules.families import counted_family
 
 Reason = treasury.Reason
 # Campaigns text, Captured: D6×5 gc from the slavers; the other fates roll nothing.
@@ -235,7 +236,7 @@ def _succession(captive: Captive, actor) -> None:
             warband=owner, is_hero=True, status=Warrior.Status.ACTIVE, hired_sword__isnull=True
         ).select_related("warrior_type")
     ]
-    family = owner.warband_type.family
+    family = counted_family(owner.warband_type.family, owner.warband_type.special_rules)
     dice = dice_for(captive.battle, warband=owner, user=actor)
     chosen, note = injury_rules.new_leader(heroes, dice, warband_family=family)
     if chosen is not None:

@@ -40,13 +40,14 @@ from campaign.services import record_event
 from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import StorageContainer, Warband, Warrior
+from warbands.rules.families import POSSESSED, counted_family
 
 Reason = treasury.Reason
 HELD = Captive.Status.HELD
 # Campaigns text, Captured: who may do what with a captive, by the captor's warband family.
 UNDEAD = "Undead"
-# The Carnival of Chaos counts as the Possessed for serious injuries (its list: Tainted).
-POSSESSED = ("Cult of the Possessed", "Carnival of Chaos")
+# A list that counts as the Possessed (``counts_as_possessed``, the Carnival's Tainted) has
+# their family here (``counted_family``).
 SLAVER_PRICE = 5  # gold crowns for each pip of the D6
 
 
@@ -55,11 +56,11 @@ SLAVER_PRICE = 5  # gold crowns for each pip of the D6
 
 def fates_for(warband: Warband) -> list[tuple[str, str]]:
     """What this captor may do with a captive besides ransom and exchange."""
-    family = warband.warband_type.family
+    family = counted_family(warband.warband_type.family, warband.warband_type.special_rules)
     fates = [(Captive.Status.SOLD, "Sell him to the slavers (D6×5 gc)")]
     if family == UNDEAD:
         fates.append((Captive.Status.ZOMBIE, "Kill him and raise a new Zombie"))
-    if family in POSSESSED:
+    if family == POSSESSED:
         fates.append((Captive.Status.SACRIFICED, "Sacrifice him (the leader gains 1 experience)"))
     return fates
 

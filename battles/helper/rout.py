@@ -87,8 +87,8 @@ def rerolls(side: GameSide, fighters: list[Fighter]) -> list[play.Reroll]:
     warband_type = side.participant.warband.warband_type
     offered = play.rout_rerolls(
         leader_skills=skills, leader_out=leader is None or leader.is_out,
-        leader_has_silk=silk, family=warband_type.family, type_key=warband_type.key,
-        used=set(side.rerolls_used),
+        leader_has_silk=silk, family=warband_type.family,
+        list_rules=warband_type.special_rules or (), used=set(side.rerolls_used),
     )  # fmt: skip
     return [r for r in offered if r.key not in side.rerolls_this_test]
 

@@ -8,7 +8,9 @@ nobody confirms a battle before every side is entered (``battles.report.services
 
 Warriors who must miss the game (``games_to_miss``) or are held captive cannot take part
 (campaigns text, serious injuries: "miss next game", "captured"): the form does not offer
-them and this service refuses them.
+them and this service refuses them. Nor can a warrior who needs a tamer (``needs_tamer``, the
+Trained Bear) while none of its tamers is free to fight, and a side that fields it without
+one of them is refused (``battles.rules.taking_part``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from django.utils import timezone
 
 from battles.models import Battle, Participant, WarriorOutcome
 from battles.report import permissions as report_permissions
-from battles.rules import scenarios
+from battles.rules import scenarios, taking_part
 from campaign import cache
 from campaign.models import CampaignEvent
 from campaign.services import record_event
@@ -43,9 +45,27 @@ class Outcome:
     awards: dict[str, int] = field(default_factory=dict)
 
 
-def fighters(warband: Warband):
-    """The warriors a side may field: with the warband, not captive, missing no game."""
+def _free(warband: Warband):
     return warband.warriors.fighting().filter(games_to_miss=0)
+
+
+def untamed(warband: Warband) -> dict[str, tuple[str, ...]]:
+    """The types of the warband's warriors free to fight who need a tamer none of whose
+    tamers is free to fight (they stay at camp), each with its tamers' keys. Only a list with
+    a ``needs`` roster rule asks the database."""
+    needs = warband.warband_type.limits.needs
+    if not needs:
+        return {}
+    free = _free(warband).values_list("warrior_type__key", "warrior_type__special_rules")
+    return taking_part.untamed_types(free, needs)
+
+
+def fighters(warband: Warband):
+    """The warriors a side may field: with the warband, not captive, missing no game, and not
+    an animal whose tamer cannot fight (``untamed``)."""
+    left_at_camp = untamed(warband)
+    free = _free(warband)
+    return free.exclude(warrior_type__key__in=left_at_camp) if left_at_camp else free
 
 
 def whole_side(warband: Warband, deeds: Sequence[Outcome] = ()) -> list[Outcome]:
@@ -58,12 +78,16 @@ def whole_side(warband: Warband, deeds: Sequence[Outcome] = ()) -> list[Outcome]
 def absentees(warband: Warband) -> list[tuple[Warrior, str]]:
     """The warband's members who cannot take part in its next battle, and why."""
     absent = []
-    for warrior in warband.warriors.on_roster().order_by("-is_leader", "-is_hero", "pk"):
+    left_at_camp = untamed(warband)
+    warriors = warband.warriors.on_roster().select_related("warrior_type")
+    for warrior in warriors.order_by("-is_leader", "-is_hero", "pk"):
         if warrior.status == Warrior.Status.CAPTURED:
             absent.append((warrior, "held captive"))
         elif warrior.games_to_miss:
             games = warrior.games_to_miss
             absent.append((warrior, f"must miss {games} game{'s' if games > 1 else ''}"))
+        elif warrior.warrior_type.key in left_at_camp:
+            absent.append((warrior, "stays at camp: no tamer free to fight"))
     return absent
 
 
@@ -106,6 +130,23 @@ def _check_once_per_battle(battle: Battle, participant: Participant, outcomes, p
             raise RuleViolation(f"Only one warrior of the battle earns “{award.label}”.")
 
 
+def _check_tamers(warband: Warband, fielded: Sequence[Warrior]) -> None:
+    """Refuse a side that fields a warrior who needs a tamer without one of its tamers."""
+    lonely = taking_part.untamed_types(
+        [(w.warrior_type.key, w.warrior_type.special_rules) for w in fielded],
+        warband.warband_type.limits.needs,
+    )
+    for warrior in fielded:
+        if warrior.warrior_type.key in lonely:
+            tamers = warband.warband_type.warrior_types.filter(
+                key__in=lonely[warrior.warrior_type.key]
+            ).values_list("name", flat=True)
+            raise RuleViolation(
+                f"{warrior.name} takes part only in a battle its "
+                f"{' or '.join(sorted(tamers)) or 'tamer'} takes part in."
+            )
+
+
 @transaction.atomic
 def enter_side(
     battle: Battle,
@@ -143,7 +184,7 @@ def enter_side(
             if most_shards
             else f"{played.name} gives no wyrdstone of its own."
         )
-    own = {w.pk: w for w in fighters(participant.warband)}
+    own = {w.pk: w for w in fighters(participant.warband).select_related("warrior_type")}
     enemies = {
         w.pk: w
         for w in Warrior.objects.filter(
@@ -163,6 +204,7 @@ def enter_side(
         seen.add(warrior.pk)
         _check(warrior, outcome, played, enemies)
     _check_once_per_battle(battle, participant, outcomes, played)
+    _check_tamers(participant.warband, [own[pk] for pk in seen])
     if leader_id is None:
         leader_id = next((pk for pk in seen if own[pk].is_leader), None)
     elif leader_id not in seen or not own[leader_id].is_hero:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from battles.rules.tasks import ask
+from warbands.rules.families import POSSESSED
 
 # FACTS.md section 4, magical artefacts (D6): (item key, name).
 MAGICAL_ARTEFACTS = (
@@ -108,8 +109,9 @@ class Visit:
 
     @property
     def possessed(self) -> bool:
-        """The Carnival of Chaos counts as the Possessed for exploration (its list: Tainted)."""
-        return self.context.family in ("Cult of the Possessed", "Carnival of Chaos")
+        """The Possessed, or a list that counts as them (``counts_as_possessed``: the context's
+        family is then theirs, ``warbands.rules.families.counted_family``)."""
+        return self.context.family == POSSESSED
 
     @property
     def undead(self) -> bool:

@@ -167,7 +167,9 @@ def hero_injuries(dice, *, context: InjuryContext, answers: Mapping[str, str]) -
 # The results a Trained Bear keeps from its Tamer (Fiercely Loyal).
 # The warbands whose new leader learns the old leader's magic (campaigns text, Death of the
 # leader, and the lists of these warbands).
-MAGIC_SUCCESSION = ("Sisters of Sigmar", "Cult of the Possessed", "Carnival of Chaos")
+# A list that counts as the Possessed (the Carnival) is read with their family
+# (``warbands.rules.families.counted_family``).
+MAGIC_SUCCESSION = ("Sisters of Sigmar", "Cult of the Possessed")
 
 GUARDED_AGAINST = ("Robbed", "Captured", "Sold to the pits")
 

@@ -237,7 +237,9 @@ REROLLS = {
     "da_cunnin_plan": Reroll("da_cunnin_plan", "Da Cunnin' Plan (while the Boss stands)", False),
     "blood_oath": Reroll("blood_oath", "Blood Oath (once per battle)", True),
 }
-OSTERMARK = Reroll("ostermark", "Ostermarkers re-roll a failed Rout test", False)
+# A list's own re-roll of every failed Rout test (``effect: rout_reroll``: the Ostermarkers'),
+# labelled with the rule's name.
+LIST_REROLL = "rout_reroll"
 
 
 def rout_rerolls(
@@ -246,16 +248,17 @@ def rout_rerolls(
     leader_out: bool,
     leader_has_silk: bool,
     family: str,
-    type_key: str,
+    list_rules: Sequence[Mapping] = (),
     used: set[str],
 ) -> list[Reroll]:
     """The re-rolls of a failed Rout test the warband still has (FACTS.md §8 and the warband
     lists): its leader's skills, the leader's Cathayan silk (Mercenaries, first failed test),
-    Ostermark's own rule. A re-roll is taken at most once per test; those once per game at most
-    once. Da Cunnin' Plan needs the Boss not out of action; the others are silent on it, so the
-    helper offers them whatever became of the leader. The silk's "first failed test" is read as
-    the first one the warband re-rolls with it: a test re-rolled with a skill leaves it unused,
-    as players would expect."""
+    a rule of the warband's list (``list_rules`` with ``effect: rout_reroll``: Ostermark's). A
+    re-roll is taken at most once per test; those once per game at most once. Da Cunnin' Plan
+    needs the Boss not out of action; the others are silent on it, so the helper offers them
+    whatever became of the leader. The silk's "first failed test" is read as the first one the
+    warband re-rolls with it: a test re-rolled with a skill leaves it unused, as players would
+    expect."""
     offered = []
     for key, reroll in REROLLS.items():
         if key in leader_skills and not (reroll.once_per_game and key in used):
@@ -264,8 +267,9 @@ def rout_rerolls(
             offered.append(reroll)
     if leader_has_silk and family == "Mercenaries" and "silk" not in used:
         offered.append(SILK)
-    if type_key == "ostermark":
-        offered.append(OSTERMARK)
+    for rule in list_rules:
+        if rule.get("effect") == LIST_REROLL:
+            offered.append(Reroll(LIST_REROLL, rule["name"], False))
     return offered
 
 

@@ -13,6 +13,7 @@ from battles import aftermath as sequences
 from battles.aftermath.dramatis_personae import swords_due
 from battles.models import SequenceTask, WarriorOutcome
 from core.errors import RuleViolation
+from tests.battles.test_warband_special_rules import give_rule
 from tests.helpers import (
     act,
     at_step,
@@ -243,3 +244,73 @@ def test_his_advance_offers_his_own_skills(duel, key, skill, also):
     roll(sequence, asked, [], reavers.owner, answers={"skill": skill})
     learned = sword.skills.select_related("skill__skill_list").get()
     assert (learned.skill.key, learned.skill.skill_list.key) == (skill, key)
+
+
+# --- Always Hungry: a warrior of the list who asks an upkeep --------------------------------
+
+
+def hungry(warband, upkeep: int = 15) -> Warrior:
+    """Brandt the champion plays the Orc Mob's Troll: his type asks ``upkeep`` gc after every
+    battle (the list file's ``upkeep`` effect)."""
+    champion = warband.warriors.get(warrior_type__key="champion")
+    give_rule(champion, "upkeep", upkeep=upkeep)
+    return champion
+
+
+def test_a_troll_is_asked_his_upkeep_and_paid_from_the_treasury(duel):
+    reavers = duel["reavers"]
+    troll = hungry(reavers)
+    sequence, owner = at_step(duel, 7)
+    with pytest.raises(RuleViolation, match="Pay Brandt's upkeep"):
+        sequences.complete_step(sequence, actor=owner, step=7)
+    before = gold(reavers)
+
+    summary = act(sequence, "upkeep", owner, warrior=troll.pk, decision="pay")
+
+    assert summary == "Paid 15 gc upkeep to Brandt."
+    assert gold(reavers) == before - 15
+    assert LedgerEntry.objects.filter(warband=reavers, note__contains="Brandt's upkeep").exists()
+    sequences.complete_step(sequence, actor=owner, step=7)
+    troll.refresh_from_db()
+    assert troll.status == Warrior.Status.ACTIVE
+
+
+def test_a_troll_unfed_wanders_off(duel):
+    reavers = duel["reavers"]
+    troll = hungry(reavers, upkeep=20)  # the Black Orcs' Troll
+    sequence, owner = at_step(duel, 7)
+    before = gold(reavers)
+
+    act(sequence, "upkeep", owner, warrior=troll.pk, decision="leave")
+
+    troll.refresh_from_db()
+    assert troll.status == Warrior.Status.DISMISSED
+    assert gold(reavers) == before
+    sequences.complete_step(sequence, actor=owner, step=7)
+
+
+def test_a_troll_the_treasury_cannot_feed_is_refused_payment(duel):
+    reavers = duel["reavers"]
+    troll = hungry(reavers)
+    sequence, owner = at_step(duel, 7)
+    for box in reavers.containers.filter(gold_crowns__gt=0):
+        treasury.add_treasure(box, gold=-box.gold_crowns, reason="income")
+    treasury.add_treasure(chest(reavers), gold=14, reason="income")
+
+    with pytest.raises(RuleViolation):
+        act(sequence, "upkeep", owner, warrior=troll.pk, decision="pay")
+
+    assert gold(reavers) == 14
+    assert swords_due(sequence) == [troll]  # still to be fed or let go
+
+
+def test_step_7_page_asks_the_trolls_upkeep(duel, client):
+    reavers = duel["reavers"]
+    hungry(reavers)
+    sequence, owner = at_step(duel, 7)
+    client.force_login(owner)
+
+    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+
+    assert 'Brandt <small class="muted">(Champion, 15 gc)</small>' in page
+    assert "Pay 15 gc" in page

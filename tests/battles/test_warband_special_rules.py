@@ -5,9 +5,16 @@ special rule (its ``effect``, as the list files encode it) of the warrior it pla
 import pytest
 
 from battles import aftermath as sequences
+from battles.aftermath.engine import step_context
+from battles.aftermath.exploration import location_context
+from battles.captives import holding as captives
+from battles.models import Captive
+from battles.report import sides
+from core.errors import RuleViolation
 from tests.battles.test_sequence import advance_to
-from tests.helpers import fought, roll, sequence_of
+from tests.helpers import act, at_step, fought, roll, sequence_of
 from warbands.models import Item, Warrior, WarriorItem, WarriorType
+from warbands.rules.families import POSSESSED
 
 pytestmark = pytest.mark.django_db
 
@@ -184,3 +191,92 @@ def test_a_leader_out_of_action_rolls_for_his_cathayan_silk(duel, face, kept):
     roll(sequence, task, [face], duel["reavers"].owner)
 
     assert captain.items.filter(item__key="cathayan_silk_clothes").exists() is kept
+
+
+# --- Step 8 --------------------------------------------------------------------------------
+
+
+def test_a_recruit_starts_with_his_types_skill(duel):
+    """Unnatural Strength (the Brutes'): a recruit hired after a battle starts with Strongman;
+    the one hired before keeps what he had."""
+    reavers = duel["reavers"]
+    brandt = reavers.warriors.get(warrior_type__key="champion")
+    give_rule(brandt, "starting_skill", skill="strongman")
+    sequence, owner = at_step(duel, 8)
+
+    act(sequence, "hire", owner, warrior_type=brandt.warrior_type_id, name="Gunther")
+
+    gunther = reavers.warriors.get(name="Gunther")
+    assert list(gunther.skills.values_list("skill__key", "skill__skill_list__key")) == [
+        ("strongman", "strength")
+    ]
+    assert not brandt.skills.exists()
+
+
+# --- A list that counts as the Possessed (the Carnival's Tainted) --------------------------
+
+
+def tainted(warband) -> None:
+    """The Reavers' list given the Carnival's Tainted (``counts_as_possessed``)."""
+    warband.warband_type.special_rules = [
+        {"name": "Tainted", "effect": "counts_as_possessed", "text": "…"}
+    ]
+    warband.warband_type.save(update_fields=["special_rules"])
+
+
+def test_a_list_that_counts_as_the_possessed_explores_and_keeps_captives_as_them(duel):
+    reavers = duel["reavers"]
+    assert Captive.Status.SACRIFICED not in dict(captives.fates_for(reavers))
+    tainted(reavers)
+    sequence, owner = at_step(duel, 3)
+
+    assert location_context(step_context(sequence, owner)).family == POSSESSED
+    assert Captive.Status.SACRIFICED in dict(captives.fates_for(reavers))
+
+
+def test_its_new_leader_learns_magic_as_the_possessed_do(duel):
+    """The captain dies (D66 11); Brandt leads and may learn a spell instead of his next
+    advance, as a Magister's successor does."""
+    reavers = duel["reavers"]
+    tainted(reavers)
+    captain = reavers.warriors.get(is_leader=True)
+    brandt = reavers.warriors.get(warrior_type__key="champion")
+    sequence = injuries_step(duel, [(captain, True, 0, 0, None), (brandt, False, 0, 0, None)])
+
+    roll(sequence, sequence.tasks.get(step=1, warrior=captain), [1, 1], reavers.owner)
+
+    brandt.refresh_from_db()
+    assert (brandt.is_leader, brandt.learns_magic_next) == (True, True)
+
+
+# --- Taking part: a Trained Bear only beside its Tamer --------------------------------------
+
+
+def trained_bear(duel):
+    """The champion plays the Bear Tamer, the warriors his Trained Bear (``needs_tamer``, and
+    the list's ``needs`` rule naming its tamer)."""
+    tamer, bear = bear_and_tamer(duel)
+    give_rule(bear, "needs_tamer")
+    return tamer, bear
+
+
+def test_a_bear_is_refused_in_a_side_without_its_tamer(duel):
+    tamer, bear = trained_bear(duel)
+    captain = duel["reavers"].warriors.get(is_leader=True)
+
+    with pytest.raises(RuleViolation, match="Stadtwache takes part only in a battle its Champion"):
+        fought(duel, [(captain, False, 0, 0, None), (bear, False, 0, 0, None)])
+
+    fought(duel, [(captain, False, 0, 0, None), (tamer, False, 0, 0, None),
+                  (bear, False, 0, 0, None)])  # fmt: skip
+
+
+def test_a_bear_whose_tamer_cannot_fight_stays_at_camp(duel):
+    reavers = duel["reavers"]
+    tamer, bear = trained_bear(duel)
+    assert bear in sides.fighters(reavers)
+    Warrior.objects.filter(pk=tamer.pk).update(games_to_miss=1)
+
+    assert bear not in sides.fighters(reavers)
+    assert (bear, "stays at camp: no tamer free to fight") in sides.absentees(reavers)
+    assert bear.pk not in {o.warrior_id for o in sides.whole_side(reavers)}

@@ -6,6 +6,7 @@ import pytest
 from battles.rules import exploration as rules
 from battles.rules.tasks import NeedsAnswer
 from core.dice import DiceError, ScriptedDice
+from warbands.rules.families import counted_family
 
 
 def dice(*faces):
@@ -260,7 +261,8 @@ def test_corpse(faces, gold, item):
 def test_straggler_by_warband():
     assert at(4, 2, 3, 4, family="Skaven").gold == 7
     assert at(4, 2, family="Cult of the Possessed").experience == {1: 1}
-    assert at(4, 2, family="Carnival of Chaos").experience == {1: 1}  # counts as Possessed
+    carnival = counted_family("Carnival of Chaos", [{"effect": "counts_as_possessed"}])
+    assert at(4, 2, family=carnival).experience == {1: 1}  # it counts as the Possessed
     assert at(4, 2, family="Undead").zombies == 1
     assert at(4, 2).straggler is True
 

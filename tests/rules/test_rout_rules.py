@@ -143,10 +143,16 @@ def test_none_left_is_zero(state):
 # The re-rolls of a failed rout test.
 
 
-def offered(skills=(), *, out=False, silk=False, family="Orc Mob", type_key="orc_mob", used=()):
+# Special rules of lists: the Ostermarkers' re-roll of every failed Rout test, and one that
+# is no re-roll.
+HARDY = {"name": "Hardy (Rout tests)", "effect": "rout_reroll", "text": "…"}
+ARCHERY = {"name": "Archery", "text": "…"}
+
+
+def offered(skills=(), *, out=False, silk=False, family="Orc Mob", rules=(), used=()):
     rerolls = play.rout_rerolls(
         leader_skills=set(skills), leader_out=out, leader_has_silk=silk, family=family,
-        type_key=type_key, used=set(used),
+        list_rules=rules, used=set(used),
     )  # fmt: skip
     return [r.key for r in rerolls]
 
@@ -171,21 +177,18 @@ def test_da_cunnin_plan_while_the_boss_is_not_out_of_action():
 
 @pytest.mark.parametrize("out", [False, True])
 def test_blood_oath_once_per_game(out):
-    assert offered({"blood_oath"}, out=out, family="Mercenaries", type_key="ostland") == [
-        "blood_oath"
-    ]
+    assert offered({"blood_oath"}, out=out, family="Mercenaries") == ["blood_oath"]
     assert offered({"blood_oath"}, out=out, used={"blood_oath"}) == []
     assert play.REROLLS["blood_oath"].once_per_game is True
 
 
-@pytest.mark.parametrize(
-    ("family", "type_key"), [("Mercenaries", "reikland"), ("Mercenaries", "ostland")]
-)
-def test_silk_for_a_mercenary_leader_the_first_failed_test(family, type_key):
-    assert offered(silk=True, family=family, type_key=type_key) == ["silk"]
-    assert offered(silk=True, family=family, type_key=type_key, out=True) == ["silk"]
-    assert offered(silk=True, family=family, type_key=type_key, used={"silk"}) == []
-    assert offered(silk=False, family=family, type_key=type_key) == []
+@pytest.mark.parametrize("rules", [(), (ARCHERY,)])
+def test_silk_for_a_mercenary_leader_the_first_failed_test(rules):
+    family = "Mercenaries"
+    assert offered(silk=True, family=family, rules=rules) == ["silk"]
+    assert offered(silk=True, family=family, rules=rules, out=True) == ["silk"]
+    assert offered(silk=True, family=family, rules=rules, used={"silk"}) == []
+    assert offered(silk=False, family=family, rules=rules) == []
     assert play.SILK.once_per_game is True
 
 
@@ -195,33 +198,36 @@ def test_silk_for_mercenaries_only(family):
 
 
 @pytest.mark.parametrize(
-    ("type_key", "family", "expected"),
-    [
-        ("ostermark", "Mercenaries", ["ostermark"]),
-        ("reikland", "Mercenaries", []),
-        ("ostland", "Mercenaries", []),
-        ("ostermark_mercenaries", "Mercenaries", []),
-    ],
+    ("rules", "expected"),
+    [((HARDY,), ["rout_reroll"]), ((ARCHERY, HARDY), ["rout_reroll"]), ((ARCHERY,), []), ((), [])],
 )
-def test_ostermark_by_its_type_key(type_key, family, expected):
-    assert offered(family=family, type_key=type_key) == expected
-    assert offered(family=family, type_key=type_key, used={"ostermark"}) == expected
+@pytest.mark.parametrize("out", [False, True])
+def test_a_lists_own_reroll_every_test_by_its_effect(rules, expected, out):
+    """Ostermark: every failed Rout test may be re-rolled (not once per game), whatever became
+    of the leader; the offer is labelled with the rule's name."""
+    assert offered(family="Mercenaries", rules=rules, out=out) == expected
+    assert offered(family="Mercenaries", rules=rules, used={"rout_reroll"}) == expected
+    labels = [r.label for r in play.rout_rerolls(
+        leader_skills=set(), leader_out=out, leader_has_silk=False, family="Mercenaries",
+        list_rules=rules, used=set(),
+    )]  # fmt: skip
+    assert labels == ["Hardy (Rout tests)"] * len(expected)
 
 
 def test_everything_at_once_in_order():
     skills = set(play.REROLLS)
-    assert offered(skills, silk=True, family="Mercenaries", type_key="ostermark") == [
+    assert offered(skills, silk=True, family="Mercenaries", rules=(HARDY,)) == [
         "utter_determination",
         "bellowing_roar",
         "da_cunnin_plan",
         "blood_oath",
         "silk",
-        "ostermark",
+        "rout_reroll",
     ]
     used = {"blood_oath", "silk", "utter_determination"}
     assert offered(
-        skills, out=True, silk=True, family="Mercenaries", type_key="ostermark", used=used
-    ) == ["utter_determination", "bellowing_roar", "ostermark"]
+        skills, out=True, silk=True, family="Mercenaries", rules=(HARDY,), used=used
+    ) == ["utter_determination", "bellowing_roar", "rout_reroll"]
 
 
 # How far a leader's Leadership reaches.

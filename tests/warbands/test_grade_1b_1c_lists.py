@@ -14,19 +14,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.warbands.rule_text_files import skill_table_line, text_files
 from tests.warbands.rule_texts import norm, option_heading
 from warbands.data.convert_bsdata import BSDATA_DIR, LIST_SPECS
 from warbands.models import EquipmentListEntry, WarbandType, WarriorType
 
 pytestmark = pytest.mark.django_db
 REFERENCE = BSDATA_DIR.parents[1] / "rules" / "reference"
-TEXTS = ("warbands-grade-1b-part1.md", "warbands-grade-1b-part2.md", "warbands-grade-1c.md")
 SPECS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(LIST_SPECS.glob("*.json"))]
+TEXTS = text_files(SPECS)  # the chapters, and the core one for the Ostermarkers
 # The app's list: (the text's section heading, its grade), from each list's spec ("section");
 # one heading may print several lists (the Tileans: a list per city).
 SECTIONS = {spec["key"]: (spec["section"].split(" — ")[0], spec["grade"]) for spec in SPECS}
 # What a city's own rules change in the section it shares: its Skill Table is the one headed
-# with its name ("Tilean Skill Table — Miragleans"), and
+# with its name ("Tilean Skill Table — Miragleans", or the one it borrows: ``rule_text_files``),
 # the gold it adds (Trantios: 100 gc for a one-off game, a fifth more in a campaign: 600),
 GOLD_ADDED = {"trantios": 100}
 # the heroes whose Leadership it raises by one (the Remasen officers).
@@ -293,12 +294,7 @@ def test_every_warrior_starts_with_the_experience_the_text_gives():
 
 def test_every_heroes_skill_lists_are_the_texts_skill_table():
     for key, lines in sections().items():
-        own = [n for n, line in enumerate(lines) if line.endswith(f"Skill Table — {CITY[key]}**")]
-        start = (
-            own[0]
-            if own
-            else next(n for n, line in enumerate(lines) if line.endswith("Skill Table**"))
-        )
+        start = skill_table_line(key, CITY[key], lines)
         rest = list(takewhile(lambda line: not line.startswith("### "), lines[start + 1 :]))
         heroes = set(
             WarriorType.objects.filter(warband_type__key=key, kind="hero").values_list(

@@ -11,6 +11,7 @@ from tests.warbands.grade_1c_legal_a import ILLEGAL_A, LEGAL_A
 from tests.warbands.grade_1c_legal_b import ILLEGAL_B, LEGAL_B
 from tests.warbands.grade_1c_legal_c import ILLEGAL_C, LEGAL_C
 from tests.warbands.grade_1c_legal_d import ILLEGAL_D, LEADERS_D, LEGAL_D
+from tests.warbands.grade_1c_legal_e import ILLEGAL_E, LEGAL_E
 from tests.warbands.test_grade_1b_1c_lists import SECTIONS
 from tests.warbands.test_muster import refused
 from warbands import services
@@ -211,8 +212,9 @@ ILLEGAL = {
     **ILLEGAL_B,
     **ILLEGAL_C,
     **ILLEGAL_D,
+    **ILLEGAL_E,
 }
-LEGAL = {**LEGAL_1B, **LEGAL_A, **LEGAL_B, **LEGAL_C, **LEGAL_D}
+LEGAL = {**LEGAL_1B, **LEGAL_A, **LEGAL_B, **LEGAL_C, **LEGAL_D, **LEGAL_E}
 
 
 def test_every_list_of_the_texts_has_a_legal_and_an_illegal_warband():

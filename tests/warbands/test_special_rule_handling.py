@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import WarbandFactory, hire
-from warbands.models import WarbandType
+from warbands.models import Skill, WarbandType, WarriorType
+from warbands.rules.families import counted_family
 from warbands.rules.special_rules import (
     APPLIED,
     APPLIED_EFFECTS,
@@ -40,11 +41,22 @@ def test_an_effect_called_applied_is_read_by_the_code(effect):
     assert re.search(rf'"{effect}"', code_outside_the_data()), effect
 
 
+def test_every_effect_the_data_names_is_applied():
+    """No rule of the lists is shown as played at the table while its data names an effect."""
+    named = {rule.get("effect") for t in WarbandType.objects.all() for rule in t.special_rules}
+    named |= {r.get("effect") for t in WarriorType.objects.all() for r in t.special_rules}
+    named |= set(Skill.objects.values_list("effect", flat=True))
+    assert named - {None, ""} <= set(APPLIED_EFFECTS)
+    assert {"upkeep", "needs_tamer", "wardogs_free_slots"} <= named
+
+
 @pytest.mark.parametrize(
     ("rule", "warrior", "kind"),
     [
         ({"name": "Incomparable Miners", "effect": "wyrdstone_bonus"}, None, APPLIED),
-        ({"name": "Always Hungry", "effect": "upkeep"}, {}, TABLE),  # the Troll's: not applied
+        ({"name": "Always Hungry", "effect": "upkeep"}, {}, APPLIED),  # the Troll's upkeep
+        ({"name": "Trained"}, {}, TABLE),
+        ({"name": "Tainted", "effect": "counts_as_possessed"}, None, APPLIED),
         ({"name": "Fear"}, {}, TABLE),
         ({"name": "Leader"}, {"is_leader": True}, PART),
         ({"name": "Leader"}, {"is_leader": False}, TABLE),
@@ -58,6 +70,18 @@ def test_an_effect_called_applied_is_read_by_the_code(effect):
 )
 def test_what_the_app_does_with_a_rule(rule, warrior, kind):
     assert handling(rule, warrior).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("family", "rules", "counted"),
+    [
+        ("Carnival of Chaos", [{"effect": "counts_as_possessed"}], "Cult of the Possessed"),
+        ("Carnival of Chaos", [{"effect": "hired_swords"}], "Carnival of Chaos"),
+        ("Mercenaries", [], "Mercenaries"),
+    ],
+)
+def test_a_list_counts_as_the_possessed_by_its_effect(family, rules, counted):
+    assert counted_family(family, rules) == counted
 
 
 def test_every_rule_of_every_list_is_said_applied_or_left_to_the_table():
@@ -80,6 +104,10 @@ def test_the_muster_board_says_which_rules_the_app_applies(client):
     notes = re.findall(r'data-testid="rule-handling">([^<]*)<', page)
     assert "Applied by the app: which hired swords the warband may hire." in notes
     assert "Applied by the app: serious injuries (post-battle step 1)." in notes  # Regeneration
+    assert (
+        "Applied by the app: its upkeep after every battle, paid or it leaves (post-battle step 7)."
+        in notes
+    )  # Always Hungry
     assert notes.count("Played at the table: the app does not track it.") >= 3  # Fear, …
     assert any(note.startswith("The app keeps who leads") for note in notes)
 

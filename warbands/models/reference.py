@@ -131,6 +131,7 @@ class Skill(models.Model):
     optional_rule = models.CharField(
         max_length=60, blank=True, help_text="Campaign option the skill needs (Quartermaster)."
     )
+    effect = models.CharField(max_length=40, blank=True, help_text="The rule the app applies.")
 
     objects = SkillManager()
 

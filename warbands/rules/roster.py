@@ -474,9 +474,10 @@ def check_purchase(
     buyer: Buyer,
     *,
     models: int,
-    gold: int,
+    gold: int | None,
 ) -> tuple[ListEntry, int]:
-    """Refuse an item the warrior may not have; otherwise return the entry and total cost.
+    """Refuse an item the warrior may not have; otherwise return the entry and total cost
+    (refused too when it costs more than ``gold``; ``None``: the caller checks the price).
 
     Henchmen in a group carry identical equipment (core rules, Henchmen), so a group buys for
     every model at once: ``models`` must be the group size.
@@ -494,6 +495,6 @@ def check_purchase(
             f"{buyer.models} of {buyer.name}."
         )
     cost = price_per_model(entry, buyer) * models
-    if cost > gold:
+    if gold is not None and cost > gold:
         raise RuleViolation(f"{entry.item_name} costs {cost} gc but only {gold} gc are left.")
     return entry, cost

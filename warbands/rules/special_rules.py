@@ -32,7 +32,18 @@ APPLIED_EFFECTS = {
     "leader_range": "the battle helper's Rally panel",
     "move_dice": "the Move shown on the roster and in the battle helper",
     "animosity": "the battle helper's rolls as the warband's turn begins",
+    "rout_reroll": "the battle helper's Rout test, which offers the re-roll",
+    "starting_item": "the item he brings when hired at the muster, at no cost",
+    "upkeep": "its upkeep after every battle, paid or it leaves (post-battle step 7)",
+    "starting_skill": "the skill he starts with, given when he is hired (muster and step 8)",
+    "heirloom": "one item of his list at half price, bought at the muster",
+    "wardogs_free_slots": "two of his wardogs left out of the warband's maximum size, at hiring",
+    "counts_as_possessed": "exploration, captives and a new leader's magic, as the Possessed",
+    # The hiring half is the list's ``needs`` roster rule (no bear without a Tamer); the effect
+    # is its battle half (battles.rules.taking_part).
+    "needs_tamer": "who takes part in a battle: only beside its tamer, or it stays at camp",
 }
+
 
 TABLE = "table"
 PART = "part"

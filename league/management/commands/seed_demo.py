@@ -246,6 +246,13 @@ class Command(BaseCommand):
             sword_keys=[],
             starting_gold=None,
         )
+        # Chosen the morning the league began, before its first muster (dated 9 o'clock).
+        chosen = timezone.make_aware(
+            datetime.datetime.combine(campaign.start_date, datetime.time(8))
+        )
+        CampaignEvent.objects.filter(
+            campaign=campaign, message__endswith="changed the house rules."
+        ).update(created_at=chosen)
 
     def seed_battles(self, campaign: Campaign, organiser) -> None:
         """Record the demo history once, as players would: the first warband reports, the
