@@ -66,11 +66,36 @@ def test_war_beasts_are_animals_and_prospects_reroll_the_lads_talent(reavers):
 
 def test_the_heroes_list_prices_and_the_prospects_cannot_buy_from_it(reavers):
     shadow = hire(reavers, "jungle_shadow", items=["mace", "buckler", "javelins", "misericordia"])
-    spent = {owned.item.key: owned.price_paid for owned in shadow.items.all()}
-    assert spent == {"dagger": 0, "mace": 3, "buckler": 10, "javelins": 10, "misericordia": 10}
+    bought = sorted((o.item.key, o.price_paid) for o in shadow.items.all() if o.price_paid)
+    assert bought == [("buckler", 10), ("javelins", 10), ("mace", 3), ("misericordia", 10)]
+    assert reavers.gold_crowns == 500 - 90 - 33
     prospects = hire(reavers, "prospect", models=2)
     refused_purchase(reavers, prospects, "misericordia", "not on Prospect's equipment list")
     refused_purchase(reavers, shadow, "hammer", "not on Jungle Shadow's equipment list")
+
+
+@pytest.mark.parametrize(
+    ("hero", "gear"),
+    [
+        ("conqueror", ["dagger", "helmet"]),
+        ("saurus_slayer", ["dagger", "heavy_armour", "helmet", "misericordia", "sword", "sword"]),
+        ("reaver_beastmaster", ["dagger", "heavy_armour", "spear", "sword"]),
+        ("jungle_shadow", ["dagger", "dagger", "javelins", "light_armour"]),
+        ("trapmaster", ["dagger", "elven_cloak", "heavy_armour", "hochland_long_rifle", "sword"]),
+    ],
+)
+def test_each_hero_comes_with_the_charts_part_of_his_starting_gear_for_his_cost(
+    reavers, hero, gear
+):
+    """The text's Starting Equipment, paid in the hero's cost: each item the chart prices (the
+    masterwork heavy armour, bec de corbin and firepots are shown as text); and his free
+    dagger, as every warrior's."""
+    warrior = hire(reavers, hero)
+    owned = sorted(o.item.key for o in warrior.items.all())
+    assert owned == gear
+    assert not any(o.price_paid for o in warrior.items.all())
+    cost = warrior.warrior_type.cost
+    assert reavers.gold_crowns == 500 - cost
 
 
 def test_only_the_four_hired_swords_the_text_names(reavers):

@@ -13,8 +13,7 @@ from django.db.models import Q
 
 from warbands import rules
 from warbands.models.lists import WarbandTypeQuerySet
-from warbands.rules import leader as leader_rules
-from warbands.rules import restrictions, trading
+from warbands.rules import leader, restrictions, trading
 
 SUMMARY_HELP = "What it does in play, in one or two sentences of our own (shown on rosters)."
 
@@ -351,7 +350,7 @@ class WarbandType(models.Model):
                 rules.Ratio(_types(row["type"]), row["at_most"], tuple(row["per"]), row["label"])
                 for row in roster_rules.get("ratios", [])
             ),
-            leader_from=leader_rules.leader_from(roster_rules),
+            leader_from=leader.leader_from(roster_rules),
         )
 
 
