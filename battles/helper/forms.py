@@ -139,6 +139,22 @@ class RollForm(forms.Form):
             self.fields["dice"].widget.attrs["data-testid"] = testid
 
 
+class AnimosityForm(RollForm):
+    """One side's Animosity rolls as drawn: the models spared (in hand-to-hand combat) and the
+    dice. The move is read by ``MoveForm`` (its ``spared``)."""
+
+    spared = forms.TypedMultipleChoiceField(
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Spare those that do not roll (in hand-to-hand combat)",
+    )
+
+    def __init__(self, *args, fighters=(), **kwargs) -> None:
+        super().__init__(*args, testid="animosity-dice", **kwargs)
+        self.fields["spared"].choices = [(f.pk, f.name) for f in fighters]
+
+
 class NoteForm(forms.Form):
     text = forms.CharField(
         max_length=250,

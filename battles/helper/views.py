@@ -37,6 +37,7 @@ from battles.helper.board import board, carried_labels, enemies_of
 from battles.helper.common import recording
 from battles.helper.forms import (
     ROW_ID,
+    AnimosityForm,
     EndForm,
     MoveForm,
     NoteForm,
@@ -105,7 +106,9 @@ def _context(request, game: Game, *, note="", error="", fighter_id=None, whole=T
         "note_fields": NoteForm,
         "roll_form": RollForm,
         "rout_form": lambda: RollForm(testid="rout-dice"),
-        "animosity_form": lambda: RollForm(testid="animosity-dice"),
+        "animosity_forms": lambda: {
+            s.side.pk: AnimosityForm(fighters=s.animosity) for s in drawn.sides if s.animosity
+        },
         "end_form": lambda: EndForm(sides=drawn.sides),
         "move": _move_url(game),
         "note": note,
