@@ -133,6 +133,9 @@ def test_both_players_see_the_prompt_then_the_results(client, duel, mob):
     page = client.get(reverse("play_page", args=[battle.pk])).content.decode()
     assert f'data-testid="animosity-{mob.pk}"' in page
     assert 'data-testid="roll-animosity"' in page
+    # Each model that rolls may be spared: a checkbox of the move's "spared", one per model.
+    for model in (boy1, boy2, snikkit):
+        assert f'name="spared" value="{model.pk}"' in page
     client.force_login(duel["reavers"].owner)
     theirs = client.get(reverse("play_page", args=[battle.pk])).content.decode()
     assert f'data-testid="animosity-{mob.pk}"' in theirs
