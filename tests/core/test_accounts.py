@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 # The only pages an anonymous visitor may see. Everything else redirects to the login page.
 PUBLIC_ROUTES = {"login", "signup", "healthz", "readyz", "admin_login_redirect", "admin:login",
                  "password_reset", "password_reset_done", "password_reset_confirm",
-                 "password_reset_complete", "guide_player", "guide_organiser"}  # fmt: skip
+                 "password_reset_complete", "guide_player", "guide_organiser",
+                 "guide_hired_swords"}  # fmt: skip
 
 
 def test_signup_creates_the_account_and_logs_in(client):
