@@ -1,7 +1,11 @@
-"""The warband lists as a player browses them to choose one: what each grade means, and the
-reads of the new-warband page."""
+"""The warband lists as a player browses them to choose one: what each grade means, each
+list's summary, and the reads of the new-warband page."""
 
 from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
 
 from django.db import models
 from django.db.models import OuterRef, Subquery
@@ -15,6 +19,22 @@ GRADE_NOTES = {
     "1c": "An experimental list, still being tried out and perhaps unbalanced; ask your "
     "organiser before choosing it.",
 }
+
+
+SUMMARIES = Path(__file__).resolve().parent.parent / "data" / "list_summaries.json"
+
+
+@cache
+def summaries() -> dict[str, str]:
+    return json.loads(SUMMARIES.read_text(encoding="utf-8"))
+
+
+def list_summary(key: str) -> str:
+    """What a list is and how it plays, in a sentence of our own, for a player choosing one
+    (``warbands/data/list_summaries.json``, read once per process: text for the page, not
+    rules, so it is kept beside the data rather than loaded into the database); "" for a list
+    made in the admin, which has none."""
+    return summaries().get(key, "")
 
 
 class WarbandTypeQuerySet(models.QuerySet):

@@ -6,7 +6,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from warbands import permissions
-from warbands.models.lists import GRADE_NOTES
+from warbands.models.lists import GRADE_NOTES, list_summary
 from warbands.rules.special_rules import handling, handling_for
 
 register = template.Library()
@@ -21,6 +21,9 @@ def grade_badge(grade: str):
     return format_html(
         '<span class="badge badge-grade" title="{}">Grade {}</span>', GRADE_NOTES[grade], grade
     )
+
+
+register.filter("list_summary", list_summary)
 
 
 @register.simple_tag
