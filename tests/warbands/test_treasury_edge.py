@@ -9,6 +9,8 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
+from core.errors import RuleViolation
+from tests.factories import mustered_warband
 from tests.helpers import at_step, chest, sack_with_room, warriors
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, StoredItem, WarriorItem
@@ -166,3 +168,16 @@ def test_the_page_and_the_step_do_the_same(client, duel, action, step):
     assert done[0] == 200 and done[3] != "unchanged" and not done[1]
     assert done[2] or action == "load a container"  # loading moves no treasure
     assert refused[0] == 422 and len(refused[1]) == 1 and refused[2:] == ([], "unchanged")
+
+
+def test_a_container_gone_while_a_move_waited_for_its_lock_is_refused_not_a_server_error():
+    """A step that bought the container, undone by another tab, deletes it: a move into it
+    that read it before is refused with a message, and nothing moves."""
+    warband = mustered_warband()
+    chest = warband.containers.get(kind="treasure_chest")
+    bought = StorageContainer.objects.create(warband=warband, kind="large_sack")
+    StorageContainer.objects.filter(pk=bought.pk).delete()  # the undo, in the other tab
+    before = treasury.totals(warband)
+    with pytest.raises(RuleViolation, match="is no longer there: reload the page"):
+        treasury.move_treasure(chest, bought, actor=warband.owner, gold=10)
+    assert treasury.totals(warband) == before

@@ -122,7 +122,9 @@ def write_entry(container: StorageContainer, kind: str, amount: int, reason: str
 def lock_containers(*containers: StorageContainer) -> list[StorageContainer]:
     """Lock the containers' rows and read them afresh, in the order given. The locks are taken
     in primary-key order, so two changes of the same containers never wait on each other in
-    opposite orders (the lock order of every service: this module's docstring)."""
+    opposite orders (the lock order of every service: this module's docstring). A container
+    gone meanwhile (a step that bought it undone by another tab, while this request waited for
+    its lock) is refused with a message, as one sold or captured is."""
     pks = [c.pk for c in containers]
     locked = {
         c.pk: c
@@ -130,6 +132,9 @@ def lock_containers(*containers: StorageContainer) -> list[StorageContainer]:
         .filter(pk__in=pks)
         .order_by("pk")
     }
+    gone = [c for c in containers if c.pk not in locked]
+    if gone:
+        raise RuleViolation(f"{sentence(gone[0].the)} is no longer there: reload the page.")
     return [locked[pk] for pk in pks]
 
 
