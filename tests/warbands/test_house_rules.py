@@ -304,3 +304,13 @@ def test_the_organiser_turns_on_the_sawbones_optional_rule(client, organiser):
     assert answer.status_code == 302
     assert HouseRules.objects.get().sawbones
     assert "Sawbones: on" in client.get(url).content.decode()
+
+
+def test_the_hired_swords_left_out_cost_no_query_each(organiser, django_assert_max_num_queries):
+    """The swords a house rule refuses cite the named ones, read once for the whole catalogue."""
+    choose(organiser, sword_grades=["core"], sword_keys=["roadwarden", "bard"])
+    warband = create(organiser, "reikland")
+    with django_assert_max_num_queries(5):
+        offered = hired_swords.hireable_swords(warband)
+    refused = [reason for _sword, reason in offered if reason and "house rules" in reason]
+    assert len(refused) > 30 and "Bard and Roadwarden" in refused[0]

@@ -36,6 +36,12 @@ def swords_allowed(house: HouseRules | None) -> Allowance:
     return house.swords if house is not None else Allowance(everything=True)
 
 
+def _refusal(allowance: Allowance, names: dict, row, *, name: str, kind: str, every) -> str:
+    return rules.refusal(
+        allowance, key=row.key, grade=row.grade, name=name, kind=kind, names=names, every=every
+    )
+
+
 def list_refusal(campaign: Campaign | int, warband_type: WarbandType, house=UNREAD) -> str | None:
     """Why the campaign may not field ``warband_type`` (``None`` when it may)."""
     return list_refusals(campaign, [warband_type], house).get(warband_type.pk)
@@ -44,42 +50,33 @@ def list_refusal(campaign: Campaign | int, warband_type: WarbandType, house=UNRE
 def list_refusals(
     campaign: Campaign | int, warband_types: Iterable[WarbandType], house=UNREAD
 ) -> dict[int, str]:
-    """Why the campaign may not field each of ``warband_types`` that it refuses, by pk (one
-    query for the names the refusal cites, however many it refuses)."""
-    allowance = lists_allowed(_read(campaign, house))
-    refused = [row for row in warband_types if not allowance.allows(row.key, row.grade)]
-    if not refused:
-        return {}
-    names = dict(WarbandType.objects.filter(key__in=allowance.keys).values_list("key", "name"))
+    """Why the campaign may not field each of ``warband_types`` that it refuses, by pk (the
+    names the refusal cites are read once: ``HouseRules.list_names``)."""
+    house = _read(campaign, house)
+    allowance = lists_allowed(house)
     return {
-        row.pk: rules.refusal(
+        row.pk: _refusal(
             allowance,
-            key=row.key,
-            grade=row.grade,
+            house.list_names,
+            row,
             name=f"the {row.name}",
             kind="list",
-            names=names,
             every=every_grade(),
         )
-        for row in refused
+        for row in warband_types
+        if not allowance.allows(row.key, row.grade)
     }
 
 
 def sword_refusal(campaign: Campaign | int, sword: HiredSwordType, house=UNREAD) -> str | None:
-    """Why the campaign's warbands may not hire ``sword`` (``None`` when they may)."""
-    allowance = swords_allowed(_read(campaign, house))
+    """Why the campaign's warbands may not hire ``sword`` (``None`` when they may); a page that
+    asks of every sword passes the row it read once, whose names are read once too."""
+    house = _read(campaign, house)
+    allowance = swords_allowed(house)
     if allowance.allows(sword.key, sword.grade):
         return None
-    names = dict(HiredSwordType.objects.filter(key__in=allowance.keys).values_list("key", "name"))
-    return rules.refusal(
-        allowance,
-        key=sword.key,
-        grade=sword.grade,
-        name=f"a {sword.name}",
-        kind="hired sword",
-        names=names,
-        every=every_sword_grade(),
-    )
+    return _refusal(allowance, house.sword_names, sword, name=f"a {sword.name}",
+                    kind="hired sword", every=every_sword_grade())  # fmt: skip
 
 
 def starting_gold(campaign: Campaign | int, warband_type: WarbandType, house=UNREAD) -> int:
@@ -102,24 +99,18 @@ class Summary:
 
 
 def summary(house: HouseRules | None) -> Summary:
-    """What ``house`` allows, in words (three queries at most: the names of named entries)."""
+    """What ``house`` allows, in words (two queries at most: the names of named entries)."""
     if house is None:
         return Summary("every list", "every hired sword", "each list's own (500 gc for most)", True)
-    list_names = dict(
-        WarbandType.objects.filter(key__in=house.list_keys).values_list("key", "name")
-    )
-    sword_names = dict(
-        HiredSwordType.objects.filter(key__in=house.sword_keys).values_list("key", "name")
-    )
     gold = (
         f"{house.starting_gold} gc for every list"
         if house.starting_gold
         else "each list's own (500 gc for most)"
     )
     return Summary(
-        rules.allowance_text(house.lists, kind="list", names=list_names, every=every_grade()),
+        rules.allowance_text(house.lists, kind="list", names=house.list_names, every=every_grade()),
         rules.allowance_text(
-            house.swords, kind="hired sword", names=sword_names, every=every_sword_grade()
+            house.swords, kind="hired sword", names=house.sword_names, every=every_sword_grade()
         ),
         gold,
         False,

@@ -4,11 +4,15 @@ they are read; ``warbands.house_rules`` sets them and answers what they allow)."
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.contrib.postgres.fields import ArrayField
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from campaign.models import Campaign
+from warbands.models.hired_swords import HiredSwordType
+from warbands.models.reference import WarbandType
 from warbands.rules.house_rules import Allowance
 
 GRADES = [("1a", "Grade 1a"), ("1b", "Grade 1b"), ("1c", "Grade 1c")]
@@ -75,3 +79,15 @@ class HouseRules(models.Model):
     @property
     def swords(self) -> Allowance:
         return Allowance.of(self.sword_grades, self.sword_keys)
+
+    @cached_property
+    def list_names(self) -> dict[str, str]:
+        """The names of the lists allowed one by one, read once for every refusal and summary
+        that cites them."""
+        return dict(WarbandType.objects.filter(key__in=self.list_keys).values_list("key", "name"))
+
+    @cached_property
+    def sword_names(self) -> dict[str, str]:
+        """The names of the hired swords and personae allowed one by one, read once."""
+        named = HiredSwordType.objects.filter(key__in=self.sword_keys)
+        return dict(named.values_list("key", "name"))
