@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from battles import aftermath as sequences
 from battles.aftermath import carried_items
 from battles.aftermath import forms as step_forms
+from battles.helper import start as helper_start
 from battles.models import Captive, PostBattleSequence
 from battles.report import services, sides
 from battles.rules import ReportedResult
@@ -209,6 +210,15 @@ def roster_state(warband) -> dict:
         ),
         "captives": Captive.objects.count(),
     }  # fmt: skip
+
+
+def game_of(duel):
+    """A game of the battle helper between the duel's Reavers and Scourge (a skirmish), started
+    by the Reavers' player; its battle."""
+    return helper_start.start_game(
+        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key="skirmish",
+        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
+    )  # fmt: skip
 
 
 def mustered_duel() -> dict:

@@ -5,22 +5,15 @@ all with its dice (or the faces typed, in that order), applies it and logs it.""
 
 import pytest
 
-from battles.helper import checks, moves, start, wounds
+from battles.helper import checks, moves, wounds
 from battles.models import DiceRoll, Fighter, GameEvent
 from battles.rules import play
 from core.dice import DiceError
 from core.errors import RuleViolation
-from tests.helpers import warriors
+from tests.helpers import game_of, warriors
 from warbands.models import Warrior
 
 pytestmark = pytest.mark.django_db
-
-
-def begin(duel):
-    return start.start_game(
-        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key="skirmish",
-        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
-    )  # fmt: skip
 
 
 def fighter(battle, warrior, number=1) -> Fighter:
@@ -30,7 +23,7 @@ def fighter(battle, warrior, number=1) -> Fighter:
 def test_a_failed_jump_down_falls_and_its_hits_are_rolled_to_wound(duel):
     """Captain Adler (T 3, W 1) fails a 5" jump: a 4 for the D3 is 2 hits at S5, which wound
     T3 on 2+; a 6 wounds, a 1 does not; his one wound lost, a 5 on the injury chart."""
-    battle = begin(duel)
+    battle = game_of(duel)
     reavers = duel["reavers"].owner
     captain = warriors(duel["reavers"])[0]
     adler = fighter(battle, captain)
@@ -66,7 +59,7 @@ def test_a_failed_jump_down_falls_and_its_hits_are_rolled_to_wound(duel):
 def test_a_model_of_several_wounds_loses_them_and_stands(duel):
     captain = warriors(duel["reavers"])[0]
     Warrior.objects.filter(pk=captain.pk).update(W=3)
-    battle = begin(duel)
+    battle = game_of(duel)
     adler = fighter(battle, captain)
 
     result = wounds.fall(battle.pk, adler.pk, height=4, entered="6 3 2 5",
@@ -83,7 +76,7 @@ def test_a_fall_too_weak_to_wound_rolls_only_its_hits(duel):
     """A 1" fall is Strength 1: against Toughness 5 the wound chart leaves no chance."""
     captain = warriors(duel["reavers"])[0]
     Warrior.objects.filter(pk=captain.pk).update(T=5)
-    battle = begin(duel)
+    battle = game_of(duel)
     adler = fighter(battle, captain)
 
     result = wounds.fall(battle.pk, adler.pk, height=1, entered="6",
@@ -95,7 +88,7 @@ def test_a_fall_too_weak_to_wound_rolls_only_its_hits(duel):
 
 
 def test_a_fall_asks_its_height_and_leaves_nothing_changed_on_too_few_dice(duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     reavers = duel["reavers"].owner
     adler = fighter(battle, warriors(duel["reavers"])[0])
     with pytest.raises(RuleViolation, match="height"):

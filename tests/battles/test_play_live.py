@@ -13,22 +13,16 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles.helper import moves, start
+from battles.helper import moves
 from battles.helper.common import KEPT_CHANGES
 from battles.models import Fighter, Game
 from battles.rules import play
 from tests.factories import UserFactory, hide_secrets
+from tests.helpers import game_of
 from tests.secrets import contains_value
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
-
-
-def begin(duel):
-    return start.start_game(
-        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key="skirmish",
-        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
-    )  # fmt: skip
 
 
 def fighters(battle, warband) -> list[Fighter]:
@@ -69,7 +63,7 @@ def text(answer) -> str:
 
 
 def test_a_poll_after_one_tap_sends_that_row_and_the_new_line_not_the_board(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, brandt, *_ = fighters(battle, duel["reavers"])
     seen = version(battle)
     moves.set_state(battle.pk, adler.pk, play.KNOCKED_DOWN, actor=duel["reavers"].owner)
@@ -89,7 +83,7 @@ def test_a_poll_after_one_tap_sends_that_row_and_the_new_line_not_the_board(clie
 
 
 def test_a_page_two_changes_behind_gets_every_row_they_changed(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, brandt, first, *_ = fighters(battle, duel["reavers"])
     owner = duel["reavers"].owner
     seen = version(battle)
@@ -109,7 +103,7 @@ def test_a_page_two_changes_behind_gets_every_row_they_changed(client, duel):
 def test_a_sides_count_and_its_rout_test_come_with_the_change_that_makes_them(client, duel):
     """Two of the Reavers' five out of action in their own turn: a quarter, the Rout test is
     due; the opponent's page gets the count and the prompt, not the other rows."""
-    battle = begin(duel)
+    battle = game_of(duel)
     _, brandt, first, *_ = fighters(battle, duel["reavers"])
     owner = duel["reavers"].owner
     moves.set_state(battle.pk, first.pk, play.OUT_OF_ACTION, actor=owner, cause="other")
@@ -129,7 +123,7 @@ def test_a_sides_count_and_its_rout_test_come_with_the_change_that_makes_them(cl
 def test_a_phase_redraws_the_turn_and_the_rows_it_changes_for_those_who_move_them(client, duel):
     """A fleeing warrior rallies in his recovery phase only: the phase changes his row (for
     his player), not the others'."""
-    battle = begin(duel)
+    battle = game_of(duel)
     _, brandt, *_ = fighters(battle, duel["reavers"])
     owner = duel["reavers"].owner
     moves.set_state(battle.pk, brandt.pk, play.FLEEING, actor=owner)
@@ -152,7 +146,7 @@ def test_a_phase_redraws_the_turn_and_the_rows_it_changes_for_those_who_move_the
 
 
 def test_a_new_turn_and_a_page_too_far_behind_get_the_whole_board(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     captain, *_ = fighters(battle, duel["scourge"])
     client.force_login(duel["scourge"].owner)
     seen = version(battle)
@@ -171,7 +165,7 @@ def test_a_new_turn_and_a_page_too_far_behind_get_the_whole_board(client, duel):
 
 
 def test_an_undo_comes_back_as_the_row_put_back(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, *_ = fighters(battle, duel["reavers"])
     owner = duel["reavers"].owner
     client.force_login(owner)
@@ -193,7 +187,7 @@ def test_an_undo_comes_back_as_the_row_put_back(client, duel):
 
 
 def test_the_tapping_phones_answer_is_its_row_its_undo_and_the_line(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, brandt, *_ = fighters(battle, duel["reavers"])
     client.force_login(duel["reavers"].owner)
     seen = version(battle)
@@ -221,7 +215,7 @@ def test_the_tapping_phones_answer_is_its_row_its_undo_and_the_line(client, duel
 
 def test_an_organiser_who_does_not_play_gets_the_rows_he_moves(client, duel):
     """He moves every side's warriors: the changed row comes with its buttons, to him."""
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, *_ = fighters(battle, duel["reavers"])
     seen = version(battle)
     moves.set_state(battle.pk, adler.pk, play.KNOCKED_DOWN, actor=duel["reavers"].owner)
@@ -240,7 +234,7 @@ def test_an_organiser_who_does_not_play_gets_the_rows_he_moves(client, duel):
 
 
 def test_a_refusal_comes_back_in_the_row_and_changes_nothing(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, *_ = fighters(battle, duel["reavers"])
     client.force_login(duel["reavers"].owner)
     seen = version(battle)
@@ -256,7 +250,7 @@ def test_a_refusal_comes_back_in_the_row_and_changes_nothing(client, duel):
 
 
 def test_a_strangers_move_is_answered_as_for_a_game_that_does_not_exist(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, *_ = fighters(battle, duel["reavers"])
     client.force_login(UserFactory(username="nosy"))
 
@@ -268,7 +262,7 @@ def test_a_strangers_move_is_answered_as_for_a_game_that_does_not_exist(client, 
 
 def test_nothing_of_a_treasury_reaches_the_opponent_in_what_changed(client, duel):
     secrets = hide_secrets(duel["reavers"])
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, *_ = fighters(battle, duel["reavers"])
     seen = version(battle)
     moves.pick_up(battle.pk, adler.pk, loot="gold", amount=3, actor=duel["reavers"].owner)
@@ -295,7 +289,7 @@ def test_a_tap_and_a_poll_cost_a_fixed_handful_of_queries(client, duel):
     only), the warrior locked, his row, the log's line, the game's version, and nothing read
     back to answer. The poll after it: the session, the user, the game (its version, its
     changes and the user's membership), the new lines, the changed warrior."""
-    battle = begin(duel)
+    battle = game_of(duel)
     adler, *_ = fighters(battle, duel["reavers"])
     board = reverse("play_board", args=[battle.pk])
     client.force_login(duel["reavers"].owner)

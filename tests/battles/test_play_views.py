@@ -7,22 +7,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles.helper import start
 from battles.models import Battle, Fighter, Game
 from battles.rules import play
 from tests.factories import UserFactory, hide_secrets
-from tests.helpers import without_tokens
+from tests.helpers import game_of, without_tokens
 from tests.secrets import contains_value
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
-
-
-def begin(duel):
-    return start.start_game(
-        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key="skirmish",
-        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
-    )  # fmt: skip
 
 
 def move(client, battle, **data):
@@ -36,7 +28,7 @@ def captain_of(battle, warband) -> Fighter:
 
 
 def test_the_poll_is_empty_until_the_game_changes(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     client.force_login(duel["scourge"].owner)
     board = reverse("play_board", args=[battle.pk])
     version = Game.objects.get(battle=battle).version
@@ -55,7 +47,7 @@ def test_the_poll_is_empty_until_the_game_changes(client, duel):
 
 
 def test_a_stranger_learns_nothing_of_the_game(client, duel, django_user_model):
-    battle = begin(duel)
+    battle = game_of(duel)
     client.force_login(django_user_model.objects.create_user("nosy"))
 
     assert client.get(reverse("play_board", args=[battle.pk])).status_code == 404
@@ -63,7 +55,7 @@ def test_a_stranger_learns_nothing_of_the_game(client, duel, django_user_model):
 
 
 def test_the_opponent_cannot_move_my_warriors_and_is_told_why(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     captain = captain_of(battle, duel["reavers"])
     client.force_login(duel["scourge"].owner)
 
@@ -74,7 +66,7 @@ def test_the_opponent_cannot_move_my_warriors_and_is_told_why(client, duel):
 
 
 def test_a_refusal_in_the_panel_comes_back_to_the_panel(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     captain = captain_of(battle, duel["reavers"])
     client.force_login(duel["reavers"].owner)
 
@@ -87,7 +79,7 @@ def test_a_refusal_in_the_panel_comes_back_to_the_panel(client, duel):
 
 
 def test_a_typed_die_too_many_changes_nothing(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     captain = captain_of(battle, duel["reavers"])
     client.force_login(duel["reavers"].owner)
     moves_before = battle.dice_rolls.count()
@@ -102,7 +94,7 @@ def test_a_typed_die_too_many_changes_nothing(client, duel):
 def test_a_climb_higher_than_his_move_is_refused_and_rolls_nothing(client, duel):
     """Core rules, climbing: a height more than the model's Move cannot be climbed (the
     captain's Move is 4)."""
-    battle = begin(duel)
+    battle = game_of(duel)
     captain = captain_of(battle, duel["reavers"])
     client.force_login(duel["reavers"].owner)
 
@@ -123,7 +115,7 @@ def test_the_rally_panel_gives_the_reach_of_the_leaders_leadership(client, duel,
     reavers = duel["reavers"]
     type(reavers).objects.filter(pk=reavers.pk).update(warband_type=middenheim)
     reavers.warriors.filter(is_leader=True).update(warrior_type=captain_type)
-    battle = begin(duel)
+    battle = game_of(duel)
     champion = Fighter.objects.get(game__battle=battle, warrior__name="Brandt", side__position=0)
     client.force_login(reavers.owner)
     move(client, battle, action="state", fighter=champion.pk, state="fleeing")
@@ -133,7 +125,7 @@ def test_the_rally_panel_gives_the_reach_of_the_leaders_leadership(client, duel,
 
 
 def test_the_same_form_sent_twice_applies_once(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     captain = captain_of(battle, duel["reavers"])
     client.force_login(duel["reavers"].owner)
     data = {"action": "test", "fighter": captain.pk, "test": "climb_up", "height": 3, "dice": "2",
@@ -145,7 +137,7 @@ def test_the_same_form_sent_twice_applies_once(client, duel):
 
 
 def test_the_game_ends_into_the_battle_page(client, duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     client.force_login(duel["scourge"].owner)
 
     answer = move(client, battle, action="end", winner=str(duel["scourge"].pk))
@@ -190,13 +182,13 @@ def costs(client, battle, warband) -> dict[str, int]:
 
 
 def test_the_pages_cost_the_same_whatever_the_size_of_the_warbands(client, duel):
-    small = costs(client, begin(duel), duel["reavers"])
+    small = costs(client, game_of(duel), duel["reavers"])
     for warband in (duel["reavers"], duel["scourge"]):
         for name, models in (("More", 5), ("Bows", 4), ("Dogs", 2)):
             group = warband.warriors.get(name="Stadtwache")
             group.pk, group.name, group.group_size = None, name, models
             group.save()
-    bigger = costs(client, begin(duel), duel["reavers"])
+    bigger = costs(client, game_of(duel), duel["reavers"])
 
     assert bigger == small
     assert small["poll"] == 3  # the session, the user, the version
@@ -205,7 +197,7 @@ def test_the_pages_cost_the_same_whatever_the_size_of_the_warbands(client, duel)
 
 def test_nothing_of_a_treasury_reaches_the_opponent(client, duel):
     secrets = hide_secrets(duel["reavers"])
-    battle = begin(duel)
+    battle = game_of(duel)
     client.force_login(duel["scourge"].owner)
 
     for path in (reverse("play_page", args=[battle.pk]), reverse("play_board", args=[battle.pk])):
@@ -216,7 +208,7 @@ def test_nothing_of_a_treasury_reaches_the_opponent(client, duel):
 
 def test_the_poll_answers_a_stranger_as_for_a_game_that_does_not_exist(client, duel):
     """At the version the game is at, too: a 204 would tell him that the game exists."""
-    battle = begin(duel)
+    battle = game_of(duel)
     version = Game.objects.get(battle=battle).version
     client.force_login(UserFactory(username="nosy"))
 

@@ -11,22 +11,15 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles.helper import moves, start, wounds
+from battles.helper import moves, wounds
 from battles.models import DiceRoll, Fighter, Game, GameEvent
 from battles.rules import play
 from core.errors import RuleViolation
-from tests.helpers import warriors
+from tests.helpers import game_of, warriors
 from warbands.models import Warrior
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
-
-
-def begin(duel):
-    return start.start_game(
-        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key="skirmish",
-        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
-    )  # fmt: skip
 
 
 def three_wound_captain(duel):
@@ -47,7 +40,7 @@ def log_lines(battle) -> list[str]:
 
 def test_a_model_of_three_wounds_loses_them_one_at_a_time_then_rolls_for_injury(duel):
     captain = three_wound_captain(duel)
-    battle = begin(duel)
+    battle = game_of(duel)
     reavers = duel["reavers"].owner
     adler = fighter(battle, captain)
     enemy = warriors(duel["scourge"])[0]
@@ -91,7 +84,7 @@ def test_a_model_of_three_wounds_loses_them_one_at_a_time_then_rolls_for_injury(
      (5, play.OUT_OF_ACTION), (6, play.OUT_OF_ACTION)],
 )  # fmt: skip
 def test_a_model_of_one_wound_rolls_on_the_injury_chart_at_once(duel, face, state):
-    battle = begin(duel)
+    battle = game_of(duel)
     guard = fighter(battle, warriors(duel["reavers"])[2], number=2)
 
     wounds.wound(battle.pk, guard.pk, entered=str(face), actor=duel["reavers"].owner,
@@ -103,7 +96,7 @@ def test_a_model_of_one_wound_rolls_on_the_injury_chart_at_once(duel, face, stat
 
 
 def test_the_injury_roll_asks_first_what_would_have_taken_him_out(duel):
-    battle = begin(duel)
+    battle = game_of(duel)
     guard = fighter(battle, warriors(duel["reavers"])[2])
     with pytest.raises(RuleViolation, match="what wounded"):
         wounds.wound(battle.pk, guard.pk, entered="6", actor=duel["reavers"].owner)
@@ -112,7 +105,7 @@ def test_the_injury_roll_asks_first_what_would_have_taken_him_out(duel):
 
 def test_a_wound_lost_is_undone_and_only_its_player_wounds_him(duel):
     captain = three_wound_captain(duel)
-    battle = begin(duel)
+    battle = game_of(duel)
     adler = fighter(battle, captain)
     with pytest.raises(PermissionDenied):
         wounds.wound(battle.pk, adler.pk, actor=duel["scourge"].owner)
@@ -126,7 +119,7 @@ def test_a_wound_lost_is_undone_and_only_its_player_wounds_him(duel):
 
 def test_the_other_phone_sees_the_wounds_left_and_a_wound_costs_few_queries(client, duel):
     captain = three_wound_captain(duel)
-    battle = begin(duel)
+    battle = game_of(duel)
     adler = fighter(battle, captain)
     client.force_login(duel["reavers"].owner)
     page = client.get(reverse("play_page", args=[battle.pk])).content.decode()

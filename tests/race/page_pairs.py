@@ -10,10 +10,9 @@ from django.urls import reverse
 from battles.captives import ransom
 from battles.models import Game, Participant
 from tests.factories import MembershipFactory
-from tests.helpers import mustered_duel, warriors
+from tests.helpers import game_of, mustered_duel, warriors
 from tests.race.captive_races import empty_chest, held
 from tests.race.harness import FIRST_THEN_MAYBE_SECOND, Clash, Shot, pair
-from tests.race.play_races import game_of
 from tests.race.sequence_races import act_shot, entries, last_sack, reavers_at, unstore
 from warbands import treasury
 from warbands.models import (

@@ -9,7 +9,7 @@ from battles.helper import moves, start
 from battles.models import Fighter, Game, GameEvent, GameSide
 from battles.rules import play
 from tests.battles.test_play_animosity import orc_mob
-from tests.helpers import mustered_duel
+from tests.helpers import game_of, mustered_duel
 from tests.race.harness import Shot, race
 
 NOT_RACED = {
@@ -18,13 +18,6 @@ NOT_RACED = {
     "play_board": "a page",
     "play_panel": "a page",
 }
-
-
-def game_of(duel):
-    return start.start_game(
-        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key="skirmish",
-        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
-    )  # fmt: skip
 
 
 @race("play_move", "the Rout test is rolled once however often it is sent")
