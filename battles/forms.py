@@ -126,8 +126,11 @@ class ScenarioFilterForm(forms.Form):
         ]
 
     def shown(self) -> list:
-        values = self.cleaned_data if self.is_valid() else {}
-        warbands = values.get("warbands") if values else self.initial.get("warbands")
+        if not self.is_bound:
+            return scenarios.matching(warbands=self.initial.get("warbands"))
+        self.is_valid()
+        values = self.cleaned_data  # the fields that read
+        warbands = values.get("warbands")
         return scenarios.matching(
             warbands=warbands, setting=values.get("setting", ""),
             source=values.get("source", ""), words=values.get("words", ""),
