@@ -45,8 +45,8 @@ class Battle(Versioned):
     scenario_key = models.CharField(
         max_length=40,
         blank=True,
-        help_text="One of the rulebook's scenarios (battles.rules.scenarios); blank for "
-        "another, whose experience awards are typed in.",
+        help_text="One of the chapter's scenarios (battles/data/scenarios, read by "
+        "battles.rules.scenarios); blank for another, whose experience awards are typed in.",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
     random_fortune = models.BooleanField(default=False)

@@ -51,6 +51,7 @@ __all__ = [
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "scenarios"
 SOURCES = ("Mordheim rulebook", "Town Cryer", "Archive Pestilen", "Fanatic", "Other")
 EXPLORATION = ("normal", "none", "winner_only")
+KEY_LENGTH = 40  # Battle.scenario_key
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,8 @@ def load(paths: Iterable[Path]) -> tuple[Scenario, ...]:
         roles = {a.role for a in s.awards} - {""}
         if roles - set(s.roles) or s.source not in SOURCES:
             raise ValueError(f"{s.key}: a role or the source is not one of the scenario's")
+        if len(s.key) > KEY_LENGTH or not s.key.isidentifier():
+            raise ValueError(f"{s.key}: a key is snake_case, {KEY_LENGTH} characters at most")
         if s.aftermath.exploration not in EXPLORATION or not 1 <= s.warbands[0] <= s.warbands[1]:
             raise ValueError(f"{s.key}: exploration or warbands misread")
     return tuple(found)

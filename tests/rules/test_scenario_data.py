@@ -134,3 +134,16 @@ def test_no_text_of_the_data_copies_ten_words_of_the_rule_texts():
     for s in ours():
         for text in (s.summary, s.table, s.income, *(a.label for a in s.awards)):
             assert not runs(text) & rule_runs, (s.key, text)
+
+
+def test_a_key_longer_than_the_battles_field_or_a_role_not_of_the_scenario_is_refused(
+    tmp_path: Path,
+):
+    row = {"key": "k" * 41, "number": 500, "name": "Long", "source": "Other"}
+    (tmp_path / "a.json").write_text(json.dumps([row]))
+    with pytest.raises(ValueError, match="40 characters at most"):
+        scenarios.load(tmp_path.glob("*.json"))
+    award = {"key": "a", "label": "a", "experience": 1, "role": "pirates"}
+    (tmp_path / "a.json").write_text(json.dumps([{**row, "key": "short", "awards": [award]}]))
+    with pytest.raises(ValueError, match="role"):
+        scenarios.load(tmp_path.glob("*.json"))
