@@ -4,12 +4,13 @@ from battles.aftermath import views as aftermath
 from battles.captives import views as captives
 from battles.helper import views as helper
 from battles.report.views import battle as report
-from battles.report.views import side
+from battles.report.views import scenario, side
 
 urlpatterns = [
     path("campaigns/<int:pk>/battles/new/", report.battle_record, name="battle_record"),
     path("campaigns/<int:pk>/battles/report/", report.battle_report, name="battle_report"),
     path("campaigns/<int:pk>/battles/play/", helper.play_start, name="play_start"),
+    path("campaigns/<int:pk>/battles/scenario-roll/", scenario.scenario_roll, name="scenario_roll"),
     path("battles/<int:pk>/", report.battle_detail, name="battle_detail"),
     path("battles/<int:pk>/play/", helper.play_page, name="play_page"),
     path("battles/<int:pk>/play/board/", helper.play_board, name="play_board"),

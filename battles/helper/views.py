@@ -32,6 +32,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
+from battles.forms import rolled_key, scenario_picker
 from battles.helper import animosity, checks, delta, end, moves, rout, start, wounds
 from battles.helper.board import board, carried_labels, enemies_of
 from battles.helper.common import recording
@@ -66,8 +67,13 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
     )
     data = request.POST if request.method == "POST" else None
     own = next((w.pk for w in warbands if w.owner_id == request.user.pk), None)
-    initial = {"fought_on": timezone.localdate(), "first": own, "scenario_key": "skirmish"}
-    form = StartForm(data, warbands=warbands, initial=initial)
+    picked = scenario_picker(request, campaign, back="play")
+    initial = {
+        "fought_on": timezone.localdate(),
+        "first": own,
+        "scenario_key": rolled_key(request) or "skirmish",
+    }
+    form = StartForm(data, warbands=warbands, initial=initial, shown=picked["shown"])
     error = ""
     if data is not None and form.is_valid():
         values = form.cleaned_data
@@ -84,7 +90,7 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "battles/helper/start.html",
-        {"campaign": campaign, "form": form, "error": error, "warbands": warbands},
+        {"campaign": campaign, "form": form, "error": error, "warbands": warbands, **picked},
         status=422 if data is not None else 200,
     )
 

@@ -20,6 +20,7 @@ from battles import permissions
 from battles.aftermath import carried_items
 from battles.aftermath import permissions as aftermath_permissions
 from battles.dice import dice_for
+from battles.forms import rolled_key, scenario_picker
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from battles.permissions import get_battle_for_user
 from battles.report import fortune, services, sides
@@ -203,7 +204,9 @@ def _warbands_that_fight(campaign):
 def _report_page(request, template: str, campaign, *, record: bool) -> HttpResponse:
     warbands = _warbands_that_fight(campaign)
     data = request.POST if request.method == "POST" else None
-    form = (RecordForm if record else ReportForm)(data, initial={"fought_on": timezone.localdate()})
+    picked = scenario_picker(request, campaign, back="record" if record else "report")
+    initial = {"fought_on": timezone.localdate(), "scenario_key": rolled_key(request)}
+    form = (RecordForm if record else ReportForm)(data, initial=initial, shown=picked["shown"])
     rows = participant_rows(data, warbands)
     errors: list[str] = []
     if request.method == "POST":
@@ -222,7 +225,7 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
     return render(
         request,
         template,
-        {"campaign": campaign, "form": form, "rows": rows, "errors": errors},
+        {"campaign": campaign, "form": form, "rows": rows, "errors": errors, **picked},
         status=422 if errors or form.errors else 200,
     )
 
