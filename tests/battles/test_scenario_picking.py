@@ -53,7 +53,7 @@ def test_the_filter_narrows_the_scenarios_offered_and_listed(client, duel):
     ]  # fmt: skip
     assert "Wild boars have swallowed" in page  # each shown with its summary
     page = client.get(url, {"words": "ambush", "setting": "Mordheim"}).content.decode()
-    assert options(page) == ["ambush_ap_89", "ambush_ap_90", ""]
+    assert options(page) == ["tc_ambush", "ambush_ap_89", "ambush_ap_90", ""]
     page = client.get(url, {"warbands": "lots", "words": "x" * 99}).content.decode()
     assert "skirmish" in options(page)  # a filter that does not read filters nothing
 

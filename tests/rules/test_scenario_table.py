@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from battles.rules import scenario_table
+from battles.rules import scenario_table, scenarios
 from core.dice import ScriptedDice
 from tests.warbands.test_rule_summaries import RULES
 
@@ -66,3 +66,14 @@ def test_a_roll_names_its_table_and_the_loaded_scenarios_key():
     assert scenario_table.roll_scenario(ScriptedDice([1, 1]), warbands=5).table == (
         "the multiplayer scenario table"
     )
+
+
+def test_every_scenario_either_table_names_is_loaded_and_preselected():
+    """Both tables name chapter numbers; each must be a loaded scenario so the page can
+    select it (the multiplayer table's are the Town Cryer's)."""
+    for table in (scenario_table.RULEBOOK, scenario_table.MULTIPLAYER):
+        for number in filter(None, table.values()):
+            assert scenarios.by_number(number) is not None, number
+    rolled = scenario_table.roll_scenario(ScriptedDice([1, 2]), warbands=3)
+    assert rolled.number == scenario_table.MULTIPLAYER[3]
+    assert rolled.key == scenarios.by_number(rolled.number).key != ""

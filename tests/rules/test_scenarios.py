@@ -182,5 +182,5 @@ def test_the_picker_filters_by_warbands_setting_source_and_name():
     ]
     assert all(s.setting == "Ostermark" for s in scenarios.matching(setting="Ostermark"))
     assert len(scenarios.matching(setting="Ostermark")) == 2
-    assert [s.number for s in scenarios.matching(words="AMBUSH")] == [89, 90]
+    assert [s.number for s in scenarios.matching(words="AMBUSH")] == [16, 58, 89, 90]
     assert scenarios.matching(warbands=3, source="Mordheim rulebook") == []
