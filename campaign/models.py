@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from campaign.cache import Versioned
+from campaign.rules import standings as standings_rules
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
@@ -261,3 +262,58 @@ class RandomFortuneEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.low}-{self.high}: {self.result}"
+
+
+def _default_tie_breakers() -> str:
+    return ",".join(standings_rules.DEFAULT_TIE_BREAKERS)
+
+
+class StandingsRules(models.Model):
+    """How the campaign's league table ranks its warbands: the points for each result and
+    the tie-breakers in the organiser's order (``campaign.rules.standings`` reads them). A
+    campaign without a row ranks by the defaults (``rules_of``)."""
+
+    CAMPAIGN_PATH = "campaign"  # league.backup
+
+    campaign = models.OneToOneField(
+        Campaign, on_delete=models.CASCADE, related_name="standings_rules"
+    )
+    win_points = models.PositiveSmallIntegerField("points for a win", default=3)
+    draw_points = models.PositiveSmallIntegerField("points for a draw", default=1)
+    loss_points = models.PositiveSmallIntegerField("points for a loss", default=0)
+    played_points = models.PositiveSmallIntegerField(
+        "points for playing at all", default=0, help_text="Added to every result's points."
+    )
+    tie_breakers = models.CharField(
+        max_length=100,
+        default=_default_tie_breakers,
+        blank=True,
+        help_text="Keys of campaign.rules.standings.TIE_BREAKERS, in order, comma-separated.",
+    )
+
+    objects = models.QuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "standings rules"
+
+    def __str__(self) -> str:
+        return f"Standings rules of {self.campaign}"
+
+    @property
+    def scoring(self) -> standings_rules.Scoring:
+        return standings_rules.Scoring(
+            win=self.win_points,
+            draw=self.draw_points,
+            loss=self.loss_points,
+            played=self.played_points,
+        )
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        return standings_rules.parse_tie_breakers(self.tie_breakers)
+
+    @classmethod
+    def rules_of(cls, campaign: Campaign) -> StandingsRules:
+        """The campaign's rules, or the defaults (unsaved) while it has none: one query."""
+        found = cls.objects.filter(campaign=campaign).first()
+        return found or cls(campaign=campaign)
