@@ -42,9 +42,9 @@ class Scoring:
     played: int = 0
 
     def of(self, result: str) -> int:
-        """The points one battle's ``result`` brings."""
+        """The points one battle's ``result`` brings (none for what is not a result)."""
         by_result = {WON: self.win, DRAW: self.draw, LOST: self.loss}
-        return by_result.get(result, 0) + self.played
+        return by_result[result] + self.played if result in by_result else 0
 
 
 @dataclass(frozen=True)
