@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MinValueValidator
 
-from campaign.models import Campaign, StandingsRules
+from campaign.models import Campaign
 from campaign.rules import standings as standings_rules
 from campaign.standings import MOST_POINTS
 
@@ -87,15 +87,15 @@ class StandingsRulesForm(forms.Form):
         help_text="Added to the points of every result, a loss too.",
     )
 
-    def __init__(self, *args, rules: StandingsRules, **kwargs) -> None:
-        order = rules.order
+    def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
+        order = campaign.tie_breaker_order
         kwargs.setdefault(
             "initial",
             {
-                "win_points": rules.win_points,
-                "draw_points": rules.draw_points,
-                "loss_points": rules.loss_points,
-                "played_points": rules.played_points,
+                "win_points": campaign.win_points,
+                "draw_points": campaign.draw_points,
+                "loss_points": campaign.loss_points,
+                "played_points": campaign.played_points,
                 **{
                     f"tie_breaker_{n}": order[n - 1] if n <= len(order) else ""
                     for n in range(1, TIE_BREAKER_SLOTS + 1)

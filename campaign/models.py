@@ -21,6 +21,10 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(10))
 
 
+def _default_tie_breakers() -> str:
+    return ",".join(standings_rules.DEFAULT_TIE_BREAKERS)
+
+
 class CampaignQuerySet(models.QuerySet):
     def for_user(self, user) -> CampaignQuerySet:
         """Campaigns the user is an active member of (as player or organiser)."""
@@ -66,6 +70,20 @@ class Campaign(Versioned):
     join_code = models.CharField(max_length=12, unique=True, default=new_join_code)
     joining_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # How the league table ranks (``campaign.rules.standings``; set by ``campaign.standings``).
+    # On the campaign's own row, so that ranking the table costs no query of its own.
+    win_points = models.PositiveSmallIntegerField("points for a win", default=3)
+    draw_points = models.PositiveSmallIntegerField("points for a draw", default=1)
+    loss_points = models.PositiveSmallIntegerField("points for a loss", default=0)
+    played_points = models.PositiveSmallIntegerField(
+        "points for playing at all", default=0, help_text="Added to every result's points."
+    )
+    tie_breakers = models.CharField(
+        max_length=100,
+        default=_default_tie_breakers,
+        blank=True,
+        help_text="Keys of campaign.rules.standings.TIE_BREAKERS, in order, comma-separated.",
+    )
 
     objects = CampaignQuerySet.as_manager()
 
@@ -85,6 +103,21 @@ class Campaign(Versioned):
     def is_open(self) -> bool:
         """Closed and archived campaigns are read-only."""
         return self.status == self.Status.OPEN
+
+    @property
+    def scoring(self) -> standings_rules.Scoring:
+        """The league table's points for each result."""
+        return standings_rules.Scoring(
+            win=self.win_points,
+            draw=self.draw_points,
+            loss=self.loss_points,
+            played=self.played_points,
+        )
+
+    @property
+    def tie_breaker_order(self) -> tuple[str, ...]:
+        """The league table's tie-breakers, in the organiser's order."""
+        return standings_rules.parse_tie_breakers(self.tie_breakers)
 
 
 class MembershipQuerySet(models.QuerySet):
@@ -262,58 +295,3 @@ class RandomFortuneEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.low}-{self.high}: {self.result}"
-
-
-def _default_tie_breakers() -> str:
-    return ",".join(standings_rules.DEFAULT_TIE_BREAKERS)
-
-
-class StandingsRules(models.Model):
-    """How the campaign's league table ranks its warbands: the points for each result and
-    the tie-breakers in the organiser's order (``campaign.rules.standings`` reads them). A
-    campaign without a row ranks by the defaults (``rules_of``)."""
-
-    CAMPAIGN_PATH = "campaign"  # league.backup
-
-    campaign = models.OneToOneField(
-        Campaign, on_delete=models.CASCADE, related_name="standings_rules"
-    )
-    win_points = models.PositiveSmallIntegerField("points for a win", default=3)
-    draw_points = models.PositiveSmallIntegerField("points for a draw", default=1)
-    loss_points = models.PositiveSmallIntegerField("points for a loss", default=0)
-    played_points = models.PositiveSmallIntegerField(
-        "points for playing at all", default=0, help_text="Added to every result's points."
-    )
-    tie_breakers = models.CharField(
-        max_length=100,
-        default=_default_tie_breakers,
-        blank=True,
-        help_text="Keys of campaign.rules.standings.TIE_BREAKERS, in order, comma-separated.",
-    )
-
-    objects = models.QuerySet.as_manager()
-
-    class Meta:
-        verbose_name_plural = "standings rules"
-
-    def __str__(self) -> str:
-        return f"Standings rules of {self.campaign}"
-
-    @property
-    def scoring(self) -> standings_rules.Scoring:
-        return standings_rules.Scoring(
-            win=self.win_points,
-            draw=self.draw_points,
-            loss=self.loss_points,
-            played=self.played_points,
-        )
-
-    @property
-    def order(self) -> tuple[str, ...]:
-        return standings_rules.parse_tie_breakers(self.tie_breakers)
-
-    @classmethod
-    def rules_of(cls, campaign: Campaign) -> StandingsRules:
-        """The campaign's rules, or the defaults (unsaved) while it has none: one query."""
-        found = cls.objects.filter(campaign=campaign).first()
-        return found or cls(campaign=campaign)

@@ -1,5 +1,6 @@
-"""Setting how the campaign's league table ranks its warbands (``StandingsRules``): only its
-organisers, only while it runs. The table reads the rules afresh, so a change shows at once."""
+"""Setting how the campaign's league table ranks its warbands (the campaign's points and
+tie-breakers): only its organisers, only while it runs. The table reads them from the
+campaign's row, so a change shows at once."""
 
 from __future__ import annotations
 
@@ -8,23 +9,24 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from campaign import cache
-from campaign.models import Campaign, CampaignEvent, StandingsRules
+from campaign.models import Campaign, CampaignEvent
 from campaign.rules.standings import TIE_BREAKERS
 from campaign.services import record_event, require_organiser
 from core.errors import RuleViolation
 
 MOST_POINTS = 99  # for any one result: enough for any scheme, small enough to read
+POINTS = ("win_points", "draw_points", "loss_points", "played_points")
 
 
-def describe(rules: StandingsRules) -> str:
-    """The rules in a line, for the feed and the league table's page."""
-    order = [TIE_BREAKERS[key].split(" (")[0].lower() for key in rules.order]
+def describe(campaign: Campaign) -> str:
+    """The campaign's ranking in a line, for the feed and the league table's page."""
+    order = [TIE_BREAKERS[key].split(" (")[0].lower() for key in campaign.tie_breaker_order]
     line = (
-        f"{rules.win_points} points for a win, {rules.draw_points} for a draw, "
-        f"{rules.loss_points} for a loss"
+        f"{campaign.win_points} points for a win, {campaign.draw_points} for a draw, "
+        f"{campaign.loss_points} for a loss"
     )
-    if rules.played_points:
-        line += f", plus {rules.played_points} for playing"
+    if campaign.played_points:
+        line += f", plus {campaign.played_points} for playing"
     ties = ", then ".join([*order, "name"])
     return f"{line}; ties broken by {ties}"
 
@@ -39,17 +41,12 @@ def set_standings_rules(
     loss_points: int,
     played_points: int,
     tie_breakers: Sequence[str],
-) -> StandingsRules:
-    """Store the campaign's points and tie-breakers, refusing any that is negative or over
+) -> Campaign:
+    """Store the campaign's points and tie-breakers, refusing any points negative or over
     ``MOST_POINTS``, and a tie-breaker unknown or chosen twice; the feed tells every player
     the new rules under the organiser's name."""
     require_organiser(actor, campaign)
-    points = {
-        "win_points": win_points,
-        "draw_points": draw_points,
-        "loss_points": loss_points,
-        "played_points": played_points,
-    }
+    points = dict(zip(POINTS, (win_points, draw_points, loss_points, played_points), strict=True))
     for name, value in points.items():
         if not 0 <= value <= MOST_POINTS:
             raise RuleViolation(f"Points run from 0 to {MOST_POINTS}.", field=name)
@@ -57,14 +54,16 @@ def set_standings_rules(
         raise RuleViolation("That is not a tie-breaker the table knows.")
     if len(set(tie_breakers)) != len(tie_breakers):
         raise RuleViolation("Each tie-breaker may be chosen once.")
-    Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).first()
-    rules, _ = StandingsRules.objects.update_or_create(
-        campaign=campaign, defaults={**points, "tie_breakers": ",".join(tie_breakers)}
-    )
+    stored = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    fields = {**points, "tie_breakers": ",".join(tie_breakers)}
+    for name, value in fields.items():
+        setattr(stored, name, value)
+        setattr(campaign, name, value)
+    stored.save(update_fields=list(fields))
     record_event(
         campaign,
         CampaignEvent.Kind.CAMPAIGN,
-        f"{actor.username} set the league table's rules: {describe(rules)}.",
+        f"{actor.username} set the league table's rules: {describe(campaign)}.",
     )
     cache.changed(campaign=campaign)
-    return rules
+    return campaign

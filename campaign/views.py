@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import co_organisers, invitations, permissions, services, standings
 from campaign.forms import CampaignForm, CampaignStatusForm, JoinForm, StandingsRulesForm
-from campaign.models import OrganiserInvitation, StandingsRules
+from campaign.models import OrganiserInvitation
 from core.errors import RuleViolation
 
 
@@ -157,8 +157,7 @@ def standings_rules(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = permissions.get_campaign_for_user(request, pk)
     if not permissions.is_organiser(request.user, campaign):
         raise PermissionDenied("Only the campaign's organisers set the league table's rules.")
-    rules = StandingsRules.rules_of(campaign)
-    form = StandingsRulesForm(request.POST or None, rules=rules)
+    form = StandingsRulesForm(request.POST or None, campaign=campaign)
     if request.method == "POST":
         permissions.get_campaign_for_user(request, pk, organiser=True)
         if form.is_valid():
@@ -169,7 +168,7 @@ def standings_rules(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, "The league table's rules are saved.")
                 return redirect("standings_rules", campaign.pk)
-    context = {"campaign": campaign, "form": form, "rules": rules}
+    context = {"campaign": campaign, "form": form}
     return render(
         request, "campaign/standings_rules.html", context, status=422 if form.errors else 200
     )

@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from battles.models import Battle
-from campaign.models import Campaign, StandingsRules
+from campaign.models import Campaign
 from campaign.permissions import get_campaign_for_user
 from campaign.standings import describe
 from league.awards import awards, richest_hidden
@@ -64,26 +64,20 @@ def table_top(campaign: Campaign, *, sort: str, direction: str) -> TableTop:
 
 class TablePage:
     """What the league table's page shows, each read only when drawn (its fragments are
-    cached under the campaign's version) and at most once: the rules, the whole table (the
-    ranks are the whole league's: page 2 starts at the 26th warband, not at 1), the page
-    asked for and the awards."""
+    cached under the campaign's version) and at most once: the whole table (the ranks are
+    the whole league's: page 2 starts at the 26th warband, not at 1), the page asked for
+    and the awards."""
 
     def __init__(self, campaign: Campaign, *, sort: str, direction: str, number: int) -> None:
         self.campaign, self.sort, self.direction, self.number = campaign, sort, direction, number
 
-    @cached_property
-    def rules(self) -> StandingsRules:
-        return StandingsRules.rules_of(self.campaign)
-
-    @cached_property
+    @property
     def rules_line(self) -> str:
-        return describe(self.rules)
+        return describe(self.campaign)
 
     @cached_property
     def rows(self) -> list:
-        return league_table(
-            self.campaign, sort=self.sort, direction=self.direction, rules=self.rules
-        )
+        return league_table(self.campaign, sort=self.sort, direction=self.direction)
 
     @cached_property
     def page(self):

@@ -1,14 +1,15 @@
 """The league table, computed from confirmed battles and ranked by the campaign's own rules
-(``campaign.models.StandingsRules``: points per result, then the organiser's tie-breakers,
-ranked by the pure ``campaign.rules.standings``).
+(points per result, then the organiser's tie-breakers, on the campaign's row; ranked by the
+pure ``campaign.rules.standings``).
 
 Public figures only: rating, battles, results, points, enemies put out of action, experience
 gained. Never the treasury (gold and wyrdstone are secret).
 
-A fixed number of queries whatever the league's size: the rules, results per warband,
-enemies put out of action per warband, ratings per warband, the warbands themselves, and,
-when head-to-head is a tie-breaker, each confirmed battle's results (one row per warband in
-it). The rows are joined and sorted in Python, text columns without regard to case.
+Four queries whatever the league's size: results per warband, enemies put out of action per
+warband, ratings per warband, the warbands themselves. When head-to-head is a tie-breaker
+the results are read instead as one row per warband in each confirmed battle (the pairs the
+mini-tables need) and counted here: the same number of queries. The rows are joined and
+sorted in Python, text columns without regard to case.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass, replace
 from django.db.models import Count, F, Q, Sum
 
 from battles.models import Battle, Participant, WarriorOutcome
-from campaign.models import Campaign, StandingsRules
+from campaign.models import Campaign
 from campaign.rules import standings as ranking
 from warbands.models import RATING_BASE, Warband, Warrior
 
@@ -65,15 +66,19 @@ class Row:
         return getattr(self, column)
 
 
-def _figures(campaign: Campaign) -> tuple[dict, dict, dict]:
-    """Per warband: its results in confirmed battles, the enemies its warriors put out of
-    action in them, and its rating now."""
-    confirmed = Participant.objects.filter(
+def _confirmed(campaign: Campaign):
+    return Participant.objects.filter(
         battle__campaign=campaign, battle__status=Battle.Status.CONFIRMED
     )
-    results = {
+
+
+def _results(campaign: Campaign) -> dict:
+    """Per warband: its battles played, won, drawn and lost, and the experience gained."""
+    return {
         row["warband"]: row
-        for row in confirmed.values("warband").annotate(
+        for row in _confirmed(campaign)
+        .values("warband")
+        .annotate(
             played=Count("pk"),
             won=Count("pk", filter=Q(result=Participant.Result.WON)),
             drawn=Count("pk", filter=Q(result=Participant.Result.DRAW)),
@@ -81,6 +86,37 @@ def _figures(campaign: Campaign) -> tuple[dict, dict, dict]:
             experience=Sum("experience_gained"),
         )
     }
+
+
+_COUNTED = {"won": "won", "draw": "drawn", "lost": "lost"}
+
+
+def results_and_meetings(campaign: Campaign) -> tuple[dict, list[ranking.Meeting]]:
+    """``_results`` and each confirmed battle's results warband by warband (head-to-head's
+    mini-tables), from one query of a row per warband in each battle."""
+    results: dict[int, dict] = {}
+    found: dict[int, dict[int, str]] = defaultdict(dict)
+    for battle, warband, result, experience in _confirmed(campaign).values_list(
+        "battle", "warband", "result", "experience_gained"
+    ):
+        found[battle][warband] = result
+        row = results.setdefault(
+            warband, {"played": 0, "won": 0, "drawn": 0, "lost": 0, "experience": 0}
+        )
+        row["played"] += 1
+        row[_COUNTED[result]] += 1
+        row["experience"] += experience or 0
+    return results, list(found.values())
+
+
+def _figures(campaign: Campaign, *, head_to_head: bool) -> tuple[dict, dict, dict, list]:
+    """Per warband: its results in confirmed battles, the enemies its warriors put out of
+    action in them, and its rating now; and, for ``head_to_head``, each battle's results."""
+    confirmed = _confirmed(campaign)
+    if head_to_head:
+        results, meetings = results_and_meetings(campaign)
+    else:
+        results, meetings = _results(campaign), []
     enemies = dict(
         WarriorOutcome.objects.filter(participant__in=confirmed)
         .values("participant__warband")
@@ -100,17 +136,7 @@ def _figures(campaign: Campaign) -> tuple[dict, dict, dict]:
         .annotate(total=Sum(F("group_size") * (per_warrior + F("experience"))))
         .values_list("warband", "total")
     )
-    return results, enemies, ratings
-
-
-def meetings(campaign: Campaign) -> list[ranking.Meeting]:
-    """Each confirmed battle's results, warband by warband: one query, for head-to-head."""
-    found: dict[int, dict[int, str]] = defaultdict(dict)
-    for battle, warband, result in Participant.objects.filter(
-        battle__campaign=campaign, battle__status=Battle.Status.CONFIRMED
-    ).values_list("battle", "warband", "result"):
-        found[battle][warband] = result
-    return list(found.values())
+    return results, enemies, ratings, meetings
 
 
 def league_table(
@@ -118,18 +144,19 @@ def league_table(
     *,
     sort: str = DEFAULT_SORT,
     direction: str = "",
-    rules: StandingsRules | None = None,
 ) -> list[Row]:
-    """Every warband that plays in the campaign. By default in the campaign's ranking
-    (``rules``, read when not given): points, then its tie-breakers; rows no tie-breaker
+    """Every warband that plays in the campaign. By default in the campaign's ranking:
+    points, then its tie-breakers; rows no tie-breaker
     parts share a rank (1, 2, 2, 4), listed by name. Sorted by another column, rows equal in
     it keep the ranking's order, and share a rank only when the ranking ties them too.
     Warbands without battles have zeroes, not gaps."""
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
     direction = direction if direction in ("asc", "desc") else COLUMNS[sort][1]
-    rules = rules or StandingsRules.rules_of(campaign)
-    results, enemies, ratings = _figures(campaign)
+    order = campaign.tie_breaker_order
+    results, enemies, ratings, meetings = _figures(
+        campaign, head_to_head=ranking.HEAD_TO_HEAD in order
+    )
     warbands = (
         Warband.objects.filter(
             campaign=campaign, status__in=[Warband.Status.DRAFT, Warband.Status.ACTIVE]
@@ -137,7 +164,7 @@ def league_table(
         .select_related("owner", "warband_type")
         .only("name", "status", "campaign", "owner__username", "warband_type__name")
     )
-    scoring = rules.scoring
+    scoring = campaign.scoring
     rows = {}
     for warband in warbands:
         warband.campaign = campaign
@@ -154,12 +181,11 @@ def league_table(
             experience=found.get("experience") or 0,
         )
         rows[warband.pk] = replace(row, points=_record(row).points(scoring))
-    order = rules.order
     tiers = ranking.standings(
         (_record(row) for row in rows.values()),
         scoring=scoring,
         tie_breakers=order,
-        meetings=meetings(campaign) if ranking.HEAD_TO_HEAD in order and rows else (),
+        meetings=meetings,
     )
     ranked = [
         replace(rows[record.key], tier=tier) for tier, group in enumerate(tiers) for record in group
@@ -191,4 +217,4 @@ def _record(row: Row) -> ranking.Record:
     )
 
 
-__all__ = ["COLUMNS", "DEFAULT_SORT", "Row", "league_table", "meetings"]
+__all__ = ["COLUMNS", "DEFAULT_SORT", "Row", "league_table", "results_and_meetings"]

@@ -9,7 +9,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.models import Battle, Participant
-from campaign.models import StandingsRules
 from league.standings import COLUMNS, league_table
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband, record
 from warbands import rules, services
@@ -94,7 +93,8 @@ def test_league_table_figures_are_computed_from_confirmed_battles():
 
 def test_the_default_order_is_points_then_the_tie_breakers_and_ties_share_a_rank():
     campaign, _ = league(warbands=6, battles=15)
-    StandingsRules.objects.create(campaign=campaign, tie_breakers="enemies_ooa,rating")
+    campaign.tie_breakers = "enemies_ooa,rating"
+    campaign.save(update_fields=["tie_breakers"])
 
     table = league_table(campaign)
 
