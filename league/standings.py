@@ -146,10 +146,10 @@ def league_table(
     direction: str = "",
 ) -> list[Row]:
     """Every warband that plays in the campaign. By default in the campaign's ranking:
-    points, then its tie-breakers; rows no tie-breaker
-    parts share a rank (1, 2, 2, 4), listed by name. Sorted by another column, rows equal in
-    it keep the ranking's order, and share a rank only when the ranking ties them too.
-    Warbands without battles have zeroes, not gaps."""
+    points, then its tie-breakers; rows no tie-breaker parts share a rank (1, 2, 2, 4),
+    listed by name. Sorted by another column, rows equal in it keep the ranking's order, and
+    share a rank only when the ranking ties them too. Warbands without battles have zeroes,
+    not gaps."""
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
     direction = direction if direction in ("asc", "desc") else COLUMNS[sort][1]

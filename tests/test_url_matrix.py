@@ -279,14 +279,8 @@ PK_OF_PREFIX = {
     "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
     "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
-CAMPAIGN_ROUTES = {
-    "battle_record",
-    "battle_report",
-    "play_start",
-    "battle_export",
-    "standings_export",
-    "standings_rules",
-}
+CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start", "battle_export",
+                   "standings_export", "standings_rules"}  # fmt: skip
 
 
 def path_for(route, scenario) -> str:
