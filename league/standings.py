@@ -27,6 +27,7 @@ from warbands.models import RATING_BASE, Warband, Warrior
 # column key → (heading, default direction, full name when the heading is abbreviated)
 COLUMNS: dict[str, tuple[str, str, str]] = {
     "warband": ("Warband", "asc", ""),
+    "points": ("Pts", "desc", "Points"),  # beside the name: a phone shows both unscrolled
     "player": ("Player", "asc", ""),
     "type": ("Type", "asc", ""),
     "rating": ("Rating", "desc", ""),
@@ -34,7 +35,6 @@ COLUMNS: dict[str, tuple[str, str, str]] = {
     "won": ("W", "desc", "Won"),
     "drawn": ("D", "desc", "Drawn"),
     "lost": ("L", "desc", "Lost"),
-    "points": ("Pts", "desc", "Points"),
     "enemies_ooa": ("OOA", "desc", "Enemies taken out of action"),
     "experience": ("XP", "desc", "Experience gained"),
 }

@@ -2,6 +2,8 @@
 refused beside its field, the saved rules rank the table at once, and neither page scrolls
 sideways at 360 px (the table scrolls inside its own box)."""
 
+import os
+
 import pytest
 from playwright.sync_api import expect
 
@@ -9,6 +11,12 @@ from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from tests.helpers import log_in
 
 WIDTH = 360
+SHOTS = os.environ.get("SCREENSHOT_DIR")  # each page saved there at 360 px when set
+
+
+def shoot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/{name}-phone.png", full_page=True)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -27,8 +35,14 @@ def test_an_organiser_sets_the_points_and_tie_breakers_on_a_phone(live_server, c
     page.get_by_label("Points for a draw").fill("2")
     page.get_by_label("Tie-breaker 1").select_option("rating")
     page.get_by_label("Tie-breaker 2").select_option("rating")
+    page.get_by_label("Tie-breaker 3").select_option("")
+    page.get_by_label("Tie-breaker 4").select_option("")
     page.get_by_role("button", name="Save").click()
-    expect(page.get_by_role("alert")).to_contain_text("This tie-breaker is already chosen above")
+    expect(page.locator("#id_tie_breaker_2_error")).to_have_text(
+        "This tie-breaker is already chosen above."
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    shoot(page, "standings-rules")
     page.get_by_label("Tie-breaker 2").select_option("")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_text("The league table's rules are saved.")).to_be_visible()
@@ -40,3 +54,4 @@ def test_an_organiser_sets_the_points_and_tie_breakers_on_a_phone(live_server, c
     )
     expect(page.locator("#league-table tbody tr").first).to_contain_text("2")
     expect(page.get_by_test_id("awards")).to_contain_text("Most battles played")
+    shoot(page, "league-table")
