@@ -29,7 +29,7 @@ from campaign.models import (
 )
 from campaign.permissions import get_campaign_for_user, is_organiser
 from core.errors import RuleViolation
-from league import charts, exports, services
+from league import charts, exports, services, todo
 from league import dashboard as dashboard_reads
 from league.lists import sorting, table_top
 from league.standings import COLUMNS
@@ -77,10 +77,10 @@ class Dashboard:
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The invitations to co-organise waiting for the user's answer; every campaign of the
-    user but the archived ones (running ones first) with the next thing to do in each; and
-    how many past (closed or archived) campaigns the list of past campaigns holds, read in
-    the same query as the others."""
+    """The invitations to co-organise waiting for the user's answer; what waits for him across
+    his campaigns (``league.todo``); every campaign of the user but the archived ones
+    (running ones first) with what stands in each; and how many past (closed or archived)
+    campaigns the list of past campaigns holds, read in the same query as the others."""
     every = list(
         Membership.objects.active()
         .filter(user=request.user)
@@ -98,6 +98,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "memberships": memberships,
             "dashboard": Dashboard(request.user, memberships, every=every),
             "join_form": JoinForm(auto_id="id_join_%s"),
+            # Read when drawn, like the invitations: a turn in the helper or a ransom asked
+            # changes no version the cards' keys hold. A fixed number of queries.
+            "waiting": todo.waiting_for(request.user),
             # Read when drawn, outside the cached fragments: an invitation changes a campaign
             # the user may not be in, whose version his dashboard's keys do not hold.
             "invitations": OrganiserInvitation.objects.pending()
