@@ -33,6 +33,7 @@ from league import charts, exports, services, todo
 from league import dashboard as dashboard_reads
 from league.lists import sorting, table_top
 from league.standings import COLUMNS
+from league.todo import reports as todo_reports
 from warbands import corrections
 from warbands.models import RatingSnapshot, Warband
 from warbands.services import rating_expression
@@ -56,6 +57,8 @@ class Dashboard:
         self.past = sum(not m.campaign.is_open for m in every)
         campaigns = sorted((m.campaign for m in every), key=lambda c: c.pk)
         self.key = ",".join(f"{c.pk}.{c.fragment_version}" for c in campaigns)
+        # What waits for him also changes as a turn of his games passes (``league.todo``).
+        self.waiting_key = f"{self.key};" + ",".join(str(m.games_version) for m in every)
         self.seconds = min((c.fragment_seconds for c in campaigns), default=FRAGMENT_SECONDS)
 
     @cached_property
@@ -67,6 +70,11 @@ class Dashboard:
             .select_related("campaign", "warband_type")
             .annotate(rating=rating_expression())  # the rulebook's rating, in the same statement
         )
+
+    @cached_property
+    def waiting(self) -> list:
+        """What waits for the user across his campaigns (``league.todo``)."""
+        return todo.waiting_for(self.user)
 
     @cached_property
     def campaigns(self) -> list:
@@ -85,6 +93,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         Membership.objects.active()
         .filter(user=request.user)
         .select_related("campaign")
+        .annotate(games_version=todo_reports.games_version())
         .order_by("-campaign__start_date", "campaign__name")
     )
     memberships = sorted(
@@ -98,9 +107,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "memberships": memberships,
             "dashboard": Dashboard(request.user, memberships, every=every),
             "join_form": JoinForm(auto_id="id_join_%s"),
-            # Read when drawn, like the invitations: a turn in the helper or a ransom asked
-            # changes no version the cards' keys hold. A fixed number of queries.
-            "waiting": todo.waiting_for(request.user),
             # Read when drawn, outside the cached fragments: an invitation changes a campaign
             # the user may not be in, whose version his dashboard's keys do not hold.
             "invitations": OrganiserInvitation.objects.pending()

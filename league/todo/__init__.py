@@ -14,12 +14,13 @@ import datetime
 
 from campaign.todo import Source, Waiting
 from league.todo import aftermath, organising, reports
+from league.todo.shared import one_list
 
 SOURCES: tuple[Source, ...] = (
     reports.sides_to_enter,
     reports.reports_to_confirm,
     reports.helper_turns,
-    aftermath.carried_items_to_declare,
+    reports.carried_items_to_declare,
     aftermath.sequences_to_play,
     aftermath.captive_offers,
     organising.corrections_to_approve,
@@ -27,17 +28,22 @@ SOURCES: tuple[Source, ...] = (
     # --- Challenges and fixtures (``battles/schedule/``): added here at merge -------------
     # ``schedule.challenges_awaiting(user)`` (a challenge for one of his warbands to accept
     # or refuse) and ``schedule.open_fixtures_for(user)`` (a fixture of the round his warband
-    # has yet to play). Each must be a ``campaign.todo.Source``: take the user, return
+    # has yet to play). Each must be a ``campaign.todo.Source``: take the user and return
     # ``Waiting`` items (``kind`` "challenge" and "fixture"; the campaign's id and name, a
-    # path, since when), read open campaigns only, in a fixed number of queries (one, with
-    # ``select_related`` of the campaign), and say nothing secret. Then list them here and
-    # add a row for each to ``tests/league/test_todo.py``'s growth test.
+    # path from ``reverse``, since when), of open campaigns only, in one query (with
+    # ``select_related`` of the campaign), saying nothing secret. The dashboard keeps the
+    # list under the versions of the user's campaigns: the services that make a challenge or
+    # a fixture wait, or stop waiting, must name the campaign (``campaign.cache.changed``).
+    # Then list both here and build one of each in ``tests/league/test_todo.py``'s
+    # ``league_of``, so that the growth test counts their queries too.
 )
 
 _EPOCH = datetime.datetime.min.replace(tzinfo=datetime.UTC)
 
 
 def waiting_for(user) -> list[Waiting]:
-    """Everything waiting for the user, the longest waiting first."""
-    items = [item for source in SOURCES for item in source(user)]
+    """Everything waiting for the user, the longest waiting first. The sources share their
+    common reads (``league.todo.shared``): a dozen queries at most, whatever the league."""
+    with one_list():
+        items = [item for source in SOURCES for item in source(user)]
     return sorted(items, key=lambda item: item.since or _EPOCH)

@@ -1,54 +1,16 @@
-"""What follows a confirmed battle: the carried items to declare (step 0, on the battle
-page), the post-battle sequence to play, and a captive's ransom or exchange to answer. One
-query each."""
+"""What follows a confirmed battle: the post-battle sequence to play, and a captive's ransom
+or exchange to answer. One query each."""
 
 from __future__ import annotations
 
 from django.db.models import Q
 from django.urls import reverse
 
-from battles.models import Battle, Captive, Participant, PostBattleSequence
+from battles.models import Battle, Captive, PostBattleSequence
 from campaign.models import Campaign
 from campaign.todo import Waiting
 
 OPEN = Campaign.Status.OPEN
-
-
-def carried_items_to_declare(user) -> list[Waiting]:
-    """Step 0 waits for each warband's declaration until recovery starts; an organiser's
-    proposal for the player waits for him to send it as it is or change it."""
-    due = (
-        Participant.objects.filter(
-            warband__owner=user,
-            battle__campaign__status=OPEN,
-            battle__status=Battle.Status.CONFIRMED,
-            battle__carried_items_done_at__isnull=True,
-            battle__choosing_order=[],
-            carried_items_declared=False,
-        )
-        .select_related("battle__campaign", "warband", "declaration_proposed_by")
-        .order_by("battle__confirmed_at", "pk")
-    )
-    items = []
-    for p in due:
-        if p.declaration_proposed_by:
-            text = (
-                f"Confirm or change where {p.declaration_proposed_by.username} declared the "
-                f"carried items of {p.warband.name} ended {p.battle}"
-            )
-        else:
-            text = f"Declare where the carried items of {p.warband.name} ended {p.battle}"
-        items.append(
-            Waiting(
-                "carried_items",
-                text,
-                p.battle.campaign_id,
-                p.battle.campaign.name,
-                reverse("battle_detail", args=[p.battle_id]),
-                p.battle.confirmed_at,
-            )
-        )
-    return items
 
 
 def sequences_to_play(user) -> list[Waiting]:

@@ -1,73 +1,105 @@
-"""A player's part in a battle being reported or played: his side to enter, a report to
-confirm or dispute, his turn in the battle helper. One query each."""
+"""A player's part in battles: his side to enter, a report to confirm or dispute, carried
+items to declare (step 0, on the battle page), his turn in the battle helper. The first three
+read the user's participations once (``participations``), the turn one query."""
 
 from __future__ import annotations
 
-from django.db.models import Exists, F, OuterRef, Subquery
+from django.db.models import Exists, F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
-from battles.models import Battle, GameEvent, GameSide, Participant
+from battles.models import Battle, Game, GameEvent, GameSide, Participant
 from campaign.models import Campaign
 from campaign.todo import Waiting
+from league.todo.shared import shared
 
 OPEN = Campaign.Status.OPEN
 PENDING = Participant.Confirmation.PENDING
+Status = Battle.Status
 
 
-def _own(user):
-    """The user's participations in battles of his running campaigns."""
-    return Participant.objects.filter(
-        warband__owner=user, battle__campaign__status=OPEN
-    ).select_related("battle__campaign", "warband")
-
-
-def sides_to_enter(user) -> list[Waiting]:
-    """A side is due once the battle is reported (or disputed) and until it is confirmed
-    (``battles.report.sides``); while the helper plays it, the helper fills it in."""
-    due = _own(user).filter(
-        side_entered_at__isnull=True,
-        battle__status__in=[Battle.Status.REPORTED, Battle.Status.DISPUTED],
-    )
-    return [
-        Waiting(
-            "side",
-            f"Enter what the warriors of {p.warband.name} did in {p.battle}",
-            p.battle.campaign_id,
-            p.battle.campaign.name,
-            reverse("battle_side", args=[p.battle_id, p.warband_id]),
-            p.battle.created_at,
-        )
-        for p in due.order_by("battle__created_at", "pk")
-    ]
-
-
-def reports_to_confirm(user) -> list[Waiting]:
-    """Nobody confirms before every side is in (``battles.report.services.respond``); a side
-    entered later asks again, so the wait starts at the latest side."""
+@shared
+def participations(user) -> list[Participant]:
+    """The user's participations that wait for him, in his running campaigns, oldest battle
+    first: a side due (the battle reported or disputed, until confirmed: while the helper plays
+    it, the helper fills it in), a report to confirm (``sides_missing``: nobody confirms before
+    every side is in; ``latest_side``: a side entered later asks again), carried items to
+    declare (until recovery starts). One query."""
     sides = Participant.objects.filter(battle=OuterRef("battle_id"))
-    pending = (
-        _own(user)
-        .filter(battle__status=Battle.Status.REPORTED, confirmation=PENDING)
-        .exclude(Exists(sides.filter(side_entered_at__isnull=True)))
+    return list(
+        Participant.objects.filter(warband__owner=user, battle__campaign__status=OPEN)
+        .filter(
+            Q(side_entered_at__isnull=True, battle__status__in=[Status.REPORTED, Status.DISPUTED])
+            | Q(battle__status=Status.REPORTED, confirmation=PENDING)
+            | Q(
+                battle__status=Status.CONFIRMED,
+                battle__carried_items_done_at__isnull=True,
+                battle__choosing_order=[],
+                carried_items_declared=False,
+            )
+        )
         .annotate(
+            sides_missing=Exists(sides.filter(side_entered_at__isnull=True)),
             latest_side=Subquery(
                 sides.order_by(F("side_entered_at").desc(nulls_last=True)).values(
                     "side_entered_at"
                 )[:1]
-            )
+            ),
         )
+        .select_related("battle__campaign", "warband", "declaration_proposed_by")
+        .order_by("battle__created_at", "pk")
     )
+
+
+def _waiting(kind: str, text: str, p: Participant, url: str, since) -> Waiting:
+    return Waiting(kind, text, p.battle.campaign_id, p.battle.campaign.name, url, since)
+
+
+def sides_to_enter(user) -> list[Waiting]:
     return [
-        Waiting(
+        _waiting(
+            "side",
+            f"Enter what the warriors of {p.warband.name} did in {p.battle}",
+            p,
+            reverse("battle_side", args=[p.battle_id, p.warband_id]),
+            p.battle.created_at,
+        )
+        for p in participations(user)
+        if p.side_entered_at is None and p.battle.status in (Status.REPORTED, Status.DISPUTED)
+    ]
+
+
+def reports_to_confirm(user) -> list[Waiting]:
+    return [
+        _waiting(
             "confirm",
             f"Confirm or dispute the report of {p.battle}",
-            p.battle.campaign_id,
-            p.battle.campaign.name,
+            p,
             reverse("battle_detail", args=[p.battle_id]),
             p.latest_side or p.battle.created_at,
         )
-        for p in pending.order_by("battle__created_at", "pk")
+        for p in participations(user)
+        if p.battle.status == Status.REPORTED and p.confirmation == PENDING and not p.sides_missing
     ]
+
+
+def carried_items_to_declare(user) -> list[Waiting]:
+    """An organiser's proposal for the player waits for him to send it as it is or change
+    it (``battles.aftermath.carried_items``)."""
+    items = []
+    for p in participations(user):
+        if p.battle.status != Status.CONFIRMED:
+            continue
+        if p.declaration_proposed_by:
+            text = (
+                f"Confirm or change where {p.declaration_proposed_by.username} declared the "
+                f"carried items of {p.warband.name} ended {p.battle}"
+            )
+        else:
+            text = f"Declare where the carried items of {p.warband.name} ended {p.battle}"
+        url = reverse("battle_detail", args=[p.battle_id])
+        items.append(_waiting("carried_items", text, p, url, p.battle.confirmed_at))
+    return items
 
 
 def helper_turns(user) -> list[Waiting]:
@@ -80,7 +112,7 @@ def helper_turns(user) -> list[Waiting]:
         GameSide.objects.filter(
             participant__warband__owner=user,
             participant__battle__campaign__status=OPEN,
-            participant__battle__status=Battle.Status.PLAYING,
+            participant__battle__status=Status.PLAYING,
             game__ended_at__isnull=True,
             position=F("game__player"),
         )
@@ -89,14 +121,32 @@ def helper_turns(user) -> list[Waiting]:
         .order_by("game__started_at", "pk")
     )
     return [
-        Waiting(
+        _waiting(
             "turn",
             f"Your turn with {side.participant.warband.name} in {side.participant.battle}: "
             "open the battle helper",
-            side.participant.battle.campaign_id,
-            side.participant.battle.campaign.name,
+            side.participant,
             reverse("play_page", args=[side.participant.battle_id]),
             side.began or side.game.started_at,
         )
         for side in turns
     ]
+
+
+def games_version():
+    """For a membership (``Membership`` rows): the sum of the versions of the user's games
+    under way in its campaign. A turn passing changes no campaign's version (the helper's
+    rows follow the game's own, ``campaign.cache``), so the dashboard keys its list on this
+    too, read in the same query as the memberships."""
+    games = (
+        Game.objects.filter(
+            battle__campaign=OuterRef("campaign_id"),
+            ended_at__isnull=True,
+            sides__participant__warband__owner=OuterRef("user_id"),
+        )
+        .order_by()
+        .values("battle__campaign")
+        .annotate(total=Sum("version"))
+        .values("total")
+    )
+    return Coalesce(Subquery(games), 0)

@@ -8,9 +8,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.captives import exchange, ransom
+from battles.helper import moves
 from battles.models import Battle, Captive
 from battles.report import services, sides
-from battles.rules import ReportedResult
+from battles.rules import ReportedResult, play
 from league import todo
 from tests.battles.test_step_zero import confirmed_battle, declare
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
@@ -202,3 +203,18 @@ def test_the_dashboard_shows_what_waits_and_says_when_nothing_does(client, duel)
     url = reverse("battle_side", args=[battle.pk, reavers.pk])
     assert f'<a href="{url}">Enter what the warriors of Reavers did in {battle}</a>' in page
     assert "Siege · since" in page and 'data-testid="waiting-empty"' not in page
+
+
+def test_the_dashboard_keeps_the_list_until_something_of_it_changes(client, duel, fragment_cache):
+    """Kept with the campaign cards, under the campaigns' versions and, since a turn passing
+    changes none of them, the versions of the user's games under way."""
+    battle = game_of(duel)
+    client.force_login(duel["reavers"].owner)
+    turn = "Your turn with Reavers in"
+    assert turn in client.get(reverse("dashboard")).content.decode()
+    for _ in play.PHASE_ORDER:  # the Reavers' turn ends: the Scourge's begins
+        moves.next_phase(battle.pk, actor=duel["reavers"].owner)
+
+    assert turn not in client.get(reverse("dashboard")).content.decode()
+    client.force_login(duel["scourge"].owner)
+    assert "Your turn with Scourge in" in client.get(reverse("dashboard")).content.decode()
