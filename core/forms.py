@@ -1,7 +1,12 @@
 """Forms of accounts."""
 
+from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
+
+from core.models import NoticePreference
+
+Choice = NoticePreference.Choice
 
 
 class SignUpForm(UserCreationForm):
@@ -25,3 +30,26 @@ class LogInForm(AuthenticationForm):
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
         username.validators.append(MaxLengthValidator(username.max_length))
+
+
+class NoticeForm(forms.Form):
+    """How the user wants to be told what waits for him, and where the mails go (and a
+    forgotten password's reset link). The page explains the choices, beside the fields, so
+    that each widget names only its own message."""
+
+    choice = forms.ChoiceField(
+        label="E-mails",
+        choices=Choice.choices,
+    )
+    email = forms.EmailField(
+        label="E-mail address",
+        required=False,
+        max_length=254,
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        mailed = cleaned.get("choice") in (Choice.DIGEST, Choice.EACH)
+        if mailed and cleaned.get("email") == "":  # a refused address has its own message
+            self.add_error("email", "Give an address for the mails, or choose no mail.")
+        return cleaned

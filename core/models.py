@@ -1,4 +1,4 @@
-"""The infrastructure's one table: one-time form tokens."""
+"""The infrastructure's tables: one-time form tokens, and each account's choice of e-mails."""
 
 from __future__ import annotations
 
@@ -22,3 +22,24 @@ class FormToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.token} {self.path}"
+
+
+class NoticePreference(models.Model):
+    """How an account wants to be told what waits for it (``core.notices``): no mail, a daily
+    digest (the default, also for an account with no row), or a mail for each event.
+    ``last_digest_on``: the day the latest digest went out, so that one goes out at most
+    once a calendar day whoever runs ``send_digests`` and how often."""
+
+    class Choice(models.TextChoices):
+        NONE = "none", "No mail"
+        DIGEST = "digest", "A daily digest"
+        EACH = "each", "A mail for each event"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_preference"
+    )
+    choice = models.CharField(max_length=6, choices=Choice.choices, default=Choice.DIGEST)
+    last_digest_on = models.DateField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.get_choice_display()}"

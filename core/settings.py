@@ -243,6 +243,8 @@ LOGOUT_REDIRECT_URL = "login"
 
 # E-mail (password reset links): printed on the console unless EMAIL_URL names an SMTP server.
 globals().update(email_settings(env_str("EMAIL_URL")))
+# The address the links in notices and digests start with (core.notices).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")

@@ -31,6 +31,7 @@ account_patterns = [
         name="password_change_done",
     ),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/notifications/", views.notice_settings, name="notice_settings"),
     path(
         "accounts/password_reset/",
         auth_views.PasswordResetView.as_view(),

@@ -1,4 +1,5 @@
-"""The pages of the infrastructure: liveness and readiness checks, and sign-up."""
+"""The pages of the infrastructure: liveness and readiness checks, sign-up, and the account's
+choice of e-mails."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from core.forms import SignUpForm
+from core import notices
+from core.forms import NoticeForm, SignUpForm
 
 
 @login_not_required
@@ -68,3 +70,23 @@ def safe_next(request: HttpRequest) -> str:
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     return target if allowed else ""
+
+
+@require_http_methods(["GET", "POST"])
+def notice_settings(request: HttpRequest) -> HttpResponse:
+    """The user's own choice of e-mails (``core.notices``). The page names no account: it
+    reads and writes only the one logged in, so it needs no other policy."""
+    form = NoticeForm(
+        request.POST or None,
+        initial={"choice": notices.preference_of(request.user), "email": request.user.email},
+    )
+    if request.method == "POST" and form.is_valid():
+        notices.set_preference(request.user, **form.cleaned_data)
+        messages.success(request, "Your choice of e-mails is saved.")
+        return redirect("notice_settings")
+    return render(
+        request,
+        "registration/notice_settings.html",
+        {"form": form},
+        status=422 if form.errors else 200,
+    )

@@ -52,6 +52,7 @@ USER_FIELDS = ("username", "first_name", "last_name", "is_active", "date_joined"
 # The models whose rows belong to no one campaign, and why a campaign's backup leaves them out.
 NOT_CAMPAIGN_DATA = {
     "core.FormToken": "one-time form tokens: a week's bookkeeping of requests, not of the league",
+    "core.NoticePreference": "an account's own choice of e-mails, not a campaign's",
     **dict.fromkeys(
         ("warbands.RacialMaximum", "warbands.SkillList", "warbands.Skill", "warbands.SpellList",
          "warbands.Spell", "warbands.Item", "warbands.WarbandType", "warbands.EquipmentList",

@@ -1,16 +1,16 @@
-"""The dashboard's "next thing to do" in each campaign, and the user's past campaigns."""
+"""The dashboard's campaign cards with what stands in each (a game in progress, a dispute, a
+warband to muster), and the user's past campaigns. What waits for the user himself is one
+list across his campaigns, ``league.todo``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch, Q
 from django.urls import reverse
 
-from battles.aftermath import waiting_for
 from battles.models import Battle, Participant
 from campaign.models import Campaign, Membership
-from warbands import corrections
 from warbands.models import Warband
 from warbands.permissions import can_see_treasury
 from warbands.services import rating_expression
@@ -28,62 +28,21 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
     by_campaign: dict[int, list] = {}
     for warband in warbands:
         by_campaign.setdefault(warband.campaign_id, []).append(warband)
-    # The user's games being played (the battle helper), his sides of battles not confirmed
-    # yet: his warriors to enter (battles.report.sides), or, once every side is in, the report to
-    # confirm or dispute.
-    waiting = (
-        Participant.objects.filter(
-            warband__owner=user,
-            battle__status__in=[
-                Battle.Status.PLAYING,
-                Battle.Status.REPORTED,
-                Battle.Status.DISPUTED,
-            ],
-        )
-        .filter(
-            Q(side_entered_at__isnull=True)
-            | Q(
-                confirmation=Participant.Confirmation.PENDING, battle__status=Battle.Status.REPORTED
-            )
-        )
-        .annotate(
-            sides_missing=Count(
-                "battle__participants",
-                filter=Q(battle__participants__side_entered_at__isnull=True),
-            )
-        )
+    # The user's games being played (the battle helper). His sides to enter, reports to
+    # confirm, sequences, offers and corrections are on the "Waiting for you" list
+    # (``league.todo``), read when drawn, not kept with these cards.
+    playing = (
+        Participant.objects.filter(warband__owner=user, battle__status=Battle.Status.PLAYING)
         .select_related("battle", "warband")
         .order_by("battle__fought_on", "pk")
     )
-    for participant in waiting:
+    for participant in playing:
         battle = participant.battle
-        if battle.status == Battle.Status.PLAYING:
-            step = Step(
+        steps.setdefault(battle.campaign_id, []).append(
+            Step(
                 f"A game in progress: {battle} ({participant.warband.name}): open the battle "
                 "helper",
                 reverse("play_page", args=[battle.pk]),
-            )
-        elif participant.side_entered_at is None:
-            step = Step(
-                f"Enter what the warriors of {participant.warband.name} did in {battle}",
-                reverse("battle_side", args=[battle.pk, participant.warband_id]),
-            )
-        elif participant.sides_missing:
-            continue  # confirmed once the other sides are in
-        else:
-            step = Step(
-                f"Confirm or dispute the report of {battle}",
-                reverse("battle_detail", args=[battle.pk]),
-            )
-        steps.setdefault(battle.campaign_id, []).append(step)
-
-    for sequence in waiting_for(user):
-        battle = sequence.participant.battle
-        steps.setdefault(battle.campaign_id, []).append(
-            Step(
-                f"Post-battle sequence waiting: {sequence.participant.warband.name} after "
-                f"{battle.scenario} (step {min(sequence.current_step, 10)})",
-                reverse("sequence_detail", args=[sequence.pk]),
             )
         )
     organised = [m.campaign_id for m in memberships if m.is_organiser]
@@ -101,15 +60,6 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
         steps.setdefault(battle.campaign_id, []).append(
             Step(text, reverse("battle_detail", args=[battle.pk]))
         )
-    if organised:  # requests of corrections the user may approve or refuse
-        for waiting in corrections.waiting_for(user, organised):
-            asked = "a correction" if waiting.asked == 1 else f"{waiting.asked} corrections"
-            steps.setdefault(waiting.campaign_id, []).append(
-                Step(
-                    f"Approve or refuse {asked} asked for {waiting.warband_name}",
-                    reverse("warband_corrections", args=[waiting.warband_id]),
-                )
-            )
     for membership in memberships:
         campaign = membership.campaign
         if not campaign.is_open:

@@ -29,10 +29,11 @@ from campaign.models import (
 )
 from campaign.permissions import get_campaign_for_user, is_organiser
 from core.errors import RuleViolation
-from league import charts, exports, services
+from league import charts, exports, services, todo
 from league import dashboard as dashboard_reads
 from league.lists import sorting, table_top
 from league.standings import COLUMNS
+from league.todo import reports as todo_reports
 from warbands import corrections
 from warbands.models import RatingSnapshot, Warband
 from warbands.services import rating_expression
@@ -56,6 +57,8 @@ class Dashboard:
         self.past = sum(not m.campaign.is_open for m in every)
         campaigns = sorted((m.campaign for m in every), key=lambda c: c.pk)
         self.key = ",".join(f"{c.pk}.{c.fragment_version}" for c in campaigns)
+        # What waits for him also changes as a turn of his games passes (``league.todo``).
+        self.waiting_key = f"{self.key};" + ",".join(str(m.games_version) for m in every)
         self.seconds = min((c.fragment_seconds for c in campaigns), default=FRAGMENT_SECONDS)
 
     @cached_property
@@ -69,6 +72,11 @@ class Dashboard:
         )
 
     @cached_property
+    def waiting(self) -> list:
+        """What waits for the user across his campaigns (``league.todo``)."""
+        return todo.waiting_for(self.user)
+
+    @cached_property
     def campaigns(self) -> list:
         """Each membership with the next things to do in its campaign."""
         steps = dashboard_reads.next_steps(self.user, self.memberships, self.warbands)
@@ -77,14 +85,15 @@ class Dashboard:
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The invitations to co-organise waiting for the user's answer; every campaign of the
-    user but the archived ones (running ones first) with the next thing to do in each; and
-    how many past (closed or archived) campaigns the list of past campaigns holds, read in
-    the same query as the others."""
+    """The invitations to co-organise waiting for the user's answer; what waits for him across
+    his campaigns (``league.todo``); every campaign of the user but the archived ones
+    (running ones first) with what stands in each; and how many past (closed or archived)
+    campaigns the list of past campaigns holds, read in the same query as the others."""
     every = list(
         Membership.objects.active()
         .filter(user=request.user)
         .select_related("campaign")
+        .annotate(games_version=todo_reports.games_version())
         .order_by("-campaign__start_date", "campaign__name")
     )
     memberships = sorted(

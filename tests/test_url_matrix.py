@@ -61,6 +61,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "logout": ("LMMMM", "LLLLL"),  # logged out, back to the log-in page
     "password_change": ("LOOOO", "LOOOO"),
     "password_change_done": ("LOOOO", "LMMMM"),
+    "notice_settings": ("LOOOO", "LOOOO"),  # the user's own choice: no account in the URL
     "campaign_create": ("LOOOO", "LOOOO"),
     "join": ("LOOOO", "LOOOO"),
     "join_link": ("LOOOO", "LOOOO"),

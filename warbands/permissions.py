@@ -126,6 +126,24 @@ def approves_corrections(user, warband: Warband) -> bool:
     return not has_stake(user, warband) or not has_other_organiser(user, campaign)
 
 
+def correction_approvers(warband: Warband) -> list[int]:
+    """The ids of the users who may approve the warband's requests (``approves_corrections``
+    for each organiser, in two queries): told when one is asked (``core.notices``)."""
+    campaign = warband.campaign
+    if not campaign.is_open:
+        return []
+    organisers = set(
+        Membership.objects.organisers().filter(campaign=campaign).values_list("user", flat=True)
+    )
+    playing = set(
+        Warband.objects.filter(campaign=campaign, owner__in=organisers)
+        .playing()
+        .values_list("owner", flat=True)
+    )
+    stake = playing | {warband.owner_id}
+    return sorted(pk for pk in organisers if pk not in stake or len(organisers) == 1)
+
+
 def has_stake(user, warband: Warband) -> bool:
     """The user owns the warband or has a warband in play in its campaign: his correction of
     it is not a referee's, and applies only when announced (``approves_corrections``)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from battles.captives.holding import announce, lock_captives, resolve
+from battles.captives.holding import announce, lock_captives, resolve, tell_owner
 from battles.captives.permissions import check_captor, check_owner
 from battles.models import Captive
 from campaign.models import CampaignEvent
@@ -45,6 +45,7 @@ def offer_exchange(captive: Captive, *, actor, for_captive: Captive | None) -> C
         f"{captive.captor.name} offer {captive.warrior.warband.name} an exchange of captives: "
         f"{captive.warrior.name} for {theirs.warrior.name}.",
     )  # fmt: skip
+    tell_owner(captive, kind="exchange")
     return captive
 
 

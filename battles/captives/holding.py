@@ -31,12 +31,14 @@ Readings where the rules are silent (the players would expect them):
 from __future__ import annotations
 
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Captive
 from campaign import cache
 from campaign.models import CampaignEvent
 from campaign.services import record_event
+from core import notices
 from core.errors import RuleViolation
 from warbands import treasury
 from warbands.models import StorageContainer, Warband, Warrior
@@ -203,3 +205,15 @@ def announce(captive: Captive, kind: str, message: str, warband: Warband | None 
         captive.battle.campaign, kind, message, warband=warband or captive.captor,
         battle=captive.battle,
     )  # fmt: skip
+
+
+def tell_owner(captive: Captive, *, kind: str) -> None:
+    """Mail the captive's own player that an offer for him waits for an answer
+    (``core.notices``: on commit, if he chose a mail for each event; never the amount)."""
+    warband = captive.warrior.warband
+    notices.notify(
+        [warband.owner_id],
+        kind=kind,
+        campaign=warband.campaign.name,
+        url=reverse("warband_captives", args=[warband.pk]),
+    )

@@ -15,6 +15,7 @@ from battles.captives.holding import (
     lock_containers,
     own_container,
     resolve,
+    tell_owner,
 )
 from battles.captives.permissions import check_captor, check_owner
 from battles.models import Captive
@@ -51,6 +52,8 @@ def set_ransom(
     else:
         said = f"{'change the' if asked else 'ask a'} ransom for {name} of {owner}"
     announce(captive, CampaignEvent.Kind.CAPTURED, f"{captive.captor.name} {said}.")
+    if ransom is not None:
+        tell_owner(captive, kind="ransom")
     return captive
 
 

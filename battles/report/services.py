@@ -22,7 +22,7 @@ from battles import permissions as battle_permissions
 from battles.aftermath.start import start_sequences
 from battles.models import Battle, Participant
 from battles.report import permissions as report_permissions
-from battles.report.sides import missing_sides
+from battles.report.sides import ask_to_confirm, missing_sides
 from battles.rules import ReportedResult, check_results, scenarios
 from campaign import cache
 from campaign.models import Campaign, CampaignEvent
@@ -251,6 +251,7 @@ def correct_report(battle: Battle, *, actor, results: Sequence[ReportedResult]) 
         participant.dispute_reason = ""
         participant.save(update_fields=["result", "routed", "rout_order", "dispute_reason"])
     _reset_confirmations(battle, actor)
+    ask_to_confirm(battle, actor)
     return battle
 
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, Participant, WarriorOutcome
@@ -27,6 +28,7 @@ from battles.rules import scenarios, taking_part
 from campaign import cache
 from campaign.models import CampaignEvent
 from campaign.services import record_event
+from core import notices
 from core.errors import RuleViolation
 from warbands.models import Warband, Warrior
 
@@ -248,6 +250,7 @@ def enter_side(
         update_fields=["side_entered_at", "side_entered_by", "leader", "scenario_shards", "role"]
     )
     _ask_the_others_again(battle, actor)
+    ask_to_confirm(battle, actor)
     cache.changed(campaign=battle.campaign_id, battle=battle)  # the dashboards, its board
     if participant.warband.owner_id != actor.pk:
         record_event(
@@ -257,6 +260,24 @@ def enter_side(
             warband=participant.warband, battle=battle,
         )  # fmt: skip
     return participant
+
+
+def ask_to_confirm(battle: Battle, actor) -> None:
+    """Once every side is in, mail the players whose confirmation the report waits for, but
+    the one who acted (``core.notices``: on commit, to those who chose a mail each time)."""
+    participants = list(battle.participants.select_related("warband"))
+    if missing_sides(participants):
+        return
+    notices.notify(
+        [
+            p.warband.owner_id
+            for p in participants
+            if p.confirmation == Participant.Confirmation.PENDING and p.warband.owner_id != actor.pk
+        ],
+        kind="confirm",
+        campaign=battle.campaign.name,
+        url=reverse("battle_detail", args=[battle.pk]),
+    )
 
 
 def _ask_the_others_again(battle: Battle, actor) -> None:

@@ -27,6 +27,7 @@ from warbands.models import Warband
 # form tokens and the hired swords' catalogue entries that organisers share.
 NOT_IN_A_CAMPAIGN = {
     "core.FormToken",
+    "core.NoticePreference",
     "warbands.RacialMaximum",
     "warbands.SkillList",
     "warbands.Skill",

@@ -13,9 +13,11 @@ change) under the warband's lock and is told so.
 from __future__ import annotations
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign import cache
+from core import notices
 from core.errors import RuleViolation
 from warbands import permissions, rules
 from warbands.corrections import applying, breaches
@@ -97,6 +99,12 @@ def submit(
             _check_new_request(correction)
             correction.status = Correction.Status.PENDING
             correction.save()
+            notices.notify(
+                [pk for pk in permissions.correction_approvers(warband) if pk != actor.pk],
+                kind="correction",
+                campaign=warband.campaign.name,
+                url=reverse("warband_corrections", args=[warband.pk]),
+            )
             return correction
         correction.announced = permissions.has_stake(actor, warband)
         correction.decided_by, correction.decided_at = actor, timezone.now()

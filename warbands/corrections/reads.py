@@ -4,9 +4,10 @@ settings, the warbands whose requests wait for them."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, Min, Q
 
 from campaign.models import Campaign, Membership
 from warbands.models import Correction, Item, Skill, Spell, Warband
@@ -57,6 +58,8 @@ class Waiting:
     warband_id: int
     warband_name: str
     asked: int
+    campaign_name: str = ""
+    since: datetime.datetime | None = None  # the oldest request's
 
 
 def waiting_for(user, campaign_ids=None) -> list[Waiting]:
@@ -78,8 +81,14 @@ def waiting_for(user, campaign_ids=None) -> list[Waiting]:
     rows = (
         Correction.objects.pending()
         .filter(warband__campaign__in=organised.values("campaign"))
-        .values("warband", "warband__name", "warband__owner", "warband__campaign")
-        .annotate(asked=Count("pk"))
+        .values(
+            "warband",
+            "warband__name",
+            "warband__owner",
+            "warband__campaign",
+            "warband__campaign__name",
+        )
+        .annotate(asked=Count("pk"), since=Min("created_at"))
         .order_by("warband__name", "warband")
     )
     playing = set(
@@ -88,7 +97,14 @@ def waiting_for(user, campaign_ids=None) -> list[Waiting]:
         .values_list("campaign", flat=True)
     )
     return [
-        Waiting(row["warband__campaign"], row["warband"], row["warband__name"], row["asked"])
+        Waiting(
+            row["warband__campaign"],
+            row["warband"],
+            row["warband__name"],
+            row["asked"],
+            row["warband__campaign__name"],
+            row["since"],
+        )
         for row in rows
         if row["warband__campaign"] not in others
         or (row["warband__owner"] != user.pk and row["warband__campaign"] not in playing)
