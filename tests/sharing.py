@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
-from django.db import transaction
+from django.db import models, transaction
 from django.test import override_settings
 
 from tests.helpers import FAST_PASSWORD_HASHERS
@@ -76,8 +76,13 @@ def per_test(built: T | None, build: Callable[[], T]) -> T:
 
 
 def read_again(built):
-    """Fresh instances of the rows ``built`` holds (a model instance, or a dict of them), read
-    again by primary key, so that what one test changed in memory never reaches the next."""
+    """Fresh instances of the rows ``built`` holds (a model instance, or a dict, list or tuple
+    of them and of plain values such as names and numbers), read again by primary key, so that
+    what one test changed in memory never reaches the next."""
     if isinstance(built, dict):
         return {key: read_again(row) for key, row in built.items()}
-    return type(built)._base_manager.get(pk=built.pk)
+    if isinstance(built, list | tuple):
+        return type(built)(read_again(row) for row in built)
+    if isinstance(built, models.Model):
+        return type(built)._base_manager.get(pk=built.pk)
+    return built

@@ -16,7 +16,11 @@ replaced by each. No answer may be a server error, a 400 must say why (``[data-r
 and every URL that only takes posts must have had a form drawn for it.
 
 Every request runs in a savepoint rolled back afterwards, so each starts from the same
-campaign. ``-s`` prints how many requests were sent, of which kind.
+campaign, and the requests need not be sent in one go: the pages are read once for the module
+(``crawl``, which plans the posts, queries and paths they lead to), and the plan is sent in
+``PARTS`` tests that the workers share. The forms of the post-battle sequence and of the other
+states are sent as each state is reached, in a test of their own. ``-s`` prints how many
+requests each test sent, of which kind.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.test import Client
 from django.urls import Resolver404, resolve, reverse
 
 from battles.aftermath import carried_items
@@ -44,6 +49,7 @@ from core.dice import ScriptedDice
 from tests.battles.test_recovery_dice import confirmed, declared
 from tests.factories import UserFactory, WarbandFactory, hire
 from tests.helpers import every_side_entered, reported
+from tests.sharing import built_once
 from tests.test_bad_input import pages as step_pages
 from tests.test_url_matrix import ROLES, build_scenario, path_for
 from tests.urlwalk import iter_routes
@@ -64,6 +70,20 @@ TEXT = ["x" * 5_000, "two\r\nlines\tand a tab"]
 # warbands' ids: a digit ``int`` refuses, a negative number and a 30-digit one.
 NUMBERS = ["³", "-1", "9" * 30]
 NUMERIC = re.compile(r"-?\d+")
+#: The planned requests are sent in this many tests, so that both workers may take some.
+PARTS = 4
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request of the plan, sent as ``role``."""
+
+    role: str
+    kind: str  # page, form, query, path
+    method: str
+    path: str
+    data: dict | None = None
+    htmx: bool = False
 
 
 @dataclass
@@ -122,7 +142,9 @@ class _Undo(Exception):
 
 
 class Fuzz:
-    """Sends requests as one role at a time, each rolled back, and keeps what went wrong."""
+    """Sends requests as one role at a time, each rolled back, and keeps what went wrong. The
+    requests that the pages lead to (``post_form``, ``query``, ``segments``) are planned
+    (``planned``) and sent later (``send_planned``)."""
 
     def __init__(self, client, foreign_ids: list[str]) -> None:
         self.client = client
@@ -136,6 +158,7 @@ class Fuzz:
         self.problems: list[str] = []
         self.forms_posted: set[str] = set()
         self.actions: set[str] = set()  # the routes the forms post to
+        self.planned: list[Request] = []
 
     def log_in(self, role: str, user) -> None:
         if role not in self.sessions:
@@ -171,6 +194,15 @@ class Fuzz:
             self.problems.append(f"{shown}: a 400 that does not say why")
         return response
 
+    def plan(self, kind: str, method: str, path: str, data=None, *, htmx: bool = False) -> None:
+        self.planned.append(Request(self.role, kind, method, path, data, htmx))
+
+    def send_planned(self, requests: list[Request]) -> None:
+        for request in requests:
+            self.role = request.role
+            self.send(request.kind, request.method, request.path, request.data,
+                      htmx=request.htmx)  # fmt: skip
+
     def post_form(self, form: Form) -> None:
         """The form as drawn; with bad bytes in every field; then each field with each value
         of its kind in turn."""
@@ -182,9 +214,9 @@ class Fuzz:
             return
         self.forms_posted.add(key)
         self.actions.add(route)
-        self.send("form", "post", path, form.fields)
+        self.plan("form", "post", path, form.fields)
         for index, value in enumerate(BYTES):
-            self.send("form", "post", path, dict.fromkeys(form.fields, value), htmx=index % 2 == 0)
+            self.plan("form", "post", path, dict.fromkeys(form.fields, value), htmx=index % 2 == 0)
         shapes = set()  # a row's field stands for the same field of the form's other rows
         for name, original in form.fields.items():
             shape = (NUMERIC.sub("N", name), bool(NUMERIC.fullmatch(original)), not original)
@@ -195,12 +227,12 @@ class Fuzz:
             if not original or NUMERIC.fullmatch(original):
                 values += NUMBERS + self.foreign_ids
             for index, value in enumerate(values):
-                self.send("form", "post", path, {**form.fields, name: value}, htmx=index % 2 == 0)
+                self.plan("form", "post", path, {**form.fields, name: value}, htmx=index % 2 == 0)
 
     def query(self, path: str, names: set[str]) -> None:
         """The page with every query parameter set to each bad value."""
         for index, value in enumerate([*BYTES, *NUMBERS, *self.foreign_ids[:1]]):
-            self.send("query", "get", f"{path}?{urlencode(dict.fromkeys(sorted(names), value))}",
+            self.plan("query", "get", f"{path}?{urlencode(dict.fromkeys(sorted(names), value))}",
                       htmx=index % 2 == 1)  # fmt: skip
 
     def segments(self, path: str, method: str) -> None:
@@ -215,7 +247,7 @@ class Fuzz:
                 if other != name:
                     route = re.sub(rf"<(?:\w+:)?{other}>", str(real), route)
             for value in [*BYTES, *NUMBERS, *self.foreign_ids]:
-                self.send(
+                self.plan(
                     "path", method, re.sub(rf"<(?:\w+:)?{name}>", quote(value, safe=""), route)
                 )
 
@@ -298,7 +330,12 @@ def other_states(duel):
     yield court.owner, reverse("warband_muster", args=[court.pk])
 
 
-def test_no_byte_in_any_form_query_string_or_path_makes_a_server_error(client, duel):
+def crawl(client) -> dict:
+    """Every URL as every role, its page read and the requests it leads to planned: the
+    forms it draws posted, every page with every query parameter that a view reads or a page
+    sends, every argument of every path (as the owner: other warbands' ids among the
+    values). Returns the fuzz (its pages sent, the rest planned), the query parameters and
+    the routes that only take posts."""
     scenario, foreign_ids = seeded_campaign()
     fuzz = Fuzz(client, foreign_ids)
     names = query_names()
@@ -306,7 +343,7 @@ def test_no_byte_in_any_form_query_string_or_path_makes_a_server_error(client, d
     post_only: set[str] = set()
     read: dict[str, tuple[str, str]] = {}  # route: the first role that read its page, and path
 
-    # Every URL as every role: the forms of its page posted.
+    # Every URL as every role: the forms of its page planned.
     for role in ROLES:
         fuzz.log_in(role, scenario["users"][role])
         for route in routes:
@@ -326,18 +363,56 @@ def test_no_byte_in_any_form_query_string_or_path_makes_a_server_error(client, d
                     fuzz.post_form(form)
             names |= {name for link in page.links for name, _ in parse_qsl(urlsplit(link).query)}
 
-    # Every page with every query parameter that a view reads or a page sends.
     for role, path in read.values():
         fuzz.log_in(role, scenario["users"][role])
         fuzz.query(path, names)
 
-    # Every argument of every path, as the owner (other warbands' ids among the values).
     fuzz.log_in("owner", scenario["users"]["owner"])
     for route in routes:
         fuzz.segments(path_for(route, scenario), "post" if route.name in post_only else "get")
+    return {"fuzz": fuzz, "names": names, "post_only": post_only}
 
-    # The post-battle sequence at each step, and the other forms drawn only in some state
-    # (``tests.test_bad_input.pages``), in a campaign of their own.
+
+@pytest.fixture(scope="module")
+def crawled(_duel_built, django_db_blocker):
+    """The URL matrix's campaign seeded and crawled once for the module: the sessions the
+    roles logged in with and the rows the plan's ids name stay until the module's end."""
+    yield from built_once(django_db_blocker, lambda: crawl(Client()))
+
+
+def report(name: str, fuzz: Fuzz) -> None:
+    print(f"\nfuzz {name}: {fuzz.sent} requests {fuzz.kinds}: "
+          f"{len(fuzz.server_errors)} server errors")  # fmt: skip
+    assert not fuzz.server_errors, "\n".join(fuzz.server_errors[:40])
+    assert not fuzz.problems, "\n".join(fuzz.problems[:20])
+
+
+def test_no_page_of_any_url_as_any_role_makes_a_server_error(crawled):
+    fuzz = crawled["fuzz"]
+    print(f"\nfuzz: {len(fuzz.planned)} requests planned, {len(fuzz.forms_posted)} forms, "
+          f"{len(crawled['names'])} query parameters")  # fmt: skip
+    report("pages", fuzz)
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_no_byte_in_any_form_query_string_or_path_makes_a_server_error(client, crawled, part):
+    """Every ``PARTS``-th request of the plan (so that each part holds as many of the costly
+    form posts as the others)."""
+    fuzz = Fuzz(client, crawled["fuzz"].foreign_ids)
+    fuzz.sessions = crawled["fuzz"].sessions
+    fuzz.send_planned(crawled["fuzz"].planned[part::PARTS])
+    report(f"part {part + 1} of {PARTS}", fuzz)
+
+
+def test_no_byte_in_the_forms_of_a_sequence_or_other_states_makes_a_server_error(
+    client, crawled, duel
+):
+    """The post-battle sequence at each step, and the other forms drawn only in some state
+    (``tests.test_bad_input.pages``), in a campaign of their own: each page's forms are sent
+    in the state that drew them. Then, with the crawl's: every URL that only takes posts had
+    a form drawn for it."""
+    fuzz = Fuzz(client, crawled["fuzz"].foreign_ids)
+    fuzz.forms_posted = set(crawled["fuzz"].forms_posted)  # the crawl's are not sent again
     for user, path in chain(step_pages(duel), other_states(duel)):
         fuzz.log_in(f"{user.username} (steps)", user)
         page = Page(path)
@@ -345,11 +420,9 @@ def test_no_byte_in_any_form_query_string_or_path_makes_a_server_error(client, d
         for form in page.forms:
             if form.method == "post":
                 fuzz.post_form(form)
-
-    print(f"\nfuzz: {fuzz.sent} requests {fuzz.kinds}, {len(fuzz.forms_posted)} forms, "
-          f"{len(names)} query parameters: {len(fuzz.server_errors)} server errors")  # fmt: skip
-    assert not fuzz.server_errors, "\n".join(fuzz.server_errors[:40])
-    assert not fuzz.problems, "\n".join(fuzz.problems[:20])
-    unposted = post_only - fuzz.actions
+        fuzz.send_planned(fuzz.planned)
+        fuzz.planned.clear()
+    report("sequence and states", fuzz)
+    unposted = crawled["post_only"] - crawled["fuzz"].actions - fuzz.actions
     assert not unposted, f"no page drew a form for {sorted(unposted)}"
     assert len(fuzz.forms_posted) >= 60, f"only {len(fuzz.forms_posted)} forms found"

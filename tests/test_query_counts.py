@@ -6,6 +6,9 @@ main page, and the htmx writes the benchmark drives, costs the same number of qu
 three; every page costs at most 15 (session, user and membership included), every write at
 most what ``WRITE_QUERIES`` says. Pages are drawn here without their cached fragments
 (``tests/conftest.py``): what a page costs the first time it is seen after a change.
+
+The three leagues are built once for the module (``tests.sharing.built_once``) and each test
+starts from them as built: every test here only reads them, or writes and is rolled back.
 """
 
 import re
@@ -18,6 +21,7 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.generate import generate
 from bench.plan import typed_dice
+from tests.sharing import built_once
 from warbands.models import StorageContainer
 
 pytestmark = pytest.mark.django_db
@@ -127,12 +131,26 @@ def other_writes(client, league) -> dict[str, int]:
     return found
 
 
-def test_page_queries_do_not_grow_with_the_league_or_the_roster(client):
+def build_leagues() -> dict:
+    """4 warbands of 3 warriors (``small``), 40 of 3 (``wide``) and 4 of 15 with 20 containers
+    and a long ledger (``deep``), each with a writer and an injury roll waiting."""
     quiet = {"progress": lambda message: None, "battles": 8, "played": 1, "writers": 1,
              "rolls": 1}  # fmt: skip
-    small = generate(warbands=4, warriors=3, containers=3, ledger=120, prefix="s-", **quiet)
-    wide = generate(warbands=40, warriors=3, containers=3, ledger=120, prefix="w-", **quiet)
-    deep = generate(warbands=4, warriors=15, containers=20, ledger=400, prefix="d-", **quiet)
+    return {
+        "small": generate(warbands=4, warriors=3, containers=3, ledger=120, prefix="s-", **quiet),
+        "wide": generate(warbands=40, warriors=3, containers=3, ledger=120, prefix="w-", **quiet),
+        "deep": generate(warbands=4, warriors=15, containers=20, ledger=400, prefix="d-", **quiet),
+    }
+
+
+@pytest.fixture(scope="module")
+def leagues(django_db_setup, django_db_blocker):
+    """The three leagues, built once for the module; each test starts from them as built."""
+    yield from built_once(django_db_blocker, build_leagues)
+
+
+def test_page_queries_do_not_grow_with_the_league_or_the_roster(client, leagues):
+    small, wide, deep = leagues["small"], leagues["wide"], leagues["deep"]
 
     base = counts(client, small)
     assert counts(client, wide) == base, "a campaign of 40 warbands costs more queries than 4"
@@ -142,9 +160,8 @@ def test_page_queries_do_not_grow_with_the_league_or_the_roster(client):
         assert queries <= limit, f"{name}: {queries} queries"
 
 
-def test_the_bench_counts_queries_only_when_asked(client, settings):
-    league = generate(warbands=2, warriors=3, containers=3, ledger=4, battles=3, played=1,
-                      progress=lambda m: None)  # fmt: skip
+def test_the_bench_counts_queries_only_when_asked(client, settings, leagues):
+    league = leagues["small"]
 
     client.force_login(get_user_model().objects.get(username=league.player))
     assert "X-Queries" not in client.get("/")
@@ -157,16 +174,15 @@ def test_the_bench_counts_queries_only_when_asked(client, settings):
     assert int(response["X-Queries"]) == queries
 
 
-def test_pages_kept_in_fragments_cost_a_few_queries_whatever_the_league(client, fragment_cache):
+def test_pages_kept_in_fragments_cost_a_few_queries_whatever_the_league(
+    client, fragment_cache, leagues
+):
     """Drawn again while nothing changed: the session, the user, the object the page is
     about and the user's membership (the dashboard: its memberships)."""
 
-    quiet = {"progress": lambda message: None, "battles": 8, "played": 1}
     found = {}
-    for name, size in {"small": (4, 3, 3), "deep": (4, 15, 20)}.items():
-        warbands, warriors, containers = size
-        league = generate(warbands=warbands, warriors=warriors, containers=containers,
-                          ledger=120, prefix=f"{name}-", **quiet)  # fmt: skip
+    for name in ("small", "deep"):
+        league = leagues[name]
         client.force_login(get_user_model().objects.get(username=league.player))
         client.get("/")  # the CSRF cookie, for the sequence page kept per browser
         for page, path in pages(league).items():

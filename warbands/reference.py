@@ -47,6 +47,7 @@ class _Manager:
         self.model = model
         self.fields = {field.name for field in model._meta.get_fields()}
         self._indexes: dict[tuple[str, ...], dict[tuple, Any]] = {}
+        self._links: dict[str, dict[Any, set]] = {}
 
     def _attname(self, name: str) -> str:
         return self.model._meta.get_field(name).attname
@@ -86,6 +87,23 @@ class _Manager:
 
     def all(self):
         return self.model.objects.all()
+
+    def set_links(self, row, name: str, targets: list) -> None:
+        """``row.<name>.set(targets)`` for a many-to-many field, skipped when the links (read
+        once per load for every row) are already those."""
+        if name not in self._links:
+            field = self.model._meta.get_field(name)
+            through = field.remote_field.through._meta
+            source = through.get_field(field.m2m_field_name()).attname
+            target = through.get_field(field.m2m_reverse_field_name()).attname
+            links: dict[Any, set] = {}
+            for one, other in through.model.objects.values_list(source, target):
+                links.setdefault(one, set()).add(other)
+            self._links[name] = links
+        wanted = {target.pk for target in targets}
+        if self._links[name].get(row.pk, set()) != wanted:
+            getattr(row, name).set(targets)
+            self._links[name][row.pk] = wanted
 
 
 def _models(apps):
@@ -341,8 +359,11 @@ def _load_warband(model, data: dict[str, Any], filename: str) -> None:
         for key in warrior.get("skill_lists", []):
             if key not in skill_lists:
                 raise missing("skill list", key)
-        row.equipment_lists.set([equipment_lists[k] for k in warrior.get("equipment_lists", [])])
-        row.skill_lists.set([skill_lists[k] for k in warrior.get("skill_lists", [])])
+        links = model("WarriorType").objects.set_links
+        links(
+            row, "equipment_lists", [equipment_lists[k] for k in warrior.get("equipment_lists", [])]
+        )
+        links(row, "skill_lists", [skill_lists[k] for k in warrior.get("skill_lists", [])])
 
 
 # --- Hired swords ----------------------------------------------------------------------------

@@ -12,11 +12,14 @@ The ledger's append-only trigger (``warbands`` migration 0007) refuses DELETE, a
 for the app; the flush runs with ``session_replication_role = replica``, which skips user
 triggers and the foreign keys' own checks (every row goes, so nothing dangles). Setting it
 takes a superuser, which the embedded server's user is; on a server where the suite's user is
-not one, the flush is Django's TRUNCATE as before. Everything else is Django's backend,
+not one, the flush is Django's TRUNCATE as before. The test databases are copies of one migrated
+template (``tests.postgresql.creation``). Everything else is Django's backend,
 subclassed as its documentation describes ("Subclassing the built-in database backends").
 """
 
 from django.db.backends.postgresql import base, operations
+
+from tests.postgresql.creation import DatabaseCreation
 
 #: Tables the flush leaves as they are: the warband lists (``tests/conftest.py`` names them),
 #: which the migrations load and no test may change. The ``reference_data`` fixture checks
@@ -44,6 +47,7 @@ class DatabaseOperations(operations.DatabaseOperations):
 
 class DatabaseWrapper(base.DatabaseWrapper):
     ops_class = DatabaseOperations
+    creation_class = DatabaseCreation
 
     _superuser: bool | None = None
 

@@ -18,6 +18,7 @@ from tests.factories import (
     mustered_warband,
 )
 from tests.secrets import assert_unchanged_by_secrets, contains_value
+from tests.sharing import per_test, shared_per_module
 from warbands.models import Injury, Skill, WarbandType, WarriorSkill
 
 pytestmark = pytest.mark.django_db
@@ -110,9 +111,16 @@ def _shows_any(text: str, secrets) -> list:
     return [value for value in secrets if contains_value(text, value)]
 
 
+@pytest.fixture(scope="module")
+def _sheet_built(request, django_db_setup, django_db_blocker):
+    yield from shared_per_module(request, django_db_blocker, printout_warband)
+
+
 @pytest.fixture
-def sheet():
-    return printout_warband("orc_mob")
+def sheet(_sheet_built, db):
+    """The Orc Mob of ``printout_warband`` and its secrets, built once for the module; each
+    test starts from it as built."""
+    return per_test(_sheet_built, printout_warband)
 
 
 def test_print_anonymous_goes_to_log_in(client, sheet):

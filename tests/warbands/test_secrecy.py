@@ -18,6 +18,7 @@ from tests.factories import (
     mustered_warband,
 )
 from tests.secrets import assert_unchanged_by_secrets, contains_value
+from tests.sharing import per_test, shared_per_module
 from warbands import permissions, treasury
 from warbands.models import StorageContainer
 
@@ -25,8 +26,9 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def league():
+def build_league() -> dict:
+    """The Reavers, their secrets hidden, and the Grey Scourge in one campaign, with an
+    organiser, a bystander and a stranger."""
     owner_warband = mustered_warband(name="Reavers")
     campaign = owner_warband.campaign
     opponent_warband = mustered_warband(campaign=campaign, name="Grey Scourge")
@@ -40,6 +42,17 @@ def league():
         "bystander": MembershipFactory(campaign=campaign).user,
         "stranger": UserFactory(),
     }
+
+
+@pytest.fixture(scope="module")
+def _league_built(request, django_db_setup, django_db_blocker):
+    yield from shared_per_module(request, django_db_blocker, build_league)
+
+
+@pytest.fixture
+def league(_league_built, db):
+    """``build_league``, built once for the module; each test starts from it as built."""
+    return per_test(_league_built, build_league)
 
 
 def pages_showing(warband) -> list[tuple[str, dict]]:

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import hide_secrets, mustered_warband
+from tests.sharing import per_test, shared_per_module
 from warbands import treasury
 from warbands.models import LedgerEntry
 from warbands.treasury.board import TreasuryBoard
@@ -14,10 +15,23 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def warband(client):
+def hiding_warband():
+    """A mustered warband with the distinctive treasure of ``hide_secrets``."""
     warband = mustered_warband()
     hide_secrets(warband)
+    return warband
+
+
+@pytest.fixture(scope="module")
+def _hiding_warband_built(request, django_db_setup, django_db_blocker):
+    yield from shared_per_module(request, django_db_blocker, hiding_warband)
+
+
+@pytest.fixture
+def warband(_hiding_warband_built, db, client):
+    """``hiding_warband``, built once for the module, its owner logged in; each test starts
+    from it as built."""
+    warband = per_test(_hiding_warband_built, hiding_warband)
     client.force_login(warband.owner)
     return warband
 
