@@ -7,11 +7,13 @@ database once, and every worker's database is a copy of it (``CREATE DATABASE ..
 a copy of the files, well under a second). Django then runs ``migrate`` on the copy as usual:
 nothing is left to apply, so it only checks the plan and sends ``post_migrate``.
 
-The template is named after a hash of what the migrations build from (``migration_inputs``):
-every installed app's migration files, the project modules they import, the files those
-read, and Django's version. It is kept on the server for the next run while none of them
-changes; a changed input names another template, and the old ones are dropped. Workers take
-turns through an advisory lock, so one migrates while the other waits for the copy.
+The template is named after a hash of what the migrations may build from
+(``migration_inputs``): every module of the project's apps (not only those the migrations
+import directly: a loader's own imports change what it loads), the other apps' migrations,
+the data files the loaders read, and Django's version. It is kept on the server for the
+next run while none of them changes; a changed input names another template, and the old
+ones are dropped. Workers take turns through an advisory lock, so one migrates while the
+other waits for the copy.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
-import re
 from pathlib import Path
 
 import django
@@ -35,25 +36,24 @@ from django.db.migrations.loader import MigrationLoader
 READ_BY_MIGRATIONS = ("warbands/data",)
 #: The advisory lock the workers take turns on (any number the suite uses for nothing else).
 TEMPLATE_LOCK = 74_310_001
-IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re.MULTILINE)
 
 
 def migration_inputs() -> list[Path]:
-    """The files a migrated database depends on, in a stable order."""
+    """The files a migrated database may depend on, in a stable order: every module of every
+    installed app of the project (a data migration reaches the app's code through its
+    imports, and their imports, to any depth: hashing all of it never misses one), the
+    migrations of the apps outside it, and the data files the loaders read."""
     root = Path(settings.BASE_DIR)
     files: set[Path] = set()
     for app in apps.get_app_configs():
-        module, _ = MigrationLoader.migrations_module(app.label)
-        spec = importlib.util.find_spec(module) if module else None
-        if spec is None or not spec.submodule_search_locations:
+        folder = Path(app.path)
+        if root in folder.parents:
+            files |= set(folder.rglob("*.py"))
             continue
-        for folder in spec.submodule_search_locations:
-            files |= set(Path(folder).rglob("*.py"))
-    for source in [f for f in files if root in f.parents]:
-        for found in IMPORT.finditer(source.read_text(encoding="utf-8")):
-            spec = _find(found.group(1) or found.group(2))
-            if spec and spec.origin and root in Path(spec.origin).parents:
-                files |= _module_files(spec)
+        module, _ = MigrationLoader.migrations_module(app.label)
+        spec = _find(module) if module else None
+        if spec is not None and spec.submodule_search_locations:
+            files |= _module_files(spec)
     for folder in READ_BY_MIGRATIONS:
         files |= {path for path in (root / folder).rglob("*") if path.is_file()}
     return sorted(files)
@@ -67,10 +67,8 @@ def _find(name: str):
 
 
 def _module_files(spec) -> set[Path]:
-    """A module's file, or every module of a package."""
-    if spec.submodule_search_locations:
-        return {p for folder in spec.submodule_search_locations for p in Path(folder).rglob("*.py")}
-    return {Path(spec.origin)}
+    """Every module of a package."""
+    return {p for folder in spec.submodule_search_locations for p in Path(folder).rglob("*.py")}
 
 
 def template_name(database_name: str) -> str:
