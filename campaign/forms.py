@@ -18,6 +18,7 @@ class CampaignForm(forms.ModelForm):
             "quartermaster_skill",
             "organiser_sees_secrets",
             "max_warbands_per_player",
+            "challenge_policy",
         ]
         widgets = {
             "start_date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),

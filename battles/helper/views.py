@@ -48,6 +48,7 @@ from battles.helper.forms import (
 from battles.models import Fighter, Game
 from battles.permissions import get_battle_for_user
 from battles.rules import play
+from battles.schedule import starting
 from campaign.permissions import get_campaign_for_user, members_only
 from core.dice import DiceError
 from core.errors import RuleViolation
@@ -67,15 +68,23 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     own = next((w.pk for w in warbands if w.owner_id == request.user.pk), None)
     initial = {"fought_on": timezone.localdate(), "first": own, "scenario_key": "skirmish"}
+    # a planned game (``?fixture=``, then a hidden field) fills in its warbands and scenario
+    asked = (data or request.GET).get("fixture")
+    fixture = starting.fixture_to_start(campaign, asked) if asked else None
+    if fixture is not None:
+        initial.update(starting.prefill(fixture, today=initial["fought_on"])["form"])
+        seats = ("first", "second", "third", "fourth")
+        initial.update(zip(seats, fixture.warband_ids, strict=False))
     form = StartForm(data, warbands=warbands, initial=initial)
-    error = ""
-    if data is not None and form.is_valid():
+    error = starting.problem(asked, fixture) if asked else ""
+    if data is not None and form.is_valid() and not error:
         values = form.cleaned_data
         try:
             battle = start.start_game(
                 actor=request.user, campaign=campaign, warband_ids=form.warband_ids(),
                 scenario_key=values["scenario_key"], scenario=values["scenario"],
                 fought_on=values["fought_on"], random_fortune=values["random_fortune"],
+                fixture_id=fixture.pk if fixture else None,
             )  # fmt: skip
         except RuleViolation as refusal:
             error = str(refusal)
@@ -84,7 +93,13 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "battles/helper/start.html",
-        {"campaign": campaign, "form": form, "error": error, "warbands": warbands},
+        {
+            "campaign": campaign,
+            "form": form,
+            "error": error,
+            "warbands": warbands,
+            "fixture": fixture,
+        },
         status=422 if data is not None else 200,
     )
 

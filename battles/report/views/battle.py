@@ -39,6 +39,7 @@ from battles.report.forms import (
     reported_results,
 )
 from battles.report.views.board import BattleForms
+from battles.schedule import starting
 from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError, MoreDice, roll_need
@@ -203,18 +204,27 @@ def _warbands_that_fight(campaign):
 def _report_page(request, template: str, campaign, *, record: bool) -> HttpResponse:
     warbands = _warbands_that_fight(campaign)
     data = request.POST if request.method == "POST" else None
-    form = (RecordForm if record else ReportForm)(data, initial={"fought_on": timezone.localdate()})
-    rows = participant_rows(data, warbands)
-    errors: list[str] = []
+    # a planned game (``?fixture=``, then a hidden field) fills in its warbands and scenario
+    asked = (data or request.GET).get("fixture")
+    fixture = starting.fixture_to_start(campaign, asked) if asked else None
+    planned = starting.prefill(fixture, today=timezone.localdate())
+    form = (RecordForm if record else ReportForm)(data, initial=planned["form"])
+    rows = participant_rows(data, warbands, initial=planned["rows"])
+    errors: list[str] = [starting.problem(asked, fixture)] if asked else []
+    errors = [e for e in errors if e]
     if request.method == "POST":
-        results, errors = reported_results(rows)
+        results, found = reported_results(rows)
+        errors += found
         if form.is_valid() and not errors:
             fields = dict(form.cleaned_data)
             if not record:
                 fields["fortune_table"] = fields.get("fortune_table") or "d66"
             try:
                 service = services.record_battle if record else services.report_battle
-                battle = service(actor=request.user, campaign=campaign, results=results, **fields)
+                battle = service(
+                    actor=request.user, campaign=campaign, results=results,
+                    fixture_id=fixture.pk if fixture else None, **fields,
+                )  # fmt: skip
             except RuleViolation as refusal:
                 errors.append(str(refusal))
             else:
@@ -222,8 +232,8 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
     return render(
         request,
         template,
-        {"campaign": campaign, "form": form, "rows": rows, "errors": errors},
-        status=422 if errors or form.errors else 200,
+        {"campaign": campaign, "form": form, "rows": rows, "errors": errors, "fixture": fixture},
+        status=422 if data is not None and (errors or form.errors) else 200,
     )
 
 
