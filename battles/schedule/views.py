@@ -26,9 +26,10 @@ from battles.schedule.forms import (
     PairForm,
     RoundForm,
 )
+from campaign.models import Campaign
 from campaign.permissions import get_campaign_for_user
 from core.errors import RuleViolation
-from core.htmx import refuse
+from core.htmx import Refusal, refuse
 
 
 def _refused(form, refusal: RuleViolation):
@@ -125,6 +126,8 @@ def _challenges(request, campaign, form=None, *, done: str = "") -> HttpResponse
 @require_POST
 def challenge_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_campaign_for_user(request, pk, write=True)
+    if campaign.challenge_policy == Campaign.Challenges.FORBIDDEN:  # no form is drawn to refuse
+        return _challenges(request, campaign, Refusal(challenges.FORBIDDEN))
     warbands = services.active_warbands(campaign)
     form = ChallengeForm(
         request.POST,
@@ -171,7 +174,7 @@ def challenge_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         challenges.withdraw_challenge(challenge, actor=request.user)
     except RuleViolation as refusal:
-        return _challenges(request, challenge.campaign, _refused(AnswerForm({}), refusal))
+        return _challenges(request, challenge.campaign, Refusal(str(refusal)))
     return _challenges(request, challenge.campaign, done="Challenge withdrawn.")
 
 

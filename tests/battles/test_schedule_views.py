@@ -236,3 +236,34 @@ def test_round_page_queries_do_not_grow(client, duel, django_assert_max_num_quer
     schedule = reverse("campaign_schedule", args=[campaign.pk])
     with django_assert_max_num_queries(16):
         assert client.get(schedule).status_code == 200
+
+
+def test_the_policy_is_set_on_the_settings_page_and_required_refuses_a_plain_report(client, duel):
+    campaign = duel["campaign"]
+    client.force_login(duel["organiser"])
+    settings_page = reverse("campaign_settings", args=[campaign.pk])
+    assert 'name="challenge_policy"' in client.get(settings_page).content.decode()
+    data = {"name": campaign.name, "description": "", "start_date": "2026-05-01",
+            "max_warbands_per_player": 1, "challenge_policy": "required"}  # fmt: skip
+    assert client.post(settings_page, data).status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.challenge_policy == "required"
+    client.force_login(duel["reavers"].owner)
+    reavers, scourge = duel["reavers"].pk, duel["scourge"].pk
+    response = client.post(reverse("battle_report", args=[campaign.pk]), {
+        "scenario_key": "skirmish", "fought_on": "2026-05-02",
+        f"w{reavers}-took_part": "on", f"w{reavers}-result": "won",
+        f"w{scourge}-took_part": "on", f"w{scourge}-result": "lost",
+    })  # fmt: skip
+    assert response.status_code == 422
+    assert "only planned games" in response.content.decode()
+    assert not Battle.objects.exists()
+    # forbidden: no challenge form on the schedule, and a posted one is refused
+    campaign.challenge_policy = "forbidden"
+    campaign.save(update_fields=["challenge_policy"])
+    schedule = client.get(reverse("campaign_schedule", args=[campaign.pk])).content.decode()
+    assert reverse("challenge_create", args=[campaign.pk]) not in schedule
+    posted = {"challenger": reavers, "opponents": [scourge]}
+    response = client.post(reverse("challenge_create", args=[campaign.pk]), posted, headers=HTMX)
+    assert response.status_code == 422 and "challenges are off" in response.content.decode()
+    assert not Challenge.objects.exists()
