@@ -24,16 +24,14 @@ from django.contrib.auth.tokens import default_token_generator
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve, reverse
-from django.utils.timezone import localdate as today
 
 from battles.helper.start import start_game
-from battles.models import Captive, Fighter, Fixture, Game, PostBattleSequence, SequenceTask
+from battles.models import Captive, Fighter, Game, PostBattleSequence, SequenceTask
 from battles.report import services as battle_services
 from battles.rules import ReportedResult
-from battles.schedule import challenges
-from battles.schedule import services as schedule
 from campaign import co_organisers
 from campaign.models import Membership
+from tests import schedule_matrix
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import every_side_entered, fingerprint, without_tokens
 from tests.sharing import built_once
@@ -162,18 +160,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "sequence_complete": ("LMMMM", "LHFOO"),
     "sequence_undo": ("LMMMM", "LHFOF"),
     "sequence_reopen": ("LMMMM", "LHFFO"),
-    # The schedule: members follow it; organisers plan rounds; players challenge each other;
-    # the challenged (here the owner) answers, the challenger (the opponent) withdraws.
-    "campaign_schedule": ("LHOOO", "LMMMM"),
-    "round_detail": ("LHOOO", "LMMMM"),
-    "round_create": ("LMMMM", "LHFFO"),
-    "round_pair": ("LMMMM", "LHFFO"),
-    "round_fixture_add": ("LMMMM", "LHFFO"),
-    "round_clear": ("LMMMM", "LHFFO"),
-    "round_delete": ("LHFFO", "LHFFO"),
-    "challenge_create": ("LMMMM", "LHOOO"),
-    "challenge_answer": ("LMMMM", "LHFOF"),
-    "challenge_withdraw": ("LMMMM", "LHOFF"),
+    **schedule_matrix.MATRIX,
     # The admin is the site staff's: everybody else is sent to log in.
     "admin_login_redirect": ("LLLLL", "LLLLL"),
 }
@@ -223,19 +210,7 @@ def build_scenario() -> dict:
     invitation = co_organisers.invite_co_organiser(
         campaign, actor=organiser, username=mine.owner.username
     )
-    # A round whose game was played (the confirmed battle), one paired and not played yet,
-    # and a challenge of the opponent's waiting for the owner's answer.
-    played = schedule.create_round(campaign, actor=organiser, number=1, starts_on=today(),
-                                   ends_on=today())  # fmt: skip
-    Fixture.objects.create(campaign=campaign, round=played, battle=battle).sides.create(
-        warband=mine
-    )
-    paired = schedule.create_round(campaign, actor=organiser, number=2, starts_on=today(),
-                                   ends_on=today())  # fmt: skip
-    schedule.pair_round(paired, actor=organiser, method="closest")
-    challenge = challenges.issue_challenge(
-        campaign, actor=theirs.owner, challenger_id=theirs.pk, opponent_ids=[mine.pk]
-    )
+    scheduled = schedule_matrix.build(campaign, organiser, mine, theirs, battle)
     users = {
         "anonymous": None,
         "stranger": elsewhere.owner_id,
@@ -267,12 +242,7 @@ def build_scenario() -> dict:
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
         "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
         "battle_side": {"pk": pending.pk, "warband_pk": mine.pk},
-        **{name: {"pk": campaign.pk}
-           for name in ("campaign_schedule", "round_create", "challenge_create")},
-        **{name: {"pk": paired.pk}
-           for name in ("round_detail", "round_pair", "round_fixture_add", "round_clear",
-                        "round_delete")},
-        **{name: {"pk": challenge.pk} for name in ("challenge_answer", "challenge_withdraw")},
+        **scheduled,
         "battle_correct": {"pk": pending.pk},
         **{name: {"pk": mine.pk, "correction_pk": request.pk}
            for name in ("correction_decide", "correction_withdraw")},

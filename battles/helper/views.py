@@ -69,14 +69,13 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
     own = next((w.pk for w in warbands if w.owner_id == request.user.pk), None)
     initial = {"fought_on": timezone.localdate(), "first": own, "scenario_key": "skirmish"}
     # a planned game (``?fixture=``, then a hidden field) fills in its warbands and scenario
-    asked = (data or request.GET).get("fixture")
-    fixture = starting.fixture_to_start(campaign, asked) if asked else None
-    if fixture is not None:
-        initial.update(starting.prefill(fixture, today=initial["fought_on"])["form"])
+    planned = starting.planned(campaign, (data or request.GET).get("fixture"))
+    if planned.fixture is not None:
+        initial.update(planned.form)
         seats = ("first", "second", "third", "fourth")
-        initial.update(zip(seats, fixture.warband_ids, strict=False))
+        initial.update(zip(seats, planned.fixture.warband_ids, strict=False))
     form = StartForm(data, warbands=warbands, initial=initial)
-    error = starting.problem(asked, fixture) if asked else ""
+    error = planned.problem
     if data is not None and form.is_valid() and not error:
         values = form.cleaned_data
         try:
@@ -84,7 +83,7 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
                 actor=request.user, campaign=campaign, warband_ids=form.warband_ids(),
                 scenario_key=values["scenario_key"], scenario=values["scenario"],
                 fought_on=values["fought_on"], random_fortune=values["random_fortune"],
-                fixture_id=fixture.pk if fixture else None,
+                fixture_id=planned.fixture_id,
             )  # fmt: skip
         except RuleViolation as refusal:
             error = str(refusal)
@@ -98,7 +97,7 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "error": error,
             "warbands": warbands,
-            "fixture": fixture,
+            "fixture": planned.fixture,
         },
         status=422 if data is not None else 200,
     )

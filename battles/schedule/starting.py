@@ -6,6 +6,9 @@ campaign's "required" policy, a battle comes only from a fixture."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.utils import timezone
 
 from battles.models import Battle, Fixture, FixtureSide
 from campaign import cache
@@ -71,23 +74,34 @@ def link(fixture: Fixture | None, battle: Battle) -> None:
     cache.changed(campaign=battle.campaign_id)
 
 
-def prefill(fixture: Fixture | None, *, today) -> dict:
-    """What a planned game fills in: the form's initial values (its scenario, its date or
-    today) and each of its warbands' row ticked as taking part."""
-    form = {"fought_on": today}
+@dataclass(frozen=True)
+class Planned:
+    """What a planned game fills in of a report's or a game's form: its fixture, the form's
+    initial values (its scenario, its date or today), each of its warbands' row ticked as
+    taking part, and why a battle cannot come from it ("" when it can)."""
+
+    fixture: Fixture | None = None
+    form: dict = field(default_factory=dict)
+    rows: dict = field(default_factory=dict)
+    problem: str = ""
+
+    @property
+    def fixture_id(self) -> int | None:
+        return self.fixture.pk if self.fixture else None
+
+
+def planned(campaign: Campaign, asked) -> Planned:
+    """The planned game ``asked`` for (a query parameter or a hidden field, maybe nothing,
+    maybe not a number): nothing asked fills in nothing but today."""
+    form = {"fought_on": timezone.localdate()}
+    if not asked:
+        return Planned(form=form)
+    fixture = fixture_to_start(campaign, asked)
     if fixture is None:
-        return {"form": form, "rows": {}}
+        return Planned(form=form, problem="No such planned game in this campaign.")
     if fixture.scenario_key:
         form["scenario_key"] = fixture.scenario_key
     if fixture.planned_on:
         form["fought_on"] = fixture.planned_on
-    return {"form": form, "rows": {pk: {"took_part": True} for pk in fixture.warband_ids}}
-
-
-def problem(asked, fixture: Fixture | None) -> str:
-    """Why a battle cannot come from the planned game asked for, or ""."""
-    if fixture is None:
-        return "No such planned game in this campaign."
-    if fixture.battle_id is not None:
-        return TAKEN
-    return ""
+    rows = {pk: {"took_part": True} for pk in fixture.warband_ids}
+    return Planned(fixture, form, rows, TAKEN if fixture.battle_id is not None else "")

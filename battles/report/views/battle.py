@@ -12,7 +12,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -205,13 +204,10 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
     warbands = _warbands_that_fight(campaign)
     data = request.POST if request.method == "POST" else None
     # a planned game (``?fixture=``, then a hidden field) fills in its warbands and scenario
-    asked = (data or request.GET).get("fixture")
-    fixture = starting.fixture_to_start(campaign, asked) if asked else None
-    planned = starting.prefill(fixture, today=timezone.localdate())
-    form = (RecordForm if record else ReportForm)(data, initial=planned["form"])
-    rows = participant_rows(data, warbands, initial=planned["rows"])
-    errors: list[str] = [starting.problem(asked, fixture)] if asked else []
-    errors = [e for e in errors if e]
+    planned = starting.planned(campaign, (data or request.GET).get("fixture"))
+    form = (RecordForm if record else ReportForm)(data, initial=planned.form)
+    rows = participant_rows(data, warbands, initial=planned.rows)
+    errors: list[str] = [planned.problem] if planned.problem else []
     if request.method == "POST":
         results, found = reported_results(rows)
         errors += found
@@ -223,7 +219,7 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
                 service = services.record_battle if record else services.report_battle
                 battle = service(
                     actor=request.user, campaign=campaign, results=results,
-                    fixture_id=fixture.pk if fixture else None, **fields,
+                    fixture_id=planned.fixture_id, **fields,
                 )  # fmt: skip
             except RuleViolation as refusal:
                 errors.append(str(refusal))
@@ -232,7 +228,13 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
     return render(
         request,
         template,
-        {"campaign": campaign, "form": form, "rows": rows, "errors": errors, "fixture": fixture},
+        {
+            "campaign": campaign,
+            "form": form,
+            "rows": rows,
+            "errors": errors,
+            "fixture": planned.fixture,
+        },
         status=422 if data is not None and (errors or form.errors) else 200,
     )
 
