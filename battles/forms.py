@@ -6,20 +6,30 @@ from django import forms
 from battles.dice import parse_faces
 from battles.rules import scenarios
 from core.dice import DiceError
+from warbands.models import Warband
+
+
+def scenario_choices(shown=None) -> list:
+    """The scenarios as choices grouped by source, ``shown`` only when given (a picker's
+    filter), then "Other"."""
+    shown = scenarios.SCENARIOS if shown is None else shown
+    groups = [
+        (source, [(s.key, s.title) for s in shown if s.source == source])
+        for source in scenarios.SOURCES
+    ]
+    return [*(group for group in groups if group[1]), ("", "Other scenario (name it below)")]
 
 
 class BattleForm(forms.Form):
-    """The battle's scenario (one of the rulebook's, whose experience awards the app knows, or
-    another named by the players), its date and notes."""
+    """The battle's scenario (one of the chapter's, whose experience awards the app knows, or
+    another named by the players), its date and notes. ``shown``: the scenarios a picker's
+    filter leaves, offered on a page drawn afresh (a posted form takes any of them)."""
 
     scenario_key = forms.ChoiceField(
         label="Scenario",
         required=False,
-        choices=[
-            *((s.key, s.title) for s in scenarios.SCENARIOS),
-            ("", "Other scenario (name it below)"),
-        ],
-        help_text="The rulebook's scenarios bring their own experience awards and income.",
+        choices=scenario_choices,
+        help_text="A listed scenario brings its own experience awards and income.",
     )
     scenario = forms.CharField(
         max_length=100,
@@ -33,11 +43,21 @@ class BattleForm(forms.Form):
     random_fortune = forms.BooleanField(required=False, label="Random fortune was in play")
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
+    def __init__(self, *args, shown=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if shown is not None and not self.is_bound:
+            picked = scenarios.scenario(self.initial.get("scenario_key", ""))
+            keep = [*shown, picked] if picked.key and picked not in shown else shown
+            self.fields["scenario_key"].choices = scenario_choices(keep)
+
     def clean(self):
         data = super().clean()
         if not data.get("scenario_key") and not (data.get("scenario") or "").strip():
             self.add_error("scenario", "Pick a scenario from the list, or name the other one.")
         return data
+
+
+FILTERS = ("warbands", "setting", "source", "words")
 
 
 class DiceField(forms.CharField):
@@ -77,3 +97,83 @@ class FurtherDiceField(forms.Field):
 
 class DiceForm(forms.Form):
     dice = DiceField()
+
+
+class ScenarioFilterForm(forms.Form):
+    """The scenario picker's filter, sent by GET: how many warbands, the setting, the source
+    and words of the name. A value that does not read filters nothing."""
+
+    warbands = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label="Warbands",
+        choices=[("", "Any number"), *((n, str(n)) for n in range(2, 7))],
+    )
+    setting = forms.ChoiceField(required=False, label="Setting")
+    source = forms.ChoiceField(
+        required=False,
+        label="Source",
+        choices=[("", "Any source"), *((s, s) for s in scenarios.SOURCES)],
+    )
+    words = forms.CharField(required=False, max_length=60, label="Name")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["setting"].choices = [
+            ("", "Any setting"),
+            *((s, s) for s in scenarios.settings()),
+        ]
+
+    def shown(self) -> list:
+        if not self.is_bound:
+            return scenarios.matching(warbands=self.initial.get("warbands"))
+        self.is_valid()
+        values = self.cleaned_data  # the fields that read
+        warbands = values.get("warbands")
+        return scenarios.matching(
+            warbands=warbands, setting=values.get("setting", ""),
+            source=values.get("source", ""), words=values.get("words", ""),
+        )  # fmt: skip
+
+
+class ScenarioRollForm(forms.Form):
+    """Rolling for the scenario: who plays (the table and the lowest-rated player follow)
+    and the 2D6, typed or left to the server; ``back``: the page to return to."""
+
+    warbands = forms.TypedMultipleChoiceField(
+        coerce=int,
+        label="Who plays",
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Tick the warbands that play."},
+    )
+    dice = DiceField(label="The 2D6 for the scenario")
+    back = forms.ChoiceField(
+        choices=[("report", "report"), ("record", "record"), ("play", "play")],
+        widget=forms.HiddenInput,
+        initial="report",
+    )
+
+    def __init__(self, *args, warbands=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["warbands"].choices = [(w.pk, w.name) for w in warbands]
+        self.fields["dice"].widget.attrs.update({"placeholder": "server rolls", "maxlength": 20})
+
+
+def scenario_picker(request, campaign, *, back: str) -> dict:
+    """What a page with the scenario picker draws: the filter (by GET; two warbands unless
+    asked otherwise), the scenarios it leaves, and the roll's form."""
+    asked = {k: request.GET[k] for k in FILTERS if k in request.GET}
+    filtering = ScenarioFilterForm(asked or None, initial={"warbands": 2})
+    shown = filtering.shown()
+    warbands = Warband.objects.in_campaign(campaign).playing().order_by("name")
+    return {
+        "filter_form": filtering,
+        "shown": shown,
+        "roll_form": ScenarioRollForm(warbands=warbands, initial={"back": back}),
+    }
+
+
+def rolled_key(request) -> str:
+    """The scenario a roll chose, to preselect (``?scenario=``)."""
+    return str(request.GET.get("scenario", ""))[:60]

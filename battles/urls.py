@@ -4,13 +4,14 @@ from battles.aftermath import views as aftermath
 from battles.captives import views as captives
 from battles.helper import views as helper
 from battles.report.views import battle as report
-from battles.report.views import side
+from battles.report.views import scenario, side
 from battles.schedule import views as schedule
 
 urlpatterns = [
     path("campaigns/<int:pk>/battles/new/", report.battle_record, name="battle_record"),
     path("campaigns/<int:pk>/battles/report/", report.battle_report, name="battle_report"),
     path("campaigns/<int:pk>/battles/play/", helper.play_start, name="play_start"),
+    path("campaigns/<int:pk>/battles/scenario-roll/", scenario.scenario_roll, name="scenario_roll"),
     path("campaigns/<int:pk>/schedule/", schedule.campaign_schedule, name="campaign_schedule"),
     path("campaigns/<int:pk>/rounds/new/", schedule.round_create, name="round_create"),
     path("campaigns/<int:pk>/challenges/new/", schedule.challenge_create, name="challenge_create"),

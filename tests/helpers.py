@@ -155,7 +155,12 @@ def play_to(sequence, step, actor):
         if current == 3:
             loose = treasury.loose_pile(sequence.participant.warband)
             if loose.wyrdstone:
-                box = sequence.participant.warband.containers.get(kind="treasure_chest")
+                # its own chest: a captured one may have joined it
+                box = (
+                    sequence.participant.warband.containers.filter(kind="treasure_chest")
+                    .order_by("pk")
+                    .first()
+                )
                 values = step_forms.clean_action(
                     3, "store", {"target": box.pk, "wyrdstone": loose.wyrdstone},
                     warband=sequence.participant.warband,

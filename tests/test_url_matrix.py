@@ -149,6 +149,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     # The battle helper: members follow a game; each player moves his own warriors (the
     # opponent's panel of the owner's warrior is an empty one).
     "play_start": ("LHOOO", "LHOOO"),
+    "scenario_roll": ("LMMMM", "LHOOO"),
     "play_page": ("LHOOO", "LMMMM"),
     "play_board": ("LHOOO", "LMMMM"),
     "play_panel": ("LHOOO", "LMMMM"),
@@ -281,7 +282,7 @@ PK_OF_PREFIX = {
     "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
     "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
-CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start", "battle_export"}
+CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start", "battle_export", "scenario_roll"}
 
 
 def path_for(route, scenario) -> str:

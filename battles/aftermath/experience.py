@@ -117,6 +117,7 @@ class Experience(Step):
                 typed=outcome.scenario_experience if outcome else 0,
                 played=played,
                 extra={"serious injury": owed.get(str(warrior.pk), 0)},
+                role=participant.role,
             )
             gains.append(Gain(warrior, tuple(lines)))
         return gains

@@ -108,9 +108,16 @@ class Exploration(TreasuryStep):
         rangers = Warrior.objects.filter(
             warband=warband, status=Warrior.Status.ACTIVE, hired_sword__key=ELF_RANGER
         ).order_by("pk")
+        won = sequence.participant.result == Participant.Result.WON
+        extra = scenarios.exploration_dice(
+            scenarios.scenario(sequence.participant.battle.scenario_key), won=won
+        )
+        if extra is None:  # the scenario lets this warband search nothing
+            return rules.ExplorationSetup(heroes_standing=0)
         return rules.ExplorationSetup(
             heroes_standing=len(heroes),
-            won=sequence.participant.result == Participant.Result.WON,
+            won=won,
+            extra_dice=extra,
             augur=any(h.warrior_type.key == "augur" for h in heroes),
             straggler=warband.exploration_extra_dice > 0,
             rerolls=tuple(rerolls),
@@ -127,8 +134,13 @@ class Exploration(TreasuryStep):
         count = rules.exploration_dice(
             heroes_standing=setup.heroes_standing, won=setup.won, extra=setup.extra_dice
         )
+        played = scenarios.scenario(sequence.participant.battle.scenario_key)
+        won = sequence.participant.result == Participant.Result.WON
+        barred = scenarios.exploration_dice(played, won=won) is None
         extras = [
+            f"{played.name}: no exploration" if barred else "",
             "one won" if setup.won else "",
+            f"{setup.extra_dice:+d} from {played.name}" if setup.extra_dice else "",
             "the Augur rolls two and keeps one" if setup.augur else "",
             "the Straggler's extra die" if setup.straggler else "",
             "you keep six of them" if count > rules.KEPT_DICE else "",

@@ -32,6 +32,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
+from battles.forms import rolled_key, scenario_picker
 from battles.helper import animosity, checks, delta, end, moves, rout, start, wounds
 from battles.helper.board import board, carried_labels, enemies_of
 from battles.helper.common import recording
@@ -67,14 +68,19 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
     )
     data = request.POST if request.method == "POST" else None
     own = next((w.pk for w in warbands if w.owner_id == request.user.pk), None)
-    initial = {"fought_on": timezone.localdate(), "first": own, "scenario_key": "skirmish"}
+    picked = scenario_picker(request, campaign, back="play")
+    initial = {
+        "fought_on": timezone.localdate(),
+        "first": own,
+        "scenario_key": rolled_key(request) or "skirmish",
+    }
     # a planned game (``?fixture=``, then a hidden field) fills in its warbands and scenario
     planned = starting.planned(campaign, (data or request.GET).get("fixture"))
     if planned.fixture is not None:
         initial.update(planned.form)
         seats = ("first", "second", "third", "fourth")
         initial.update(zip(seats, planned.fixture.warband_ids, strict=False))
-    form = StartForm(data, warbands=warbands, initial=initial)
+    form = StartForm(data, warbands=warbands, initial=initial, shown=picked["shown"])
     error = planned.problem
     if data is not None and form.is_valid() and not error:
         values = form.cleaned_data
@@ -98,6 +104,7 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
             "error": error,
             "warbands": warbands,
             "fixture": planned.fixture,
+            **picked,
         },
         status=422 if data is not None else 200,
     )

@@ -45,8 +45,8 @@ class Battle(Versioned):
     scenario_key = models.CharField(
         max_length=40,
         blank=True,
-        help_text="One of the rulebook's scenarios (battles.rules.scenarios); blank for "
-        "another, whose experience awards are typed in.",
+        help_text="One of the chapter's scenarios (battles/data/scenarios, read by "
+        "battles.rules.scenarios); blank for another, whose experience awards are typed in.",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
     random_fortune = models.BooleanField(default=False)
@@ -75,6 +75,11 @@ class Battle(Versioned):
 
     class Meta:
         ordering = ["-fought_on", "-pk"]
+
+    @property
+    def played(self) -> scenarios.Scenario:
+        """The scenario's data (``OTHER`` for one named by the players)."""
+        return scenarios.scenario(self.scenario_key)
 
     def __str__(self) -> str:
         return f"{self.scenario} ({self.fought_on:%d %b %Y})"
@@ -135,6 +140,12 @@ class Participant(models.Model):
     )
     scenario_shards = models.PositiveSmallIntegerField(
         default=0, help_text="Wyrdstone shards the scenario itself gives the warband."
+    )
+    role = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The side's role in a scenario that has roles (attacker, defender …): only "
+        "its warriors earn that role's awards.",
     )
     # What the warband declared for step 0 (carried items at the end of the game).
     carried_items_declared = models.BooleanField(default=False)

@@ -95,7 +95,9 @@ def missing_sides(participants: Sequence[Participant]) -> list[Participant]:
     return [p for p in participants if p.side_entered_at is None]
 
 
-def _check(warrior: Warrior, outcome: Outcome, played, enemies: dict[int, Warrior]) -> None:
+def _check(
+    warrior: Warrior, outcome: Outcome, played, enemies: dict[int, Warrior], role: str
+) -> None:
     name = warrior.name
     if outcome.enemies_out_of_action > 50 or outcome.scenario_experience > 20:
         raise RuleViolation(f"Check the numbers for {name}.")
@@ -112,6 +114,10 @@ def _check(warrior: Warrior, outcome: Outcome, played, enemies: dict[int, Warrio
             raise RuleViolation(f"{played.name} gives no such award as {key!r}.")
         if times and award.heroes_only and not warrior.is_hero:
             raise RuleViolation(f"Only a hero earns “{award.label}”.")
+        if times and award.role and award.role != role:
+            raise RuleViolation(
+                f"Only the warriors of a side playing “{award.role}” earn “{award.label}”."
+            )
         if not 0 <= times <= award.most:
             raise RuleViolation(f"{name} earns “{award.label}” {award.most} time(s) at most.")
 
@@ -156,10 +162,12 @@ def enter_side(
     outcomes: Sequence[Outcome],
     leader_id: int | None = None,
     scenario_shards: int = 0,
+    role: str = "",
 ) -> Participant:
     """Record what the warband's warriors did (replacing what the side said before); the
     other players confirm again. ``leader_id``: who led it (by default its leader, when he
-    took part)."""
+    took part); ``role``: its role in a scenario that has roles (its warriors earn only that
+    role's awards)."""
     battle = (
         Battle.objects.select_for_update(of=("self",), no_key=True)
         .select_related("campaign")
@@ -184,6 +192,12 @@ def enter_side(
             if most_shards
             else f"{played.name} gives no wyrdstone of its own."
         )
+    if role and role not in played.roles:
+        raise RuleViolation(
+            f"{played.name} has no role “{role}”."
+            if played.roles
+            else f"{played.name} gives the warbands no roles."
+        )
     own = {w.pk: w for w in fighters(participant.warband).select_related("warrior_type")}
     enemies = {
         w.pk: w
@@ -202,7 +216,7 @@ def enter_side(
         if warrior.pk in seen:
             raise RuleViolation(f"{warrior.name} is listed twice.")
         seen.add(warrior.pk)
-        _check(warrior, outcome, played, enemies)
+        _check(warrior, outcome, played, enemies, role)
     _check_once_per_battle(battle, participant, outcomes, played)
     _check_tamers(participant.warband, [own[pk] for pk in seen])
     if leader_id is None:
@@ -229,8 +243,9 @@ def enter_side(
     participant.side_entered_by = actor
     participant.leader_id = leader_id
     participant.scenario_shards = scenario_shards
+    participant.role = role
     participant.save(
-        update_fields=["side_entered_at", "side_entered_by", "leader", "scenario_shards"]
+        update_fields=["side_entered_at", "side_entered_by", "leader", "scenario_shards", "role"]
     )
     _ask_the_others_again(battle, actor)
     cache.changed(campaign=battle.campaign_id, battle=battle)  # the dashboards, its board

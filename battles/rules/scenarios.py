@@ -1,10 +1,11 @@
-"""The rulebook's scenarios (1 to 9 of ``reference/06-scenarios.md``): their experience
-awards and any special income, and the experience lines of one warrior after a battle.
+"""The scenarios of ``reference/06-scenarios.md``, read once from the data files of
+``battles/data/scenarios/`` (every ``*.json`` there: one per group of sources, schema in its
+README), and the experience lines of one warrior after a battle.
 
-Every scenario gives +1 to each hero and henchman group that survives, +1 to the winning
-warband's leader and +1 to a hero per enemy he puts out of action; ``Award`` lists what a
-scenario adds to those. "Other" (``OTHER``) is any scenario not listed here: its awards are
-typed in as a number per warrior.
+Most scenarios give +1 to each hero and henchman group that survives, +1 to the winning
+warband's leader and +1 to a hero per enemy he puts out of action; ``Standard`` says which of
+those a scenario's text gives (and how much, where it gives more), ``Award`` what it adds.
+"Other" (``OTHER``) is any scenario not listed: its awards are typed in as a number per warrior.
 
 Readings where the texts are silent:
 
@@ -17,22 +18,40 @@ Readings where the texts are silent:
   reported, and a draw gives no leader the bonus.
 - Awards that one warrior of the whole battle can earn (Street Fight's first hero to escape,
   Hidden Treasure's finder of the chest) are refused for a second warrior.
+- An award of a role (the defender's, the attacker's) is earned only by the warriors of a
+  side that played that role, as the side says when it enters its warriors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 
 __all__ = [
+    "DATA_DIR",
     "OTHER",
     "SCENARIOS",
+    "SOURCES",
+    "Aftermath",
     "Award",
     "ExperienceLine",
     "Scenario",
+    "Standard",
+    "by_number",
     "experience_lines",
+    "exploration_dice",
+    "load",
+    "matching",
     "scenario",
+    "settings",
 ]
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "scenarios"
+SOURCES = ("Mordheim rulebook", "Town Cryer", "Archive Pestilen", "Fanatic", "Other")
+EXPLORATION = ("normal", "none", "winner_only")
+KEY_LENGTH = 40  # Battle.scenario_key
 
 
 @dataclass(frozen=True)
@@ -40,7 +59,7 @@ class Award:
     """A scenario's own experience award. ``heroes_only``: henchmen groups cannot earn it.
     ``most``: how many times one warrior may earn it (1 for a deed done once; more for
     something counted, such as wyrdstone counters). ``once_per_battle``: only one warrior of
-    the whole battle earns it."""
+    the whole battle earns it. ``role``: only the warriors of a side of that role earn it."""
 
     key: str
     label: str
@@ -48,6 +67,30 @@ class Award:
     heroes_only: bool = False
     most: int = 1
     once_per_battle: bool = False
+    role: str = ""
+
+
+@dataclass(frozen=True)
+class Standard:
+    """The usual awards a scenario's text gives, and their experience (more than +1 where
+    the text says so: Mordheim's Burning's +5 for surviving)."""
+
+    survives: bool = True
+    winning_leader: bool = True
+    per_enemy_out_of_action: bool = True
+    survives_experience: int = 1
+    winning_leader_experience: int = 1
+
+
+@dataclass(frozen=True)
+class Aftermath:
+    """What a scenario changes after the battle: ``rout_tests`` False when no Rout tests are
+    taken; ``exploration``: "normal", "none" (nobody explores) or "winner_only";
+    ``extra_exploration_dice``: dice the winner rolls on top."""
+
+    rout_tests: bool = True
+    exploration: str = "normal"
+    extra_exploration_dice: int = 0
 
 
 @dataclass(frozen=True)
@@ -58,66 +101,140 @@ class Scenario:
     awards: tuple[Award, ...] = ()
     income: str = ""  # the scenario's special income, in our words
     most_shards: int = 0  # the most wyrdstone shards one warband can take from the scenario
-    rout_tests: bool = True  # False: no Rout tests are taken (Occupy: eight turns at most)
+    source: str = "Other"
+    setting: str = "Any"
+    warbands: tuple[int, int] = (2, 2)
+    roles: tuple[str, ...] = ()
+    standard: Standard = field(default_factory=Standard)
+    aftermath: Aftermath = field(default_factory=Aftermath)
+    summary: str = ""
+    table: str = ""  # what the app leaves to the players at the table, in our words
 
     @property
     def title(self) -> str:
-        return f"{self.number}. {self.name}"
+        return f"{self.number}. {self.name}" if self.number else self.name
+
+    @property
+    def rout_tests(self) -> bool:
+        return self.aftermath.rout_tests
+
+    def takes(self, warbands: int) -> bool:
+        return self.warbands[0] <= warbands <= self.warbands[1]
+
+    def award(self, key: str) -> Award | None:
+        return next((a for a in self.awards if a.key == key), None)
 
 
-SCENARIOS: tuple[Scenario, ...] = (
-    Scenario(
-        "defend_the_find", 1, "Defend the Find",
-        income="A shard of wyrdstone for each of the warband's heroes inside the objective "
-        "building at the end, three at most.",
-        most_shards=3,
-    ),
-    Scenario("skirmish", 2, "Skirmish"),
-    Scenario(
-        "wyrdstone_hunt", 3, "Wyrdstone Hunt",
-        awards=(Award("wyrdstone_counter", "wyrdstone counter carried at the end", 1, most=4),),
-        income="A shard of wyrdstone for each counter the warband's warriors hold at the end "
-        "(there are D3+1 counters).",
-        most_shards=4,
-    ),
-    Scenario(
-        "breakthrough", 4, "Breakthrough",
-        awards=(Award("breaking_through", "broke through the enemy lines", 1),),
-    ),
-    Scenario(
-        "street_fight", 5, "Street Fight",
-        awards=(
-            Award("escaping", "first hero to escape by the far edge", 1, heroes_only=True,
-                  once_per_battle=True),
+def _award(row: Mapping) -> Award:
+    return Award(
+        key=row["key"], label=row["label"], experience=int(row["experience"]),
+        heroes_only=bool(row.get("heroes_only", False)), most=int(row.get("most", 1)),
+        once_per_battle=bool(row.get("once_per_battle", False)), role=row.get("role", ""),
+    )  # fmt: skip
+
+
+def _scenario(row: Mapping) -> Scenario:
+    standard = row.get("standard", {})
+    given = row.get("standard_experience", {})
+    after = row.get("aftermath", {})
+    low, high = row.get("warbands", (2, 2))
+    return Scenario(
+        key=row["key"],
+        number=int(row["number"]),
+        name=row["name"],
+        awards=tuple(_award(a) for a in row.get("awards", ())),
+        income=row.get("income", ""),
+        most_shards=int(row.get("most_shards", 0)),
+        source=row.get("source", "Other"),
+        setting=row.get("setting", "Any") or "Any",
+        warbands=(int(low), int(high)),
+        roles=tuple(row.get("roles", ())),
+        standard=Standard(
+            survives=bool(standard.get("survives", True)),
+            winning_leader=bool(standard.get("winning_leader", True)),
+            per_enemy_out_of_action=bool(standard.get("per_enemy_out_of_action", True)),
+            survives_experience=int(given.get("survives", 1)),
+            winning_leader_experience=int(given.get("winning_leader", 1)),
         ),
-    ),
-    Scenario(
-        "chance_encounter", 6, "Chance Encounter",
-        income="The D3 shards the warband carried, less one per own hero put out of action, "
-        "plus one per enemy hero it put out of action, up to what the enemy carried.",
-        most_shards=6,
-    ),
-    Scenario(
-        "hidden_treasure", 7, "Hidden Treasure",
-        awards=(
-            Award("finding_chest", "found the treasure chest", 2, heroes_only=True,
-                  once_per_battle=True),
+        aftermath=Aftermath(
+            rout_tests=bool(after.get("rout_tests", True)),
+            exploration=after.get("exploration", "normal"),
+            extra_exploration_dice=int(after.get("extra_exploration_dice", 0)),
         ),
-        income="The winner opens the chest: 3D6 gc, and on a D6 each: D3 shards (5+), light "
-        "armour (4+), a sword (3+), D3 gems worth 10 gc each (5+).",
-    ),
-    Scenario("occupy", 8, "Occupy", rout_tests=False),
-    Scenario("surprise_attack", 9, "Surprise Attack"),
-)  # fmt: skip
+        summary=row.get("summary", ""),
+        table=row.get("table", ""),
+    )
 
-OTHER = Scenario("", 0, "Other", most_shards=10)  # shards typed in: at most ten
+
+def load(paths: Iterable[Path]) -> tuple[Scenario, ...]:
+    """Every scenario of the files, in the chapter's order of numbers. A key or number
+    given twice, an award of a role the scenario has not, an unknown source or exploration
+    is refused here, at import, rather than misread in a battle."""
+    rows = []
+    for path in sorted(paths):
+        rows += json.loads(path.read_text(encoding="utf-8"))
+    found = sorted((_scenario(row) for row in rows), key=lambda s: s.number)
+    for what in ("key", "number"):
+        values = [getattr(s, what) for s in found]
+        twice = {v for v in values if values.count(v) > 1}
+        if twice:
+            raise ValueError(f"scenario {what} given twice: {sorted(twice)}")
+    for s in found:
+        roles = {a.role for a in s.awards} - {""}
+        if roles - set(s.roles) or s.source not in SOURCES:
+            raise ValueError(f"{s.key}: a role or the source is not one of the scenario's")
+        if len(s.key) > KEY_LENGTH or not s.key.isidentifier():
+            raise ValueError(f"{s.key}: a key is snake_case, {KEY_LENGTH} characters at most")
+        if s.aftermath.exploration not in EXPLORATION or not 1 <= s.warbands[0] <= s.warbands[1]:
+            raise ValueError(f"{s.key}: exploration or warbands misread")
+    return tuple(found)
+
+
+SCENARIOS: tuple[Scenario, ...] = load(DATA_DIR.glob("*.json"))
+
+OTHER = Scenario("", 0, "Other", most_shards=10, warbands=(2, 99))  # shards typed in: ten at most
 
 _BY_KEY = {s.key: s for s in SCENARIOS}
+_BY_NUMBER = {s.number: s for s in SCENARIOS}
 
 
 def scenario(key: str) -> Scenario:
     """The scenario of ``key``; ``OTHER`` for a blank or unknown key."""
     return _BY_KEY.get(key, OTHER)
+
+
+def by_number(number: int) -> Scenario | None:
+    """The scenario of the chapter's ``number``, when its data is loaded."""
+    return _BY_NUMBER.get(number)
+
+
+def settings() -> list[str]:
+    return sorted({s.setting for s in SCENARIOS})
+
+
+def matching(
+    *, warbands: int | None = None, setting: str = "", source: str = "", words: str = ""
+) -> list[Scenario]:
+    """The scenarios a picker shows: for so many warbands, of a setting and source, whose
+    name holds every word searched for."""
+    wanted = words.lower().split()
+    return [
+        s
+        for s in SCENARIOS
+        if (not warbands or s.takes(warbands))
+        and (not setting or s.setting == setting)
+        and (not source or s.source == source)
+        and all(word in s.name.lower() for word in wanted)
+    ]
+
+
+def exploration_dice(played: Scenario, *, won: bool) -> int | None:
+    """The extra exploration dice the scenario gives this warband, or None when it may not
+    explore at all (nobody does, or only the winner)."""
+    after = played.aftermath
+    if after.exploration == "none" or (after.exploration == "winner_only" and not won):
+        return None
+    return after.extra_exploration_dice if won else 0
 
 
 @dataclass(frozen=True)
@@ -140,16 +257,20 @@ def experience_lines(
     typed: int,
     played: Scenario,
     extra: Mapping[str, int] | None = None,
+    role: str = "",
 ) -> list[ExperienceLine]:
     """Each experience award a warrior who took part earns, one line each (campaigns text,
     Experience; the scenario's experience list). ``awards``: how often he earned each of the
     scenario's own awards; ``typed``: the experience typed in for an "other" scenario;
-    ``extra``: experience from elsewhere (an injury), by reason. A warrior who did not survive
-    earns nothing."""
+    ``extra``: experience from elsewhere (an injury), by reason; ``role``: his side's role in
+    the scenario. A warrior who did not survive earns nothing."""
     if not survived:
         return []
-    lines = [ExperienceLine("survived", 1)]
-    if is_hero and enemies_out_of_action:
+    standard = played.standard
+    lines = []
+    if standard.survives:
+        lines.append(ExperienceLine("survived", standard.survives_experience))
+    if standard.per_enemy_out_of_action and is_hero and enemies_out_of_action:
         lines.append(
             ExperienceLine(
                 f"for putting {enemies_out_of_action} "
@@ -157,10 +278,12 @@ def experience_lines(
                 enemies_out_of_action,
             )
         )
-    if led_the_winners:
-        lines.append(ExperienceLine("winning leader", 1))
+    if standard.winning_leader and led_the_winners:
+        lines.append(ExperienceLine("winning leader", standard.winning_leader_experience))
     for award in played.awards:
         times = min(awards.get(award.key, 0), award.most)
+        if award.role and award.role != role:
+            continue
         if times and (is_hero or not award.heroes_only):
             label = award.label if times == 1 else f"{award.label} ×{times}"
             lines.append(ExperienceLine(label, award.experience * times))

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from django import forms
 
-from battles.rules import scenarios
+from battles.forms import scenario_choices
 from battles.schedule.services import METHODS
 
 DATE = {"format": "%Y-%m-%d", "attrs": {"type": "date"}}
-SCENARIOS = [("", "The players choose"), *((s.key, s.title) for s in scenarios.SCENARIOS)]
+# the scenarios by source, without "Other" (whose name a planned game does not keep)
+SCENARIOS = [("", "The players choose"), *scenario_choices()[:-1]]
 
 
 def _choices(warbands) -> list[tuple[int, str]]:

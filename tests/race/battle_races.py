@@ -16,6 +16,8 @@ from tests.race.harness import Shot, race
 
 NOT_RACED = {
     "battle_detail": "a page",
+    "scenario_roll": "each roll is a line of the feed of its own; it moves nothing and "
+    "changes no battle",
     "battle_report": "each report is a battle of its own that moves nothing until its "
     "opponent confirms it (battle_respond is raced)",
     "battle_record": "each post records a battle of its own that moves nothing until its "

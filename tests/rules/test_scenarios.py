@@ -23,8 +23,10 @@ OWN_AWARDS = {
 SHARDS = {"defend_the_find": 3, "wyrdstone_hunt": 4, "chance_encounter": 6}
 
 
-def test_the_list_is_the_rulebooks_nine_scenarios_in_order():
-    assert [(s.number, s.key) for s in scenarios.SCENARIOS] == [
+def test_the_rulebooks_nine_scenarios_come_first_in_order():
+    rulebook = [s for s in scenarios.SCENARIOS if s.source == "Mordheim rulebook"]
+    assert rulebook == list(scenarios.SCENARIOS[:9])
+    assert [(s.number, s.key) for s in rulebook] == [
         (n, key) for n, key in enumerate(OWN_AWARDS, start=1)
     ]
 
@@ -100,3 +102,85 @@ def test_typed_underdog_and_injury_experience_come_last():
         ("underdog", 3),
         ("serious injury", 1),
     ]
+
+
+def test_a_role_award_goes_only_to_the_warriors_of_that_role():
+    raid = scenarios.scenario("rawhide")
+    earned = {"stopping_wagon": 2, "getting_away": 1}
+    assert lines(is_hero=False, awards=earned, played=raid, role="ambushers") == [
+        ("survived", 1),
+        ("stopped a wagon ×2", 2),
+    ]
+    assert lines(is_hero=False, awards=earned, played=raid, role="Marienburgers") == [
+        ("survived", 1),
+        ("drove a wagon off the table", 1),
+    ]
+    assert lines(is_hero=False, awards=earned, played=raid) == [("survived", 1)]
+
+
+def test_a_scenario_without_the_winning_leaders_bonus_gives_none():
+    giant = scenarios.scenario("dont_wake_the_giant")
+    assert lines(led_the_winners=True, enemies_out_of_action=1, played=giant) == [
+        ("survived", 1),
+        ("for putting 1 enemy out of action", 1),
+    ]
+    assert lines(led_the_winners=True, awards={"treasure_leader": 1}, played=giant) == [
+        ("survived", 1),
+        ("led a warband that took treasure out", 1),
+    ]
+
+
+def test_wounding_hits_replace_enemies_out_of_action_and_the_leaders_bonus():
+    mine = scenarios.scenario("its_all_mine")
+    assert lines(
+        enemies_out_of_action=2, led_the_winners=True, awards={"wounding_hit": 3}, played=mine
+    ) == [("survived", 1), ("wounding hit ×3", 3)]
+
+
+def test_more_than_one_point_for_the_standard_awards_where_the_text_says_so():
+    burning = scenarios.scenario("mordheims_burning")
+    assert lines(led_the_winners=True, played=burning) == [
+        ("survived", 5),
+        ("winning leader", 5),
+    ]
+    assert lines(survived=False, played=burning) == []
+
+
+def test_no_standard_award_at_all_in_the_square_of_the_snake():
+    snake = scenarios.scenario("square_of_the_snake")
+    assert lines(enemies_out_of_action=2, led_the_winners=True, played=snake) == []
+    assert lines(awards={"tombstone": 1}, played=snake) == [("reached the tombstone at the end", 5)]
+
+
+@pytest.mark.parametrize(
+    ("key", "won", "expected"),
+    [
+        ("skirmish", True, 0),
+        ("skirmish", False, 0),
+        ("the_wizards_tower", True, None),
+        ("the_wizards_tower", False, None),
+        ("mordheims_burning", True, -1),  # the winner alone explores, without his extra die
+        ("mordheims_burning", False, None),
+    ],
+)
+def test_the_exploration_a_scenario_allows(key, won, expected):
+    assert scenarios.exploration_dice(scenarios.scenario(key), won=won) == expected
+
+
+def test_extra_exploration_dice_go_to_the_winner_only():
+    generous = scenarios.Scenario(
+        "generous", 500, "Generous", aftermath=scenarios.Aftermath(extra_exploration_dice=2)
+    )
+    assert scenarios.exploration_dice(generous, won=True) == 2
+    assert scenarios.exploration_dice(generous, won=False) == 0
+
+
+def test_the_picker_filters_by_warbands_setting_source_and_name():
+    assert [s.key for s in scenarios.matching(warbands=4, source="Archive Pestilen")] == [
+        "dont_wake_the_giant",
+        "square_of_the_snake",
+    ]
+    assert all(s.setting == "Ostermark" for s in scenarios.matching(setting="Ostermark"))
+    assert len(scenarios.matching(setting="Ostermark")) == 2
+    assert [s.number for s in scenarios.matching(words="AMBUSH")] == [16, 58, 89, 90]
+    assert scenarios.matching(warbands=3, source="Mordheim rulebook") == []

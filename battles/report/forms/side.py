@@ -119,6 +119,13 @@ class SideForm(forms.Form):
 
     def __init__(self, *args, played: Scenario, **kwargs):
         super().__init__(*args, **kwargs)
+        if played.roles:
+            self.fields["role"] = forms.ChoiceField(
+                required=False,
+                label="Role in the scenario",
+                choices=[("", "—"), *((role, role) for role in played.roles)],
+                help_text="Only its warriors earn the awards of that role.",
+            )
         most = played.most_shards
         self.fields["shards"].max_value = most
         self.fields["shards"].validators.append(MaxValueValidator(most))

@@ -19,6 +19,7 @@ from battles import permissions
 from battles.aftermath import carried_items
 from battles.aftermath import permissions as aftermath_permissions
 from battles.dice import dice_for
+from battles.forms import rolled_key, scenario_picker
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from battles.permissions import get_battle_for_user
 from battles.report import fortune, services, sides
@@ -203,9 +204,11 @@ def _warbands_that_fight(campaign):
 def _report_page(request, template: str, campaign, *, record: bool) -> HttpResponse:
     warbands = _warbands_that_fight(campaign)
     data = request.POST if request.method == "POST" else None
+    picked = scenario_picker(request, campaign, back="record" if record else "report")
     # a planned game (``?fixture=``, then a hidden field) fills in its warbands and scenario
     planned = starting.planned(campaign, (data or request.GET).get("fixture"))
-    form = (RecordForm if record else ReportForm)(data, initial=planned.form)
+    initial = {"scenario_key": rolled_key(request), **planned.form}
+    form = (RecordForm if record else ReportForm)(data, initial=initial, shown=picked["shown"])
     rows = participant_rows(data, warbands, initial=planned.rows)
     errors: list[str] = [planned.problem] if planned.problem else []
     if request.method == "POST":
@@ -225,18 +228,9 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
                 errors.append(str(refusal))
             else:
                 return _after_report(request, battle, record=record)
-    return render(
-        request,
-        template,
-        {
-            "campaign": campaign,
-            "form": form,
-            "rows": rows,
-            "errors": errors,
-            "fixture": planned.fixture,
-        },
-        status=422 if data is not None and (errors or form.errors) else 200,
-    )
+    context = {"campaign": campaign, "form": form, "rows": rows, "errors": errors, **picked}
+    status = 422 if data is not None and (errors or form.errors) else 200
+    return render(request, template, {**context, "fixture": planned.fixture}, status=status)
 
 
 def _after_report(request, battle: Battle, *, record: bool) -> HttpResponse:

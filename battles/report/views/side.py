@@ -48,7 +48,13 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
     rows = side_rows(data, warriors, played, existing=existing)
     leader = participant.leader_id or next((w.pk for w in warriors if w.is_leader), None)
     form = SideForm(
-        data, played=played, initial={"leader": leader, "shards": participant.scenario_shards}
+        data,
+        played=played,
+        initial={
+            "leader": leader,
+            "shards": participant.scenario_shards,
+            "role": participant.role,
+        },
     )
     refused = False
     if data is not None:
@@ -60,6 +66,7 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
                     battle, warband, actor=request.user, outcomes=outcomes,
                     leader_id=form.cleaned_data["leader"],
                     scenario_shards=form.cleaned_data["shards"] or 0,
+                    role=form.cleaned_data.get("role", ""),
                 )  # fmt: skip
             except RuleViolation as refusal:
                 with_refusal(form, refusal)
