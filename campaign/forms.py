@@ -5,6 +5,8 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MinValueValidator
 
 from campaign.models import Campaign
+from campaign.rules import standings as standings_rules
+from campaign.standings import MOST_POINTS
 
 
 class CampaignForm(forms.ModelForm):
@@ -70,3 +72,65 @@ class CampaignStatusForm(forms.Form):
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("auto_id", "id_status_%s")
         super().__init__(*args, **kwargs)
+
+
+TIE_BREAKER_SLOTS = len(standings_rules.TIE_BREAKERS)
+_NO_TIE_BREAKER = [("", "(none)")]
+
+
+class StandingsRulesForm(forms.Form):
+    """The league table's points and its tie-breakers in order (``campaign.standings``). Each
+    tie-breaker may be chosen once; blank slots are skipped, so "1st: rating, 2nd: (none),
+    3rd: played" is rating then games played."""
+
+    win_points = forms.IntegerField(label="Points for a win", min_value=0, max_value=MOST_POINTS)
+    draw_points = forms.IntegerField(label="Points for a draw", min_value=0, max_value=MOST_POINTS)
+    loss_points = forms.IntegerField(label="Points for a loss", min_value=0, max_value=MOST_POINTS)
+    played_points = forms.IntegerField(
+        label="Points for playing at all",
+        min_value=0,
+        max_value=MOST_POINTS,
+        help_text="Added to the points of every result, a loss too.",
+    )
+
+    def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
+        order = campaign.tie_breaker_order
+        kwargs.setdefault(
+            "initial",
+            {
+                "win_points": campaign.win_points,
+                "draw_points": campaign.draw_points,
+                "loss_points": campaign.loss_points,
+                "played_points": campaign.played_points,
+                **{
+                    f"tie_breaker_{n}": order[n - 1] if n <= len(order) else ""
+                    for n in range(1, TIE_BREAKER_SLOTS + 1)
+                },
+            },
+        )
+        super().__init__(*args, **kwargs)
+        for n in range(1, TIE_BREAKER_SLOTS + 1):
+            self.fields[f"tie_breaker_{n}"] = forms.ChoiceField(
+                label=f"Tie-breaker {n}",
+                choices=_NO_TIE_BREAKER + list(standings_rules.TIE_BREAKERS.items()),
+                required=False,
+            )
+
+    def clean(self):
+        cleaned = super().clean()
+        chosen: list[str] = []
+        for n in range(1, TIE_BREAKER_SLOTS + 1):
+            key = cleaned.get(f"tie_breaker_{n}")
+            if not key:
+                continue
+            if key in chosen:
+                self.add_error(f"tie_breaker_{n}", "This tie-breaker is already chosen above.")
+                continue
+            chosen.append(key)
+        cleaned["tie_breakers"] = tuple(chosen)
+        return cleaned
+
+    def rules(self) -> dict:
+        """The cleaned values, as ``set_standings_rules`` takes them."""
+        names = ("win_points", "draw_points", "loss_points", "played_points", "tie_breakers")
+        return {name: self.cleaned_data[name] for name in names}

@@ -12,12 +12,17 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from campaign.cache import Versioned
+from campaign.rules import standings as standings_rules
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
 
 def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(10))
+
+
+def _default_tie_breakers() -> str:
+    return ",".join(standings_rules.DEFAULT_TIE_BREAKERS)
 
 
 class CampaignQuerySet(models.QuerySet):
@@ -78,6 +83,20 @@ class Campaign(Versioned):
     join_code = models.CharField(max_length=12, unique=True, default=new_join_code)
     joining_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # How the league table ranks (``campaign.rules.standings``; set by ``campaign.standings``).
+    # On the campaign's own row, so that ranking the table costs no query of its own.
+    win_points = models.PositiveSmallIntegerField("points for a win", default=3)
+    draw_points = models.PositiveSmallIntegerField("points for a draw", default=1)
+    loss_points = models.PositiveSmallIntegerField("points for a loss", default=0)
+    played_points = models.PositiveSmallIntegerField(
+        "points for playing at all", default=0, help_text="Added to every result's points."
+    )
+    tie_breakers = models.CharField(
+        max_length=100,
+        default=_default_tie_breakers,
+        blank=True,
+        help_text="Keys of campaign.rules.standings.TIE_BREAKERS, in order, comma-separated.",
+    )
 
     objects = CampaignQuerySet.as_manager()
 
@@ -97,6 +116,21 @@ class Campaign(Versioned):
     def is_open(self) -> bool:
         """Closed and archived campaigns are read-only."""
         return self.status == self.Status.OPEN
+
+    @property
+    def scoring(self) -> standings_rules.Scoring:
+        """The league table's points for each result."""
+        return standings_rules.Scoring(
+            win=self.win_points,
+            draw=self.draw_points,
+            loss=self.loss_points,
+            played=self.played_points,
+        )
+
+    @property
+    def tie_breaker_order(self) -> tuple[str, ...]:
+        """The league table's tie-breakers, in the organiser's order."""
+        return standings_rules.parse_tie_breakers(self.tie_breakers)
 
 
 class MembershipQuerySet(models.QuerySet):

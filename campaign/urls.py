@@ -11,6 +11,7 @@ urlpatterns = [
     ),
     path("campaigns/<int:pk>/joining/", views.joining_toggle, name="joining_toggle"),
     path("campaigns/<int:pk>/status/", views.campaign_status, name="campaign_status"),
+    path("campaigns/<int:pk>/standings/", views.standings_rules, name="standings_rules"),
     path(
         "campaigns/<int:pk>/organisers/<int:invitation_pk>/withdraw/",
         views.invitation_withdraw,

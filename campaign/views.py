@@ -1,5 +1,6 @@
-"""Pages that change only a campaign and its memberships: create, join, run its settings, and
-who organises it (invitations to co-organise, their answers, stepping down)."""
+"""Pages that change only a campaign and its memberships: create, join, run its settings (the
+league table's points and tie-breakers among them), and who organises it (invitations to
+co-organise, their answers, stepping down)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import co_organisers, invitations, permissions, services
-from campaign.forms import CampaignForm, CampaignStatusForm, JoinForm
+from campaign import co_organisers, invitations, permissions, services, standings
+from campaign.forms import CampaignForm, CampaignStatusForm, JoinForm, StandingsRulesForm
 from campaign.models import OrganiserInvitation
 from core.errors import RuleViolation
 
@@ -147,3 +148,27 @@ def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"You declined to co-organise {invitation.campaign.name}.")
     return redirect("dashboard")
+
+
+@require_http_methods(["GET", "POST"])
+def standings_rules(request: HttpRequest, pk: int) -> HttpResponse:
+    """The league table's points and tie-breakers: organisers only, read-only once the
+    campaign is closed. A refused post changes nothing and says why beside each field."""
+    campaign = permissions.get_campaign_for_user(request, pk)
+    if not permissions.is_organiser(request.user, campaign):
+        raise PermissionDenied("Only the campaign's organisers set the league table's rules.")
+    form = StandingsRulesForm(request.POST or None, campaign=campaign)
+    if request.method == "POST":
+        permissions.get_campaign_for_user(request, pk, organiser=True)
+        if form.is_valid():
+            try:
+                standings.set_standings_rules(campaign, actor=request.user, **form.rules())
+            except RuleViolation as refusal:
+                form.add_error(refusal.field or None, str(refusal))
+            else:
+                messages.success(request, "The league table's rules are saved.")
+                return redirect("standings_rules", campaign.pk)
+    context = {"campaign": campaign, "form": form}
+    return render(
+        request, "campaign/standings_rules.html", context, status=422 if form.errors else 200
+    )

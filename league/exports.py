@@ -1,9 +1,12 @@
-"""A campaign's battle history as CSV, for its organisers to keep or work on elsewhere.
+"""A campaign's battle history and its standings as CSV, to keep or work on elsewhere.
 
-Only what every member already reads on the battle pages: the date, scenario and status of
-each battle, and for each warband its player, result, whether and in which order it routed,
-and its rating before the battle. Never a treasury value, a dice roll or a container: the
-file may be handed round the league.
+Only what every member already reads on the battle pages and the league table: the date,
+scenario and status of each battle, and for each warband its player, result, whether and in
+which order it routed, and its rating before the battle (the organisers' file); each
+warband's rank, points and figures in the campaign's ranking, and the awards it holds
+(every member's file). Never a treasury value, a dice roll or a container: the files may be
+handed round the league. The richest warband's award is named only once the campaign is
+over (``league.awards``), and without its gold.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from django.utils.text import slugify
 
 from battles.models import Battle, Participant
 from campaign.models import Campaign
+from league.awards import awards
+from league.standings import league_table
 
 HEADER = (
     "Battle",
@@ -44,11 +49,28 @@ def safe_cell(value: object) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
-def filename(campaign: Campaign) -> str:
-    """``<campaign>-battles.csv`` in plain ASCII letters, digits, dashes and underscores, so
+STANDINGS_HEADER = (
+    "Rank",
+    "Warband",
+    "Warband list",
+    "Player",
+    "Points",
+    "Played",
+    "Won",
+    "Drawn",
+    "Lost",
+    "Enemies out of action",
+    "Rating",
+    "Experience",
+    "Awards",
+)
+
+
+def filename(campaign: Campaign, what: str = "battles") -> str:
+    """``<campaign>-<what>.csv`` in plain ASCII letters, digits, dashes and underscores, so
     that the Content-Disposition header needs no escaping."""
     slug = slugify(campaign.name)[:50].strip("-_") or "campaign"
-    return f"{slug}-battles.csv"
+    return f"{slug}-{what}.csv"
 
 
 def battles_for_export(campaign: Campaign):
@@ -90,4 +112,39 @@ def battle_history_csv(campaign: Campaign) -> bytes:
     "Von Carstein’s Get" right): a campaign's history is a few hundred rows at most."""
     out = io.StringIO()
     csv.writer(out).writerows(rows(battles_for_export(campaign)))
+    return out.getvalue().encode("utf-8-sig")
+
+
+def standings_rows(campaign: Campaign) -> Iterator[tuple]:
+    """The league table in the campaign's ranking, one row per warband, the header first;
+    each row names the awards its warband holds."""
+    table = league_table(campaign)
+    held: dict[int, list[str]] = {}
+    for award in awards(campaign, table):
+        for warband in award.warbands:
+            held.setdefault(warband.pk, []).append(award.title)
+    yield STANDINGS_HEADER
+    for row in table:
+        warband = row.warband
+        yield (
+            row.rank,
+            safe_cell(warband.name),
+            safe_cell(warband.warband_type.name),
+            safe_cell(warband.owner.username),
+            row.points,
+            row.played,
+            row.won,
+            row.drawn,
+            row.lost,
+            row.enemies_ooa,
+            row.rating,
+            row.experience,
+            "; ".join(held.get(warband.pk, [])),
+        )
+
+
+def standings_csv(campaign: Campaign) -> bytes:
+    """The standings file, in UTF-8 with a byte order mark, like the battles'."""
+    out = io.StringIO()
+    csv.writer(out).writerows(standings_rows(campaign))
     return out.getvalue().encode("utf-8-sig")

@@ -9,7 +9,7 @@ like the campaign's page; a page number past the end shows the last page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -19,7 +19,9 @@ from django.views.decorators.http import require_GET
 from battles.models import Battle
 from campaign.models import Campaign
 from campaign.permissions import get_campaign_for_user
-from league.standings import COLUMNS, league_table
+from campaign.standings import describe
+from league.awards import awards, richest_hidden
+from league.standings import COLUMNS, DEFAULT_SORT, league_table
 
 TABLE_TOP = 20  # warbands of the league table on the campaign's page
 TABLE_PAGE = 25  # warbands on a page of the league table
@@ -39,7 +41,7 @@ def page_number(request: HttpRequest) -> int:
 def sorting(request: HttpRequest) -> tuple[str, str]:
     """The league table's column and direction asked for, else its defaults."""
     sort, direction = request.GET.get("sort", ""), request.GET.get("dir", "")
-    sort = sort if sort in COLUMNS else "won"
+    sort = sort if sort in COLUMNS else DEFAULT_SORT
     direction = direction if direction in ("asc", "desc") else COLUMNS[sort][1]
     return sort, direction
 
@@ -60,15 +62,40 @@ def table_top(campaign: Campaign, *, sort: str, direction: str) -> TableTop:
     return TableTop(rows[:TABLE_TOP], len(rows))
 
 
-def _table_page(campaign: Campaign, *, sort: str, direction: str, number: int):
-    """The ranks are the whole league's: page 2 starts at the 26th warband, not at 1."""
-    rows = league_table(campaign, sort=sort, direction=direction)
-    return Paginator(rows, TABLE_PAGE).get_page(number)
+class TablePage:
+    """What the league table's page shows, each read only when drawn (its fragments are
+    cached under the campaign's version) and at most once: the whole table (the ranks are
+    the whole league's: page 2 starts at the 26th warband, not at 1), the page asked for
+    and the awards."""
+
+    def __init__(self, campaign: Campaign, *, sort: str, direction: str, number: int) -> None:
+        self.campaign, self.sort, self.direction, self.number = campaign, sort, direction, number
+
+    @property
+    def rules_line(self) -> str:
+        return describe(self.campaign)
+
+    @cached_property
+    def rows(self) -> list:
+        return league_table(self.campaign, sort=self.sort, direction=self.direction)
+
+    @cached_property
+    def page(self):
+        return Paginator(self.rows, TABLE_PAGE).get_page(self.number)
+
+    @cached_property
+    def awards(self) -> list:
+        return awards(self.campaign, self.rows)
+
+    @property
+    def richest_hidden(self) -> bool:
+        return richest_hidden(self.campaign)
 
 
 @require_GET
 def campaign_table(request: HttpRequest, pk: int) -> HttpResponse:
-    """The whole league table, sortable by any column, ``TABLE_PAGE`` warbands a page."""
+    """The whole league table in the campaign's ranking (or sorted by any column),
+    ``TABLE_PAGE`` warbands a page, with the rules that rank it and the campaign's awards."""
     campaign = get_campaign_for_user(request, pk)
     sort, direction = sorting(request)
     number = page_number(request)
@@ -78,9 +105,8 @@ def campaign_table(request: HttpRequest, pk: int) -> HttpResponse:
         "sort": sort,
         "direction": direction,
         "number": number,
-        "table_page": partial(_table_page, campaign, sort=sort, direction=direction,
-                              number=number),
-    }  # fmt: skip
+        "table": TablePage(campaign, sort=sort, direction=direction, number=number),
+    }
     if request.htmx and request.htmx.target == "league-table":
         return render(request, "league/campaign_table.html#league-table", context)
     return render(request, "league/campaign_table.html", context)

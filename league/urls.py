@@ -14,6 +14,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/members/", lists.campaign_members, name="campaign_members"),
     path("campaigns/past/", views.past_campaigns, name="past_campaigns"),
     path("campaigns/<int:pk>/battles.csv", views.battle_export, name="battle_export"),
+    path("campaigns/<int:pk>/standings.csv", views.standings_export, name="standings_export"),
     path("campaigns/<int:pk>/settings/", views.campaign_settings, name="campaign_settings"),
     path("campaigns/<int:pk>/organisers/", views.co_organiser_add, name="co_organiser_add"),
     path(

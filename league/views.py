@@ -139,6 +139,17 @@ def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@require_GET
+def standings_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The league table in the campaign's ranking, with its points and awards, as CSV: for
+    every member, who reads the same on the table's page (``league.exports``)."""
+    campaign = get_campaign_for_user(request, pk)
+    response = HttpResponse(exports.standings_csv(campaign), content_type="text/csv")
+    name = exports.filename(campaign, "standings")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
 @dataclass(frozen=True)
 class RatingHistory:
     chart: charts.Chart | None

@@ -69,6 +69,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "campaign_detail": ("LHOOO", "LMMMM"),
     "campaign_feed": ("LHOOO", "LMMMM"),
     "campaign_table": ("LHOOO", "LMMMM"),
+    "standings_export": ("LHOOO", "LMMMM"),
     "campaign_battles": ("LHOOO", "LMMMM"),
     "campaign_members": ("LHOOO", "LMMMM"),
     "warband_roster": ("LHOOO", "LMMMM"),
@@ -77,6 +78,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "battle_detail": ("LHOOO", "LMMMM"),
     # Run by the organiser.
     "campaign_settings": ("LHFFO", "LHFFO"),
+    "standings_rules": ("LHFFO", "LHFFO"),
     "battle_export": ("LHFFO", "LMMMM"),
     "join_code_regenerate": ("LMMMM", "LHFFO"),
     "joining_toggle": ("LMMMM", "LHFFO"),
@@ -282,7 +284,8 @@ PK_OF_PREFIX = {
     "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
     "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
-CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start", "battle_export", "scenario_roll"}
+CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start", "battle_export",
+                   "standings_export", "standings_rules", "scenario_roll"}  # fmt: skip
 
 
 def path_for(route, scenario) -> str:

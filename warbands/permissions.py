@@ -73,6 +73,14 @@ def can_see_treasury(user, warband: Warband) -> bool:
     )
 
 
+def treasury_totals_public(campaign) -> bool:
+    """Each warband's gold and wyrdstone totals may be told to every member (the league's
+    "richest warband" award) only once the campaign is over: closed or archived. While it
+    runs they are as secret as the rest of the treasury, since an opponent who reads them
+    knows what a raid would take. What is inside each container stays secret always."""
+    return campaign.status != campaign.Status.OPEN
+
+
 # --- Corrections by hand ------------------------------------------------------------------
 
 

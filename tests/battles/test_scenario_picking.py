@@ -2,14 +2,16 @@
 pages, the roll on the scenario tables written in the feed, a side's role and the awards of
 its role, and what a scenario changes in step 3 (battles.rules.scenarios)."""
 
+import html
 import re
 
 import pytest
 from django.urls import reverse
 
+from battles.helper import start
 from battles.models import Battle, Participant, WarriorOutcome
 from battles.report import scenario_roll, services, sides
-from battles.rules import ReportedResult
+from battles.rules import ReportedResult, scenarios
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
 from core.errors import RuleViolation
@@ -225,3 +227,18 @@ def test_only_the_winner_explores_after_mordheims_burning_and_without_his_extra_
     loser = in_scenario(battle_of(duel, won=False), "mordheims_burning")
     sequence = play_to(sequence_of(loser, reavers), 3, reavers.owner)
     assert task_of(sequence, "exploration").label.startswith("Exploration: 0 dice")
+
+
+def test_the_battle_helper_shows_what_the_scenario_leaves_to_the_table(client, duel):
+    """A game of Ambush! (Town Cryer): no Rout tests, and the defenders' counters are the
+    players' to place: the helper's page says both where the players look during the game."""
+    played = scenarios.scenario("tc_ambush")
+    assert not played.aftermath.rout_tests and played.table
+    battle = start.start_game(
+        actor=duel["reavers"].owner, campaign=duel["campaign"], scenario_key="tc_ambush",
+        warband_ids=[duel["reavers"].pk, duel["scourge"].pk],
+    )  # fmt: skip
+    client.force_login(duel["scourge"].owner)
+    page = client.get(reverse("play_page", args=[battle.pk])).content.decode()
+    assert "no Rout tests" in page
+    assert html.escape(played.table) in page

@@ -73,7 +73,7 @@ def test_the_campaign_page_shows_the_head_of_the_table_and_links_to_the_whole(cl
 
     assert len(table_rows(page)) == lists.TABLE_TOP
     whole = reverse("campaign_table", args=[campaign.pk])
-    assert f'href="{whole}?sort=won&amp;dir=desc"' in page
+    assert f'href="{whole}?sort=points&amp;dir=desc"' in page
     assert f"The whole league table ({WARBANDS} warbands)" in page
 
 

@@ -91,16 +91,22 @@ def test_league_table_figures_are_computed_from_confirmed_battles():
     assert sum(row.won for row in table) == sum(row.lost for row in table)
 
 
-def test_the_default_order_is_wins_then_draws_then_rating_and_ties_share_a_rank():
+def test_the_default_order_is_points_then_the_tie_breakers_and_ties_share_a_rank():
     campaign, _ = league(warbands=6, battles=15)
+    campaign.tie_breakers = "enemies_ooa,rating"
+    campaign.save(update_fields=["tie_breakers"])
 
     table = league_table(campaign)
 
-    keys = [(row.won, row.drawn, row.rating) for row in table]
+    keys = [(row.points, row.enemies_ooa, row.rating) for row in table]
     assert keys == sorted(keys, reverse=True)
+    assert [row.points for row in table] == [3 * r.won + r.drawn for r in table]
     for before, after in itertools.pairwise(table):
-        same = (before.won, before.drawn, before.rating) == (after.won, after.drawn, after.rating)
+        same = (before.points, before.enemies_ooa, before.rating) == (
+            after.points, after.enemies_ooa, after.rating)  # fmt: skip
         assert (after.rank == before.rank) is same
+        if same:
+            assert before.warband.name.casefold() < after.warband.name.casefold()
 
 
 def test_every_column_sorts_both_ways():
@@ -119,7 +125,7 @@ def test_every_column_sorts_both_ways():
             assert [row.rank for row in table] == sorted(row.rank for row in table)
 
 
-def test_an_unknown_sort_falls_back_to_wins():
+def test_an_unknown_sort_falls_back_to_the_campaigns_ranking():
     campaign, _ = league(warbands=3, battles=3)
 
     assert [r.warband for r in league_table(campaign, sort="gold; drop table")] == [

@@ -20,6 +20,8 @@ NOT_RACED = {
     "campaign_members": "a page",
     "past_campaigns": "a page",
     "battle_export": "a CSV download; GET only",
+    "standings_export": "a CSV download; GET only",
+    "standings_rules": "the league table's points and tie-breakers; no treasure",
     "guide_player": "a page",
     "guide_organiser": "a page",
     "guide_hired_swords": "a page",

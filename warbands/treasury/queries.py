@@ -35,6 +35,20 @@ def totals(warband: Warband) -> dict[str, int]:
     return sums
 
 
+def totals_by_warband(campaign) -> dict[int, tuple[int, int]]:
+    """Each warband's gold crowns and wyrdstone shards across the containers it holds in
+    ``campaign``, by warband id: one grouped query. Secret: read only where
+    ``warbands.permissions.treasury_totals_public`` allows it."""
+    rows = (
+        StorageContainer.objects.held()
+        .filter(warband__campaign=campaign)
+        .values("warband")
+        .annotate(gold=Sum("gold_crowns", default=0), wyrdstone=Sum("wyrdstone", default=0))
+        .values_list("warband", "gold", "wyrdstone")
+    )
+    return {warband: (gold, wyrdstone) for warband, gold, wyrdstone in rows}
+
+
 def totals_of(held: list[StorageContainer]) -> dict[str, int]:
     """``totals`` from the warband's held containers already loaded (the pile included)."""
     return {
