@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("battles", "0020_participant_role_scenario_data"),
-        ("campaign", "0013_challenge_policy"),
+        ("campaign", "0014_challenge_policy"),
         ("warbands", "0043_lists_chosen_leaders"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

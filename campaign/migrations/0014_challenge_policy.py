@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaign", "0012_alter_campaign_version"),
+        ("campaign", "0013_standings_rules"),
     ]
 
     operations = [
