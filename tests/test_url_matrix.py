@@ -9,8 +9,7 @@ Codes, one letter per role in the order of ``ROLES``:
   L  redirected to the log-in page (anonymous visitors)
   F  403 Forbidden: may know it exists, may not do it
   H  404 Not Found: may not even learn that it exists
-  M  405 Method Not Allowed
-"""
+  M  405 Method Not Allowed"""
 
 from __future__ import annotations
 
@@ -213,7 +212,6 @@ def build_scenario() -> dict:
     invitation = co_organisers.invite_co_organiser(
         campaign, actor=organiser, username=mine.owner.username
     )
-    scheduled = schedule_matrix.build(campaign, organiser, mine, theirs, battle)
     users = {
         "anonymous": None,
         "stranger": elsewhere.owner_id,
@@ -245,7 +243,7 @@ def build_scenario() -> dict:
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
         "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
         "battle_side": {"pk": pending.pk, "warband_pk": mine.pk},
-        **scheduled,
+        **schedule_matrix.build(campaign, organiser, mine, theirs, battle),
         "battle_correct": {"pk": pending.pk},
         **{name: {"pk": mine.pk, "correction_pk": request.pk}
            for name in ("correction_decide", "correction_withdraw")},
@@ -257,8 +255,7 @@ def build_scenario() -> dict:
         "sequence_task": {"pk": sequence.pk, "task_pk": task.pk},
         **{name: {"pk": mine.pk, "captive_pk": held.pk}
            for name in ("captive_ransom", "captive_exchange", "captive_fate")},
-        **{name: {"pk": mine.pk, "captive_pk": taken.pk}
-           for name in ("captive_pay", "captive_accept")},
+        **{n: {"pk": mine.pk, "captive_pk": taken.pk} for n in ("captive_pay", "captive_accept")},
     }  # fmt: skip
     return {"users": users, "pk": pk, "kwargs": kwargs}
 
