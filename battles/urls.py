@@ -5,12 +5,23 @@ from battles.captives import views as captives
 from battles.helper import views as helper
 from battles.report.views import battle as report
 from battles.report.views import scenario, side
+from battles.schedule import views as schedule
 
 urlpatterns = [
     path("campaigns/<int:pk>/battles/new/", report.battle_record, name="battle_record"),
     path("campaigns/<int:pk>/battles/report/", report.battle_report, name="battle_report"),
     path("campaigns/<int:pk>/battles/play/", helper.play_start, name="play_start"),
     path("campaigns/<int:pk>/battles/scenario-roll/", scenario.scenario_roll, name="scenario_roll"),
+    path("campaigns/<int:pk>/schedule/", schedule.campaign_schedule, name="campaign_schedule"),
+    path("campaigns/<int:pk>/rounds/new/", schedule.round_create, name="round_create"),
+    path("campaigns/<int:pk>/challenges/new/", schedule.challenge_create, name="challenge_create"),
+    path("rounds/<int:pk>/", schedule.round_detail, name="round_detail"),
+    path("rounds/<int:pk>/pair/", schedule.round_pair, name="round_pair"),
+    path("rounds/<int:pk>/games/", schedule.round_fixture_add, name="round_fixture_add"),
+    path("rounds/<int:pk>/clear/", schedule.round_clear, name="round_clear"),
+    path("rounds/<int:pk>/delete/", schedule.round_delete, name="round_delete"),
+    path("challenges/<int:pk>/answer/", schedule.challenge_answer, name="challenge_answer"),
+    path("challenges/<int:pk>/withdraw/", schedule.challenge_withdraw, name="challenge_withdraw"),
     path("battles/<int:pk>/", report.battle_detail, name="battle_detail"),
     path("battles/<int:pk>/play/", helper.play_page, name="play_page"),
     path("battles/<int:pk>/play/board/", helper.play_board, name="play_board"),

@@ -20,6 +20,7 @@ class CampaignForm(forms.ModelForm):
             "quartermaster_skill",
             "organiser_sees_secrets",
             "max_warbands_per_player",
+            "challenge_policy",
         ]
         widgets = {
             "start_date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
@@ -33,6 +34,11 @@ class CampaignForm(forms.ModelForm):
         most = self.fields["max_warbands_per_player"]
         most.validators.append(MinValueValidator(1))
         most.widget.attrs["min"] = 1
+        # A form posted without the policy (a page or a script from before it) keeps it as it is.
+        self.fields["challenge_policy"].required = False
+
+    def clean_challenge_policy(self) -> str:
+        return self.cleaned_data["challenge_policy"] or self.instance.challenge_policy
 
 
 class JoinForm(forms.Form):

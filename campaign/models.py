@@ -40,6 +40,11 @@ class Campaign(Versioned):
     KIND = "campaign"  # campaign.cache
     CAMPAIGN_PATH = "pk"  # league.backup
 
+    class Challenges(models.TextChoices):
+        FORBIDDEN = "forbidden", "Forbidden: the organisers plan every game"
+        ALLOWED = "allowed", "Allowed: players may also challenge each other"
+        REQUIRED = "required", "Required: a battle is reported only from a planned game"
+
     class Status(models.TextChoices):
         OPEN = "open", "Running"
         CLOSED = "closed", "Closed"
@@ -65,6 +70,14 @@ class Campaign(Versioned):
     )
     max_warbands_per_player = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1)]
+    )
+    challenge_policy = models.CharField(
+        "challenges between players",
+        max_length=10,
+        choices=Challenges.choices,
+        default=Challenges.ALLOWED,
+        help_text="Whether players challenge each other to games (battles.schedule); "
+        "“required”: every battle is played from a round's game or an accepted challenge.",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     join_code = models.CharField(max_length=12, unique=True, default=new_join_code)

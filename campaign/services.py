@@ -29,6 +29,7 @@ CAMPAIGN_FIELDS = (
     "quartermaster_skill",
     "organiser_sees_secrets",
     "max_warbands_per_player",
+    "challenge_policy",
 )
 
 

@@ -33,6 +33,7 @@ KINDS = {
     "exchange": "An exchange of captives is offered to you",
     "sequence": "A post-battle sequence of your warband has started",
     "correction": "A correction waits for your approval",
+    "challenge": "A challenge waits for your answer",
 }
 
 Choice = NoticePreference.Choice

@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 
 from battles.models import Battle, Participant
+from battles.schedule import queries as schedule
 from campaign.models import Campaign, Membership
 from warbands.models import Warband
 from warbands.permissions import can_see_treasury
@@ -78,6 +79,15 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
                 Step("Muster your warband", reverse("warband_create", args=[campaign.pk]))
             )
     return steps
+
+
+def next_games(user) -> dict:
+    """The dashboard's "Your next games": the user's planned games not played yet, and the
+    challenges that wait for his answer, each a fixed number of queries."""
+    return {
+        "fixtures": schedule.open_fixtures_for(user),
+        "challenges": schedule.challenges_awaiting(user),
+    }
 
 
 def _disputed(user, organised: list[int]):

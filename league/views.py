@@ -77,6 +77,12 @@ class Dashboard:
         return todo.waiting_for(self.user)
 
     @cached_property
+    def next_games(self) -> dict:
+        """The user's games planned and not played yet, and the challenges waiting for his
+        answer (``battles.schedule.queries``): four queries, drawn in a kept fragment."""
+        return dashboard_reads.next_games(self.user)
+
+    @cached_property
     def campaigns(self) -> list:
         """Each membership with the next things to do in its campaign."""
         steps = dashboard_reads.next_steps(self.user, self.memberships, self.warbands)

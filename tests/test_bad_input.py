@@ -6,6 +6,7 @@ values by hypothesis, the entered-dice fields included. The answer is always a s
 
 from __future__ import annotations
 
+import datetime
 import functools
 import uuid
 from html.parser import HTMLParser
@@ -20,6 +21,8 @@ from battles import aftermath as sequences
 from battles.models import SequenceTask
 from battles.report import services
 from battles.rules import ReportedResult
+from battles.schedule import challenges
+from battles.schedule import services as schedule
 from core.dice import ScriptedDice
 from tests.factories import WarbandFactory, hire
 from tests.helpers import battle_of, fingerprint, fought, play_to, sequence_of
@@ -27,6 +30,7 @@ from warbands import treasury
 from warbands.models import Item
 
 pytestmark = pytest.mark.django_db
+TODAY = datetime.date(2026, 5, 1)
 EXAMPLES = 12
 HTMX = {"HX-Request": "true"}
 SKIPPED = ("/accounts/", "/admin/")
@@ -155,6 +159,16 @@ def pages(duel):
     yield organiser, reverse("campaign_settings", args=[campaign.pk])
     yield organiser, reverse("battle_record", args=[campaign.pk])
     yield organiser, reverse("fortune_table", args=[campaign.pk])
+    # The schedule: a round paired, and a challenge waiting for the owner's answer.
+    round_ = schedule.create_round(campaign, actor=organiser, number=1, starts_on=TODAY,
+                                   ends_on=TODAY)  # fmt: skip
+    schedule.pair_round(round_, actor=organiser, method="closest")
+    yield organiser, reverse("round_detail", args=[round_.pk])
+    yield organiser, reverse("campaign_schedule", args=[campaign.pk])
+    challenges.issue_challenge(campaign, actor=scourge.owner, challenger_id=scourge.pk,
+                               opponent_ids=[reavers.pk])  # fmt: skip
+    yield owner, reverse("campaign_schedule", args=[campaign.pk])
+    yield scourge.owner, reverse("campaign_schedule", args=[campaign.pk])
     yield owner, reverse("battle_detail", args=[battle.pk])
     pending = battle_services_report(duel)
     yield owner, reverse("battle_side", args=[pending.pk, reavers.pk])

@@ -9,8 +9,7 @@ Codes, one letter per role in the order of ``ROLES``:
   L  redirected to the log-in page (anonymous visitors)
   F  403 Forbidden: may know it exists, may not do it
   H  404 Not Found: may not even learn that it exists
-  M  405 Method Not Allowed
-"""
+  M  405 Method Not Allowed"""
 
 from __future__ import annotations
 
@@ -31,6 +30,7 @@ from battles.report import services as battle_services
 from battles.rules import ReportedResult
 from campaign import co_organisers
 from campaign.models import Membership
+from tests import schedule_matrix
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import every_side_entered, fingerprint, without_tokens
 from tests.sharing import built_once
@@ -163,6 +163,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "sequence_complete": ("LMMMM", "LHFOO"),
     "sequence_undo": ("LMMMM", "LHFOF"),
     "sequence_reopen": ("LMMMM", "LHFFO"),
+    **schedule_matrix.MATRIX,
     # The admin is the site staff's: everybody else is sent to log in.
     "admin_login_redirect": ("LLLLL", "LLLLL"),
 }
@@ -243,6 +244,7 @@ def build_scenario() -> dict:
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
         "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
         "battle_side": {"pk": pending.pk, "warband_pk": mine.pk},
+        **schedule_matrix.build(campaign, organiser, mine, theirs, battle),
         "battle_correct": {"pk": pending.pk},
         **{name: {"pk": mine.pk, "correction_pk": request.pk}
            for name in ("correction_decide", "correction_withdraw")},
@@ -254,8 +256,7 @@ def build_scenario() -> dict:
         "sequence_task": {"pk": sequence.pk, "task_pk": task.pk},
         **{name: {"pk": mine.pk, "captive_pk": held.pk}
            for name in ("captive_ransom", "captive_exchange", "captive_fate")},
-        **{name: {"pk": mine.pk, "captive_pk": taken.pk}
-           for name in ("captive_pay", "captive_accept")},
+        **{n: {"pk": mine.pk, "captive_pk": taken.pk} for n in ("captive_pay", "captive_accept")},
     }  # fmt: skip
     return {"users": users, "pk": pk, "kwargs": kwargs}
 

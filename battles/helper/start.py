@@ -15,6 +15,7 @@ from battles.models import Battle, Fighter, Game, GameEvent, GameSide, Participa
 from battles.report.services import lock_warbands
 from battles.report.sides import fighters
 from battles.rules import scenarios
+from battles.schedule import starting
 from campaign import cache
 from campaign.models import Campaign
 from core.errors import RuleViolation
@@ -32,12 +33,13 @@ def start_game(
     fought_on: datetime.date | None = None,
     random_fortune: bool = False,
     fortune_table: str = "d66",
+    fixture_id: int | None = None,
 ) -> Battle:
     """A player (one of the warbands is his) or an organiser starts a game between two or more
     of the campaign's warbands, ``warband_ids`` in the order they take their turns (the
     scenario says who goes first). Every warrior free to fight
     (``battles.report.sides.fighters``) is on the table, a henchman group as one fighter per
-    model."""
+    model. From a planned game (``fixture_id``) the battle links back to it."""
     battle_permissions.check_open(campaign)
     ids = list(dict.fromkeys(warband_ids))
     if len(ids) < 2:
@@ -50,6 +52,7 @@ def start_game(
     scenario = (scenario or "").strip() or (played.name if played.key else "")
     if not scenario:
         raise RuleViolation("Name the scenario.")
+    fixture = starting.claim(campaign, fixture_id, ids)
     warbands = lock_warbands(campaign, ids)
     mine = any(w.owner_id == actor.pk for w in warbands.values())
     check_starts(actor, campaign, plays=mine)
@@ -58,6 +61,7 @@ def start_game(
         fought_on=fought_on or timezone.localdate(), random_fortune=random_fortune,
         fortune_table=fortune_table, reported_by=actor, status=Battle.Status.PLAYING,
     )  # fmt: skip
+    starting.link(fixture, battle)
     game = Game.objects.create(battle=battle, started_by=actor)
     cache.changed(campaign=campaign, battle=battle)  # the battles list, the dashboards
     ratings = warband_services.ratings_of(warbands.values())

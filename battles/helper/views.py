@@ -49,6 +49,7 @@ from battles.helper.forms import (
 from battles.models import Fighter, Game
 from battles.permissions import get_battle_for_user
 from battles.rules import play
+from battles.schedule import starting
 from campaign.permissions import get_campaign_for_user, members_only
 from core.dice import DiceError
 from core.errors import RuleViolation
@@ -73,15 +74,22 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
         "first": own,
         "scenario_key": rolled_key(request) or "skirmish",
     }
+    # a planned game (``?fixture=``, then a hidden field) fills in its warbands and scenario
+    planned = starting.planned(campaign, (data or request.GET).get("fixture"))
+    if planned.fixture is not None:
+        initial.update(planned.form)
+        seats = ("first", "second", "third", "fourth")
+        initial.update(zip(seats, planned.fixture.warband_ids, strict=False))
     form = StartForm(data, warbands=warbands, initial=initial, shown=picked["shown"])
-    error = ""
-    if data is not None and form.is_valid():
+    error = planned.problem
+    if data is not None and form.is_valid() and not error:
         values = form.cleaned_data
         try:
             battle = start.start_game(
                 actor=request.user, campaign=campaign, warband_ids=form.warband_ids(),
                 scenario_key=values["scenario_key"], scenario=values["scenario"],
                 fought_on=values["fought_on"], random_fortune=values["random_fortune"],
+                fixture_id=planned.fixture_id,
             )  # fmt: skip
         except RuleViolation as refusal:
             error = str(refusal)
@@ -90,7 +98,14 @@ def play_start(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "battles/helper/start.html",
-        {"campaign": campaign, "form": form, "error": error, "warbands": warbands, **picked},
+        {
+            "campaign": campaign,
+            "form": form,
+            "error": error,
+            "warbands": warbands,
+            "fixture": planned.fixture,
+            **picked,
+        },
         status=422 if data is not None else 200,
     )
 

@@ -1,6 +1,7 @@
 """The battles app's models, re-exported for ``from battles.models import ...``: the battle and
 what happened in it (``battle``), a game played with the battle helper (``game``), and the
-post-battle sequence as stored (``sequence``)."""
+post-battle sequence as stored (``sequence``), and the organiser's rounds, fixtures and
+challenges (``schedule``)."""
 
 from battles.models.battle import (
     Battle,
@@ -13,6 +14,7 @@ from battles.models.battle import (
     WarriorOutcome,
 )
 from battles.models.game import Fighter, Game, GameEvent, GameSide
+from battles.models.schedule import Challenge, ChallengeAnswer, Fixture, FixtureSide, Round
 from battles.models.sequence import PostBattleSequence, SequenceTask, StepAction, StepRecord
 
 __all__ = [
@@ -20,14 +22,19 @@ __all__ = [
     "BattleQuerySet",
     "Captive",
     "CarriedItemAtEnd",
+    "Challenge",
+    "ChallengeAnswer",
     "DiceRoll",
     "Discovery",
     "Fighter",
+    "Fixture",
+    "FixtureSide",
     "Game",
     "GameEvent",
     "GameSide",
     "Participant",
     "PostBattleSequence",
+    "Round",
     "SequenceTask",
     "StepAction",
     "StepRecord",

@@ -24,6 +24,7 @@ from battles.models import Battle, Participant
 from battles.report import permissions as report_permissions
 from battles.report.sides import ask_to_confirm, missing_sides
 from battles.rules import ReportedResult, check_results, scenarios
+from battles.schedule import starting
 from campaign import cache
 from campaign.models import Campaign, CampaignEvent
 from campaign.services import record_event
@@ -104,6 +105,7 @@ def record_battle(
     random_fortune: bool = False,
     notes: str = "",
     scenario_key: str = "",
+    fixture_id: int | None = None,
 ) -> Battle:
     """An organiser records a battle between two or more of the campaign's warbands. As with
     a player's report (``report_battle``), each side then enters its warriors
@@ -114,6 +116,7 @@ def record_battle(
     return report_battle(
         actor=actor, campaign=campaign, scenario=scenario, results=results, fought_on=fought_on,
         random_fortune=random_fortune, notes=notes, scenario_key=scenario_key,
+        fixture_id=fixture_id,
     )  # fmt: skip
 
 
@@ -162,6 +165,7 @@ def report_battle(
     fortune_table: str = "d66",
     notes: str = "",
     scenario_key: str = "",
+    fixture_id: int | None = None,
 ) -> Battle:
     """A participant (or an organiser) reports a battle: its scenario (``scenario_key``, one
     of the rulebook's, or blank and named in ``scenario``) and each warband's result. The
@@ -177,6 +181,8 @@ def report_battle(
     if not scenario:
         raise RuleViolation("Name the scenario.")
     check_results(results)
+    # from a planned game (``fixture_id``), which it then links to; the campaign may require one
+    fixture = starting.claim(campaign, fixture_id, [r.warband_id for r in results])
     warbands = lock_warbands(campaign, [r.warband_id for r in results])
     report_permissions.check_reports(actor, campaign, fought=_owns_one(actor, results, warbands))
     battle = Battle.objects.create(
@@ -205,6 +211,7 @@ def report_battle(
             else Participant.Confirmation.PENDING,
             confirmed_by=actor if mine else None,
         )
+    starting.link(fixture, battle)
     cache.changed(campaign=campaign, battle=battle)  # the battles list, the dashboards
     return battle
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 
 from campaign.todo import Source, Waiting
-from league.todo import aftermath, organising, reports
+from league.todo import aftermath, organising, reports, schedule
 from league.todo.shared import one_list
 
 SOURCES: tuple[Source, ...] = (
@@ -25,17 +25,7 @@ SOURCES: tuple[Source, ...] = (
     aftermath.captive_offers,
     organising.corrections_to_approve,
     organising.declarations_proposed,
-    # --- Challenges and fixtures (``battles/schedule/``): added here at merge -------------
-    # ``schedule.challenges_awaiting(user)`` (a challenge for one of his warbands to accept
-    # or refuse) and ``schedule.open_fixtures_for(user)`` (a fixture of the round his warband
-    # has yet to play). Each must be a ``campaign.todo.Source``: take the user and return
-    # ``Waiting`` items (``kind`` "challenge" and "fixture"; the campaign's id and name, a
-    # path from ``reverse``, since when), of open campaigns only, in one query (with
-    # ``select_related`` of the campaign), saying nothing secret. The dashboard keeps the
-    # list under the versions of the user's campaigns: the services that make a challenge or
-    # a fixture wait, or stop waiting, must name the campaign (``campaign.cache.changed``).
-    # Then list both here and build one of each in ``tests/league/test_todo.py``'s
-    # ``league_of``, so that the growth test counts their queries too.
+    schedule.challenges_to_answer,
 )
 
 _EPOCH = datetime.datetime.min.replace(tzinfo=datetime.UTC)

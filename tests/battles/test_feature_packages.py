@@ -1,4 +1,4 @@
-"""The layout of ``battles`` (README, layout): four feature packages beside the shared models,
+"""The layout of ``battles`` (README, layout): five feature packages beside the shared models,
 rules, dice and permissions; the features use each other only through the services
 pyproject.toml declares, and inside each one the layers point down: views, then forms, then
 the services (which never import a form or a view)."""
@@ -12,11 +12,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BATTLES = ROOT / "battles"
-FEATURES = ("report", "helper", "captives", "aftermath")
+FEATURES = ("report", "helper", "captives", "aftermath", "schedule")
 SHARED = {"__init__", "admin", "apps", "dice", "forms", "permissions", "urls"}
 
 
-def test_battles_holds_four_features_beside_the_shared_parts():
+def test_battles_holds_five_features_beside_the_shared_parts():
     packages = {p.name for p in BATTLES.iterdir() if (p / "__init__.py").exists()}
     modules = {p.stem for p in BATTLES.glob("*.py")}
     assert packages == {*FEATURES, "models", "rules", "migrations"}

@@ -10,6 +10,7 @@ from battles.captives import exchange, ransom
 from battles.models import Battle, Captive
 from battles.report import services, sides
 from battles.rules import ReportedResult
+from battles.schedule import challenges
 from core import notices
 from core.models import NoticePreference
 from tests.factories import UserFactory
@@ -201,3 +202,21 @@ def test_no_mail_and_no_address_mean_no_mail(duel, django_capture_on_commit_call
         ransom.set_ransom(brandt, actor=scourge.owner, ransom=70, into=chest)
 
     assert mail.outbox == []
+
+
+def test_a_challenge_is_mailed_to_the_challenged_player_only(
+    duel, django_capture_on_commit_callbacks
+):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    choose(scourge.owner, "each")
+    choose(reavers.owner, "each")
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge = challenges.issue_challenge(
+            duel["campaign"], actor=reavers.owner, challenger_id=reavers.pk,
+            opponent_ids=[scourge.pk],
+        )  # fmt: skip
+
+    [sent] = mail.outbox
+    assert sent.to == [scourge.owner.email]
+    assert sent.subject == f"A challenge waits for your answer ({duel['campaign'].name})"
+    assert f"/schedule/#challenge-{challenge.pk}" in sent.body

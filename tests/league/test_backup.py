@@ -19,8 +19,10 @@ from battles.helper.start import start_game
 from battles.models import (
     Battle,
     Captive,
+    ChallengeAnswer,
     DiceRoll,
     Fighter,
+    FixtureSide,
     GameEvent,
     PostBattleSequence,
     StepAction,
@@ -78,6 +80,11 @@ def signature() -> dict:
         "journals": [(r.pk, r.journal()) for r in StepRecord.objects.order_by("pk")],
         "summaries": list(StepAction.objects.order_by("pk").values_list("record", "summary")),
         "events": CampaignEvent.objects.count(),
+        "fixtures": sorted(FixtureSide.objects.values_list(
+            "fixture_id", "fixture__round__number", "fixture__battle_id", "warband__name")),
+        "challenges": sorted(ChallengeAnswer.objects.values_list(
+            "challenge_id", "challenge__status", "challenge__fixture_id", "warband__name",
+            "answer")),
     }  # fmt: skip
 
 

@@ -26,7 +26,7 @@ PLAYER_IDS = {
 ORGANISER_IDS = {
     "start-campaign", "inviting", "campaign-options", "option-carried-items",
     "option-quartermaster", "option-organiser-sees-secrets", "option-random-fortune",
-    "random-fortune", "recording", "corrections", "members", "powers", "closing",
+    "random-fortune", "recording", "corrections", "members", "powers", "closing", "schedule",
 }  # fmt: skip
 
 

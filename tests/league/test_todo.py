@@ -12,6 +12,7 @@ from battles.helper import moves
 from battles.models import Battle, Captive
 from battles.report import services, sides
 from battles.rules import ReportedResult, play
+from battles.schedule import challenges
 from league import todo
 from tests.battles.test_step_zero import confirmed_battle, declare
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
@@ -137,6 +138,17 @@ def test_a_correction_asked_waits_for_the_organiser_who_approves_it(duel):
     assert todo.waiting_for(reavers.owner) == []
 
 
+def test_a_challenge_waits_for_the_challenged_until_he_answers(duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    challenge = challenges.issue_challenge(
+        duel["campaign"], actor=reavers.owner, challenger_id=reavers.pk, opponent_ids=[scourge.pk]
+    )
+    assert kinds(scourge.owner) == [("challenge", "Reavers challenges Scourge: accept or decline")]
+    assert kinds(reavers.owner) == []  # his own challenge waits for nothing of his
+    challenges.answer_challenge(challenge, actor=scourge.owner, accept=True)
+    assert kinds(scourge.owner) == []
+
+
 def test_a_closed_campaign_asks_nothing_more(duel):
     reported(duel)
     duel["campaign"].status = "closed"
@@ -168,6 +180,9 @@ def league_of(user, organiser) -> None:
     corrections.set_experience(
         scourge.warriors.get(name="Brandt"), actor=scourge.owner, experience=9, reason="Misread"
     )
+    challenges.issue_challenge(
+        campaign, actor=scourge.owner, challenger_id=scourge.pk, opponent_ids=[reavers.pk]
+    )  # a challenge to answer
 
 
 def test_the_lists_queries_do_not_grow_with_the_league(django_assert_max_num_queries):
@@ -182,13 +197,16 @@ def test_the_lists_queries_do_not_grow_with_the_league(django_assert_max_num_que
     small = queries(user), queries(organiser)
     for _ in range(3):
         league_of(user, organiser)
-    # Four leagues, each with a side, carried items, a sequence, a ransom and a turn.
-    assert len(todo.waiting_for(user)) == 4 * 5
+    # Four leagues, each with a side, carried items, a sequence, a ransom, a turn and a
+    # challenge.
+    assert len(todo.waiting_for(user)) == 4 * 6
     with django_assert_max_num_queries(small[0]):
         assert len({i.campaign_id for i in todo.waiting_for(user)}) == 4
     with django_assert_max_num_queries(small[1]):
         assert [i.kind for i in todo.waiting_for(organiser)].count("correction") == 4
-    assert small == (5, 9)  # a player: five reads; an organiser: four more
+    # a player: five reads and two for his challenges (the answers prefetched); an organiser:
+    # four more, and one that finds no challenge for him
+    assert small == (7, 10)
 
 
 def test_the_dashboard_shows_what_waits_and_says_when_nothing_does(client, duel):

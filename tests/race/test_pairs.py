@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.race import page_pairs, undo_pairs  # noqa: F401 (their pairs register on import)
+from tests.race import (  # noqa: F401 (their pairs register on import)
+    page_pairs,
+    schedule_races,
+    undo_pairs,
+)
 from tests.race.harness import PAIRS, endpoints, fire_pair
 from warbands import treasury
 

@@ -17,6 +17,7 @@ from tests.race import (
     hired_sword_races,  # noqa: F401 (its races register when it is imported)
     league_races,
     play_races,
+    schedule_races,
     sequence_flow_races,
     sequence_races,  # noqa: F401 (its races register when it is imported)
     warband_races,
@@ -34,6 +35,7 @@ NOT_RACED = {
     **correction_races.NOT_RACED,
     **captive_races.NOT_RACED,
     **play_races.NOT_RACED,
+    **schedule_races.NOT_RACED,
 }
 
 

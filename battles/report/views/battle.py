@@ -12,7 +12,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -40,6 +39,7 @@ from battles.report.forms import (
     reported_results,
 )
 from battles.report.views.board import BattleForms
+from battles.schedule import starting
 from campaign import fragments
 from campaign.permissions import can_run_campaign, get_campaign_for_user
 from core.dice import DiceError, MoreDice, roll_need
@@ -205,29 +205,32 @@ def _report_page(request, template: str, campaign, *, record: bool) -> HttpRespo
     warbands = _warbands_that_fight(campaign)
     data = request.POST if request.method == "POST" else None
     picked = scenario_picker(request, campaign, back="record" if record else "report")
-    initial = {"fought_on": timezone.localdate(), "scenario_key": rolled_key(request)}
+    # a planned game (``?fixture=``, then a hidden field) fills in its warbands and scenario
+    planned = starting.planned(campaign, (data or request.GET).get("fixture"))
+    initial = {"scenario_key": rolled_key(request), **planned.form}
     form = (RecordForm if record else ReportForm)(data, initial=initial, shown=picked["shown"])
-    rows = participant_rows(data, warbands)
-    errors: list[str] = []
+    rows = participant_rows(data, warbands, initial=planned.rows)
+    errors: list[str] = [planned.problem] if planned.problem else []
     if request.method == "POST":
-        results, errors = reported_results(rows)
+        results, found = reported_results(rows)
+        errors += found
         if form.is_valid() and not errors:
             fields = dict(form.cleaned_data)
             if not record:
                 fields["fortune_table"] = fields.get("fortune_table") or "d66"
             try:
                 service = services.record_battle if record else services.report_battle
-                battle = service(actor=request.user, campaign=campaign, results=results, **fields)
+                battle = service(
+                    actor=request.user, campaign=campaign, results=results,
+                    fixture_id=planned.fixture_id, **fields,
+                )  # fmt: skip
             except RuleViolation as refusal:
                 errors.append(str(refusal))
             else:
                 return _after_report(request, battle, record=record)
-    return render(
-        request,
-        template,
-        {"campaign": campaign, "form": form, "rows": rows, "errors": errors, **picked},
-        status=422 if errors or form.errors else 200,
-    )
+    context = {"campaign": campaign, "form": form, "rows": rows, "errors": errors, **picked}
+    status = 422 if data is not None and (errors or form.errors) else 200
+    return render(request, template, {**context, "fixture": planned.fixture}, status=status)
 
 
 def _after_report(request, battle: Battle, *, record: bool) -> HttpResponse:

@@ -1,8 +1,6 @@
-"""Demo data for local use: `manage.py seed_demo` (run by `make run`).
-
-Idempotent: every row is looked up by its natural key before it is created, so running the
-command again changes nothing (demo passwords are reset if someone changed them).
-"""
+"""Demo data for local use: `manage.py seed_demo` (run by `make run`). Idempotent: every row is
+looked up by its natural key before it is created, so running the command again changes nothing
+(demo passwords are reset if someone changed them). Its schedule: ``league.demo_schedule``."""
 
 import datetime
 
@@ -25,6 +23,7 @@ from battles.rules import ReportedResult, play, scenarios
 from campaign.models import Campaign, CampaignEvent, Membership
 from core.auth import DEMO_PASSWORD
 from core.dice import Roll, ScriptedDice
+from league.demo_schedule import seed_schedule
 from warbands import services, treasury
 from warbands.house_rules import allowed
 from warbands.house_rules import services as house_rules
@@ -225,6 +224,7 @@ class Command(BaseCommand):
         for username, warband_name in DEMO_SECOND_WARBANDS:
             self.seed_warband(campaign, User.objects.get(username=username), warband_name)
         self.seed_battles(campaign, User.objects.get(username="organiser"))
+        seed_schedule(campaign)
 
     @staticmethod
     def seed_house_rules(campaign: Campaign, organiser) -> None:
