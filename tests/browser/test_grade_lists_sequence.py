@@ -88,7 +88,9 @@ def play_the_sequence(page, width: int) -> None:
             store = page.locator("#step-panel form:has(input[name=action][value=store])")
             while store.count():
                 store.first.get_by_role("button", name="Store").click()
-                page.wait_for_load_state("networkidle")
+                # until htmx has swapped the answer in: the old form must not be counted
+                busy = page.locator(".htmx-request, .htmx-swapping, .htmx-settling")
+                expect(busy).to_have_count(0)
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= width, f"step {step} scrolls sideways: {wide} px"
         if step < 10:
