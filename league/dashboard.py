@@ -82,12 +82,10 @@ def next_steps(user, memberships, warbands) -> dict[int, list[Step]]:
 
 
 def next_games(user) -> dict:
-    """The dashboard's "Your next games": the user's planned games not played yet, and the
-    challenges that wait for his answer, each a fixed number of queries."""
-    return {
-        "fixtures": schedule.open_fixtures_for(user),
-        "challenges": schedule.challenges_awaiting(user),
-    }
+    """The dashboard's "Your next games": the user's planned games not played yet, in a fixed
+    number of queries. The challenges waiting for his answer are in "Waiting for you"
+    (``league.todo.schedule``)."""
+    return {"fixtures": schedule.open_fixtures_for(user)}
 
 
 def _disputed(user, organised: list[int]):

@@ -78,8 +78,8 @@ class Dashboard:
 
     @cached_property
     def next_games(self) -> dict:
-        """The user's games planned and not played yet, and the challenges waiting for his
-        answer (``battles.schedule.queries``): four queries, drawn in a kept fragment."""
+        """The user's games planned and not played yet (``battles.schedule.queries``): two
+        queries, drawn in a kept fragment."""
         return dashboard_reads.next_games(self.user)
 
     @cached_property

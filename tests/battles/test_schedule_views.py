@@ -210,11 +210,11 @@ def test_dashboard_lists_next_games_and_challenges(client, paired):
     page = client.get(reverse("dashboard")).content.decode()
     assert "Your next games" in page
     assert page.count('data-testid="next-game"') == 1
-    assert page.count('data-testid="challenge-waiting"') == 1
+    assert page.count('data-kind="challenge"') == 1
     assert f"?fixture={paired['fixture'].pk}" in page
     client.force_login(paired["scourge"].owner)  # the challenger waits for no answer
     page = client.get(reverse("dashboard")).content.decode()
-    assert page.count('data-testid="challenge-waiting"') == 0
+    assert page.count('data-kind="challenge"') == 0
     assert page.count('data-testid="next-game"') == 1
 
 

@@ -49,7 +49,7 @@ def test_pairing_and_answering_on_a_phone(live_server, chromium):
     player.goto(f"{live_server.url}/")
     expect(player.get_by_test_id("next-games")).to_be_visible()
     assert player.evaluate("document.documentElement.scrollWidth") <= WIDTH
-    player.get_by_test_id("challenge-waiting").get_by_role("link").click()
+    player.locator("[data-kind=challenge]").get_by_role("link").click()
     player.get_by_test_id("accept").click()
     expect(player.get_by_test_id("done")).to_contain_text("the game is planned")
     assert player.evaluate("document.documentElement.scrollWidth") <= WIDTH

@@ -28,4 +28,4 @@ def test_a_challenge_waits_for_alice(client, seeded_demo):  # noqa: F811
     client.force_login(alice)
     page = client.get(reverse("dashboard")).content.decode()
     assert "Your next games" in page
-    assert page.count('data-testid="challenge-waiting"') == 1
+    assert page.count('data-kind="challenge"') == 1
