@@ -278,8 +278,7 @@ def scenario(db, built_scenario):
 
 PK_OF_PREFIX = {
     "campaign": "campaign", "fortune": "campaign", "join": "campaign", "joining": "campaign",
-    "co": "campaign", "organiser": "campaign",
-    "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
+    "co": "campaign", "organiser": "campaign", "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
     "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
 CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start", "battle_export",
