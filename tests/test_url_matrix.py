@@ -1,8 +1,8 @@
 """Every URL, every role: the whole URLconf is walked, and each pattern is asked for by an
 anonymous visitor, a stranger from another campaign, an opponent in the same campaign, the
 owner of the objects in the URL and the campaign's organiser, with GET, a plain POST and an
-htmx POST. The answers must be those of ``MATRIX``; a pattern missing from it fails the test.
-A refused write (login redirect, 403, 404, 405) must leave the database exactly as it was.
+htmx POST. The answers must be those of ``MATRIX`` (a pattern missing from it fails); a refused
+write (login redirect, 403, 404, 405) must leave the database exactly as it was.
 
 Codes, one letter per role in the order of ``ROLES``:
   O  served: any answer but 403, 404, a server error or a redirect to the log-in page
@@ -278,8 +278,9 @@ def scenario(db, built_scenario):
 
 PK_OF_PREFIX = {
     "campaign": "campaign", "fortune": "campaign", "join": "campaign", "joining": "campaign",
-    "co": "campaign", "organiser": "campaign", "member": "campaign", "battle": "battle", "warband": "warband", "treasury": "warband",
-    "warrior": "warrior", "vessel": "vessel", "sequence": "sequence", "play": "campaign",
+    "co": "campaign", "organiser": "campaign", "member": "campaign", "battle": "battle",
+    "warband": "warband", "treasury": "warband", "warrior": "warrior", "vessel": "vessel",
+    "sequence": "sequence", "play": "campaign",
 }  # fmt: skip
 CAMPAIGN_ROUTES = {"battle_record", "battle_report", "play_start", "battle_export",
                    "standings_export", "standings_rules", "scenario_roll"}  # fmt: skip

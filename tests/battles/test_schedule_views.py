@@ -202,6 +202,19 @@ def test_play_start_from_a_fixture_fills_the_turn_order(client, paired):
     assert client.get(f"{url}?fixture=nonsense").status_code == 200
 
 
+def test_filtering_the_scenarios_keeps_the_planned_game(client, paired):
+    """The picker's filter is a GET form of its own: it carries the planned game along, so
+    the page it draws is still filled in from it."""
+    client.force_login(paired["scourge"].owner)
+    url = reverse("battle_report", args=[paired["campaign"].pk])
+    page = client.get(f"{url}?fixture={paired['fixture'].pk}").content.decode()
+    assert f'<input type="hidden" name="fixture" value="{paired["fixture"].pk}">' in page
+    filtered = client.get(url, {"fixture": paired["fixture"].pk, "words": "ambush"})
+    assert 'data-testid="planned-game"' in filtered.content.decode()
+    odd = client.get(url, {"fixture": '"><script>x</script>'}).content.decode()
+    assert "<script>x</script>" not in odd
+
+
 def test_dashboard_lists_next_games_and_challenges(client, paired):
     challenges.issue_challenge(paired["campaign"], actor=paired["scourge"].owner,
                                challenger_id=paired["scourge"].pk,
