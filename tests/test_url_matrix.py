@@ -1,15 +1,13 @@
 """Every URL, every role: the whole URLconf is walked, and each pattern is asked for by an
 anonymous visitor, a stranger from another campaign, an opponent in the same campaign, the
 owner of the objects in the URL and the campaign's organiser, with GET, a plain POST and an
-htmx POST. The answers must be those of ``MATRIX`` (a pattern missing from it fails); a refused
+htmx POST; the answers must be ``MATRIX``'s (a pattern missing from it fails), and a refused
 write (login redirect, 403, 404, 405) must leave the database exactly as it was.
 
-Codes, one letter per role in the order of ``ROLES``:
-  O  served: any answer but 403, 404, a server error or a redirect to the log-in page
-  L  redirected to the log-in page (anonymous visitors)
-  F  403 Forbidden: may know it exists, may not do it
-  H  404 Not Found: may not even learn that it exists
-  M  405 Method Not Allowed"""
+Codes, one letter per role in the order of ``ROLES``: O served (any answer but 403, 404, a
+server error or a redirect to the log-in page); L redirected to the log-in page (anonymous
+visitors); F 403 Forbidden (may know it exists, may not do it); H 404 Not Found (may not even
+learn that it exists); M 405 Method Not Allowed."""
 
 from __future__ import annotations
 
