@@ -15,7 +15,7 @@ Readings that hold for every scenario:
   (Bar Room Brawl, Forbidden Square, Gathering of the Horde, The Lair of the Snake).
 - Experience shared out as a dice pool (D6 to distribute among the heroes) is not a
   per-warrior award: it goes in ``table`` and is entered by hand.
-- "The Empire" settings of the Empire in Flames scenarios are written "Empire in Flames".
+- Settings are the Setting line's own words ("The Empire", as the other sources' data).
 - "Double experience" is written as an extra award of the same figure again.
 """
 
