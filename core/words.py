@@ -42,11 +42,13 @@ def article(phrase: str) -> str:
     return "an" if word[0] in "aeiou" else "a"
 
 
-def a(phrase: str) -> str:
-    """``phrase`` after its indefinite article: "an Orc Mob", "a Unicorn"."""
+def a(phrase: str, *, capital: bool = False) -> str:
+    """``phrase`` after its indefinite article: "an Orc Mob", "a Unicorn"; ``capital`` for
+    the start of a sentence ("An Orc Mob")."""
     if not phrase.strip():
         return phrase
-    return f"{article(phrase)} {phrase}"
+    said = article(phrase)
+    return f"{said.capitalize() if capital else said} {phrase}"
 
 
 def _plural_word(word: str) -> str:
@@ -58,6 +60,8 @@ def _plural_word(word: str) -> str:
             cut = len(word) - len(single)
             many = many if not word[cut:][:1].isupper() else many.capitalize()
             return word[:cut] + many
+    if re.search(r"[^su]s$", lower):
+        return word  # a name already plural: "Saddle Bags"
     if re.search(r"[^aeiou]y$", lower):
         return word[:-1] + "ies"
     if re.search(r"(s|x|z|ch|sh)$", lower):
@@ -79,3 +83,8 @@ def plural(count: int, singular: str, plural: str | None = None) -> str:
     if count == 1:
         return f"{count} {singular}"
     return f"{count} {plural or plural_of(singular)}"
+
+
+def A(phrase: str) -> str:
+    """``a`` at the start of a sentence: "An Orc Mob warband …"."""
+    return a(phrase, capital=True)

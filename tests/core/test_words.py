@@ -51,6 +51,8 @@ def test_article_alone():
         (2, "Fury", "2 Furies"),
         (2, "Warrior-Priest of Ulric", "2 Warrior-Priests of Ulric"),
         (4, "Undead", "4 Undead"),
+        (2, "Saddle Bags", "2 Saddle Bags"),
+        (2, "Boss", "2 Bosses"),
     ],
 )
 def test_plural_follows_the_count(count, singular, expected):
