@@ -96,6 +96,13 @@ def roster_entries(warriors) -> list[rules.RosterEntry]:
     return rules.roster_entries(warriors) + wardog_entries(warriors)
 
 
+def max_size(warband: Warband, warriors) -> int:
+    """The most models the warband may field with this roster: the list's maximum, and one
+    more while a Halfling Scout (the Cook) is with it (``rules.WarbandLimits.max_size``)."""
+    entries = rules.roster_entries(warriors)
+    return warband.warband_type.limits.max_size(entry.type_key for entry in entries)
+
+
 def missing_required_items(warriors) -> list[str]:
     """Warriors that lack an item category they must start with (Mutants: a mutation)."""
     messages = []
