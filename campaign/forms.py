@@ -64,14 +64,28 @@ class CoOrganiserForm(forms.Form):
 
 
 class CampaignStatusForm(forms.Form):
+    """Close, archive or reopen. Closing or archiving stops every change to the campaign, so it
+    asks for a ticked box (a refusal the page shows by the box, not only a script's prompt)."""
+
     status = forms.ChoiceField(
         choices=Campaign.Status.choices,
         widget=forms.Select(attrs={"aria-label": "Campaign status"}),
+    )
+    confirm = forms.BooleanField(
+        required=False,
+        label="Yes: closing or archiving stops every change until it is reopened",
     )
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("auto_id", "id_status_%s")
         super().__init__(*args, **kwargs)
+
+    def clean(self):
+        cleaned = super().clean()
+        status = cleaned.get("status")
+        if status and status != Campaign.Status.OPEN and not cleaned.get("confirm"):
+            self.add_error("confirm", f"Tick the box to confirm: the campaign will be {status}.")
+        return cleaned
 
 
 TIE_BREAKER_SLOTS = len(standings_rules.TIE_BREAKERS)

@@ -63,7 +63,10 @@ def campaign_status(request: HttpRequest, pk: int) -> HttpResponse:
             campaign, actor=request.user, status=form.cleaned_data["status"]
         )
         messages.success(request, f"The campaign is now {campaign.get_status_display().lower()}.")
-    return redirect("campaign_settings", campaign.pk)
+        return redirect("campaign_settings", campaign.pk)
+    # Refused (the box unticked, most often): the same choice again, with the reason by it.
+    context = {"campaign": campaign, "form": form}
+    return render(request, "campaign/status_confirm.html", context, status=422)
 
 
 @require_http_methods(["GET", "POST"])

@@ -132,6 +132,7 @@ def warband_print(request: HttpRequest, pk: int) -> HttpResponse:
         "glossary": glossary.as_list(),
         "rating": services.rating(warriors),
         "models": sum(w.group_size for w in warriors if not w.hired_sword_id),
+        "max_size": services.max_size(warband, warriors),
         "may_see_treasury": may_see,
         "treasury": private_treasury(request.user, warband) if private else None,
         "printed_on": timezone.localdate(),

@@ -25,6 +25,7 @@ from campaign.permissions import is_member
 from campaign.services import record_event
 from core.dice import Dice, d6
 from core.errors import RuleViolation
+from core.words import a
 from warbands import heirlooms, permissions, rules, treasury
 from warbands.equipment import buyer_of, list_entries_by_type, list_entries_for
 from warbands.house_rules import allowed
@@ -93,6 +94,13 @@ def roster_entries(warriors) -> list[rules.RosterEntry]:
     """The roster as the hiring rules see it (a hired sword: an entry of no models), the
     wardogs its heroes own included (``warbands.wardogs``)."""
     return rules.roster_entries(warriors) + wardog_entries(warriors)
+
+
+def max_size(warband: Warband, warriors) -> int:
+    """The most models the warband may field with this roster: the list's maximum, and one
+    more while a Halfling Scout (the Cook) is with it (``rules.WarbandLimits.max_size``)."""
+    entries = rules.roster_entries(warriors)
+    return warband.warband_type.limits.max_size(entry.type_key for entry in entries)
 
 
 def missing_required_items(warriors) -> list[str]:
@@ -251,7 +259,7 @@ def roll_starting_spells(warrior: Warrior, warrior_type: WarriorType, dice: Dice
     if not warrior_type.spell_list_id or not warrior_type.starting_spells:
         return
     if dice is None:
-        raise ValueError(f"hiring a {warrior_type.name} needs dice for the starting spell")
+        raise ValueError(f"hiring {a(warrior_type.name)} needs dice for the starting spell")
     spells = {spell.d6: spell for spell in Spell.objects.filter(spell_list=warrior_type.spell_list)}
     known: set[int] = set()
     wanted = min(warrior_type.starting_spells, len(spells))

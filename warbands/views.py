@@ -144,6 +144,7 @@ def muster_context(warband: Warband, *, refused=None) -> dict:
         "chooses_leader": chooses,
         "rating": services.rating(warriors),
         "models": sum(w.group_size for w in warriors if not w.hired_sword_id),
+        "max_size": services.max_size(warband, warriors),
         "heroes": sum(1 for w in warriors if w.is_hero and not w.hired_sword_id),
         "hireable": [
             (
@@ -379,6 +380,10 @@ class RosterSheet:
     def models(self) -> int:
         """The warband's size against its maximum: hired swords do not count (Hired Swords)."""
         return sum(w.group_size for w in self.warriors if not w.hired_sword_id)
+
+    @cached_property
+    def max_size(self) -> int:
+        return services.max_size(self.warband, self.warriors)
 
     @cached_property
     def _held(self) -> list[StorageContainer]:

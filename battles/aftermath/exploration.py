@@ -296,7 +296,7 @@ def location_context(ctx: Context) -> rules.LocationContext:
     groups = []
     on_roster = warband_services.roster(ctx.warband)
     models = sum(w.group_size for w in on_roster)
-    room = models < ctx.warband.warband_type.max_warriors
+    room = models < warband_services.max_size(ctx.warband, on_roster)
     for group in on_roster:
         race = group.warrior_type.race
         if (
@@ -470,7 +470,7 @@ def _free_zombies(ctx: Context, count: int) -> str:
     if zombie is None:
         return ""
     on_roster = list(warband_services.roster(ctx.warband))
-    room = ctx.warband.warband_type.max_warriors - sum(w.group_size for w in on_roster)
+    room = warband_services.max_size(ctx.warband, on_roster) - sum(w.group_size for w in on_roster)
     joining = min(count, max(room, 0))
     left = joining
     for group in [w for w in on_roster if w.warrior_type_id == zombie.pk and w.status == "active"]:

@@ -38,6 +38,7 @@ from battles.models import SequenceTask
 from battles.rules import exploration as rules
 from core.dice import MoreDice, Need, TypedDice
 from core.errors import RuleViolation
+from core.words import A, a
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warrior, WarriorItem, WarriorSkill
 from warbands.rules import containers as container_rules
@@ -202,20 +203,20 @@ class RareItems(TreasuryStep):
                 raise RuleViolation("Choose a rare item or container.", field="goods")
             if spec.rarity > result["total"]:
                 raise RuleViolation(
-                    f"A {spec.name} is Rare {spec.rarity}: the roll was {result['total']}."
+                    f"{A(spec.name)} is Rare {spec.rarity}: the roll was {result['total']}."
                 )
             need = Need(0, note=f"its price is fixed: {spec.price} gc")
-            hero = haggle.check(ctx, spec.price, f"A {spec.name}") if values.get("haggle") else None
+            hero = haggle.check(ctx, spec.price, A(spec.name)) if values.get("haggle") else None
             need = haggle.with_haggle(need) if hero else need
             dice = exactly(dice, need, f"The {spec.name}'s price")
             price, haggled = spec.price, ""
             if hero is not None:
-                done = haggle.haggle(ctx, hero, dice, price, f"a {spec.name}")
+                done = haggle.haggle(ctx, hero, dice, price, a(spec.name))
                 price, haggled = done.price, f" ({done.describe()})"
-            paid = pay(ctx, price, f"a {spec.name}", prefer=values["pay_from"])
+            paid = pay(ctx, price, a(spec.name), prefer=values["pay_from"])
             made = ctx.journal.create(StorageContainer, warband=ctx.warband, kind=key)
             treasury.number_alike(ctx.warband.pk, key, [made])
-            bought = f"a {spec.name} for {price} gc{haggled}"
+            bought = f"{a(spec.name)} for {price} gc{haggled}"
             receipt = f"Bought the {made}: {paid}{haggled}."
         else:
             item = Item.objects.filter(key=key).first()

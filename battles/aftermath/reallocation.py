@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from battles.aftermath.engine import action
 from battles.aftermath.treasury_steps import TreasuryStep
+from core.words import a
 from warbands.models import amount_parts
 
 
@@ -51,7 +52,7 @@ class Reallocate(TreasuryStep):
     @action
     def buy_container(self, ctx, form, dice):
         bought = ctx.journal.created(form.apply(actor=ctx.actor, context=ctx.treasury_context()))
-        return f"Bought a {bought.spec.name} for {bought.spec.price} gc."
+        return f"Bought {a(bought.spec.name)} for {bought.spec.price} gc."
 
     @action
     def sell_container(self, ctx, form, dice):

@@ -20,6 +20,7 @@ from battles.models import PostBattleSequence, SequenceTask
 from battles.rules import sawbones as rules
 from core.dice import Need
 from core.errors import RuleViolation
+from core.words import a
 from warbands.house_rules import allowed
 from warbands.models import Injury, Warrior
 
@@ -111,7 +112,7 @@ def treat(ctx: Context, values: dict, dice) -> str:
         raise RuleViolation(f"Choose one of {hero.name}'s injuries.", field="injury")
     table = rules.table_for(injury.name)
     if table is None:
-        raise RuleViolation(f"No surgeon treats a {injury.name.lower()}.", field="injury")
+        raise RuleViolation(f"No surgeon treats {a(injury.name.lower())}.", field="injury")
     dice = exactly(dice, Need(2, note="2D6"), "The surgery roll")
     paid = pay(ctx, rules.FEE, f"{hero.name}'s visit to the physician", prefer=values["pay_from"])
     roll = dice.roll(2, 6, f"{hero.name}: {table} surgery (2D6)")

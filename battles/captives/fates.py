@@ -29,6 +29,7 @@ from campaign.models import CampaignEvent
 from core.dice import Need, d6
 from core.errors import RuleViolation
 from warbands import rules as roster_rules
+from warbands import services as warband_services
 from warbands import treasury
 from warbands.models import StorageContainer, Warrior, WarriorItem, WarriorType
 from warbands.rules.families import counted_family
@@ -118,11 +119,16 @@ def _raise_zombie(captive: Captive) -> str:
     on_roster = list(
         Warrior.objects.on_roster()
         .filter(warband=captor)
-        .only("name", "group_size", "warrior_type", "status")
+        .select_related("warrior_type")
+        .only(
+            "name", "group_size", "status", "is_hero", "is_leader", "hired_sword",
+            "warrior_type__key",
+        )
         .order_by("pk")
-    )
-    limit = captor.warband_type.max_warriors
-    if sum(w.group_size for w in on_roster) >= limit:
+    )  # fmt: skip
+    # Hired swords count in neither the size nor its limit, but the Cook raises it by one.
+    limit = warband_services.max_size(captor, on_roster)
+    if sum(w.group_size for w in on_roster if not w.hired_sword_id) >= limit:
         raise RuleViolation(f"{captor.name} has {limit} warriors already: no room for a Zombie.")
     name = captive.warrior.name
     for group in on_roster:

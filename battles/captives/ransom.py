@@ -48,9 +48,9 @@ def set_ransom(
     captive.save(update_fields=["ransom", "ransom_into"])
     name, owner = captive.warrior.name, captive.warrior.warband.name
     if ransom is None:
-        said = f"withdraw the ransom asked for {name} of {owner}"
+        said = f"withdraws the ransom asked for {name} of {owner}"
     else:
-        said = f"{'change the' if asked else 'ask a'} ransom for {name} of {owner}"
+        said = f"{'changes the' if asked else 'asks a'} ransom for {name} of {owner}"
     announce(captive, CampaignEvent.Kind.CAPTURED, f"{captive.captor.name} {said}.")
     if ransom is not None:
         tell_owner(captive, kind="ransom")

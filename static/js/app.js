@@ -1,8 +1,8 @@
 // What htmx leaves silent, said in place, so a click never seems to do nothing: a request
 // that fails (a stale tab, a 403 or 404, a server error, a dropped connection) shows a small
 // notice with a way to reload; choosing a battle result ticks "took part" on its row; the
-// step list folds on a phone. No inline code: the Content Security Policy allows only this
-// file.
+// step list folds on a phone; a copy button copies the join link. No inline code: the
+// Content Security Policy allows only this file.
 (function () {
   "use strict";
 
@@ -64,6 +64,55 @@
   }
   document.addEventListener("DOMContentLoaded", function () { fold(document); });
   document.addEventListener("htmx:afterSwap", function () { fold(document); });
+
+  // A copy button ([data-copy] names the element whose text it copies: the join link). Drawn
+  // hidden, shown here: without this script the text stays there to select by hand.
+  function showCopyButtons(root) {
+    root.querySelectorAll("button[data-copy][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { showCopyButtons(document); });
+  document.addEventListener("htmx:afterSwap", function () { showCopyButtons(document); });
+
+  function copied(id, text) {
+    var said = document.querySelector("[data-copy-said='" + id + "']");
+    if (said) said.textContent = text;
+  }
+
+  function copyBySelection(source, id) {
+    // Where the clipboard API is missing (a page served over plain HTTP): select the text
+    // and copy it, or leave it selected for the player to copy.
+    var range = document.createRange();
+    range.selectNodeContents(source);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    var done = false;
+    try {
+      done = document.execCommand("copy");
+    } catch (e) {
+      done = false;
+    }
+    copied(id, done ? "Copied." : "Selected: copy it with your keyboard.");
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-copy]");
+    if (!button) return;
+    var id = button.getAttribute("data-copy");
+    var source = document.getElementById(id);
+    if (!source) return;
+    var text = source.textContent.trim();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(
+        function () { copied(id, "Copied."); },
+        function () { copyBySelection(source, id); }
+      );
+    } else {
+      copyBySelection(source, id);
+    }
+  });
 
   // A battle report's row: choosing a result means the warband took part.
   document.addEventListener("change", function (event) {

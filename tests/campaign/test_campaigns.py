@@ -321,7 +321,9 @@ def test_a_warband_still_mustering_cannot_fight(client, league):
 def test_a_closed_campaign_refuses_every_write(client, league):
     campaign = league["campaign"]
     client.force_login(league["organiser"])
-    client.post(reverse("campaign_status", args=[campaign.pk]), {"status": "closed"})
+    client.post(
+        reverse("campaign_status", args=[campaign.pk]), {"status": "closed", "confirm": "on"}
+    )
     campaign.refresh_from_db()
     assert campaign.status == "closed"
     reavers = league["reavers"]
@@ -416,7 +418,9 @@ def test_the_dashboard_says_what_to_do_next_in_each_campaign(client, league):
 def test_archived_campaigns_leave_the_dashboard(client, league):
     campaign = league["campaign"]
     client.force_login(league["organiser"])
-    client.post(reverse("campaign_status", args=[campaign.pk]), {"status": "archived"})
+    client.post(
+        reverse("campaign_status", args=[campaign.pk]), {"status": "archived", "confirm": "on"}
+    )
 
     assert campaign.name not in client.get(reverse("dashboard")).content.decode()
     assert client.get(reverse("campaign_detail", args=[campaign.pk])).status_code == 200

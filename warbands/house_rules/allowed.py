@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from campaign.models import Campaign
+from core.words import a
 from warbands.models import HiredSwordType, HouseRules, WarbandType
 from warbands.models.house_rules import every_grade, every_sword_grade
 from warbands.rules import house_rules as rules
@@ -75,7 +76,7 @@ def sword_refusal(campaign: Campaign | int, sword: HiredSwordType, house=UNREAD)
     allowance = swords_allowed(house)
     if allowance.allows(sword.key, sword.grade):
         return None
-    return _refusal(allowance, house.sword_names, sword, name=f"a {sword.name}",
+    return _refusal(allowance, house.sword_names, sword, name=a(sword.name),
                     kind="hired sword", every=every_sword_grade())  # fmt: skip
 
 

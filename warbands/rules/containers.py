@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.errors import RuleViolation
+from core.words import A, a, plural
 
 __all__ = [
     "BOXES",
@@ -189,7 +190,7 @@ def check_contents(kind: str, contents: Contents, children: Sequence[str] = ()) 
     capacity = open_capacity(kind, children)
     if own.either_or and contents.gold and contents.wyrdstone:
         raise RuleViolation(
-            f"A {own.name} holds up to {capacity.gold} gc or {capacity.wyrdstone} wyrdstone "
+            f"{A(own.name)} holds up to {capacity.gold} gc or {capacity.wyrdstone} wyrdstone "
             "shard, not both."
         )
     for value, limit, name in (
@@ -215,21 +216,23 @@ def check_placement(
         limits = dict(carrier.carries)
         if child not in limits:
             allowed = " and ".join(spec(kind).name for kind in limits)
-            raise RuleViolation(f"A {carrier.name} carries only {allowed}.")
+            raise RuleViolation(f"{A(carrier.name)} carries only {allowed}.")
         if sum(1 for sibling in siblings if sibling == child) + 1 > limits[child]:
-            raise RuleViolation(f"A {carrier.name} carries at most {limits[child]} {placed.name}.")
+            raise RuleViolation(
+                f"{A(carrier.name)} carries at most {plural(limits[child], placed.name)}."
+            )
         return
     if not carrier.space:
-        raise RuleViolation(f"Nothing can be put in a {carrier.name}.")
+        raise RuleViolation(f"Nothing can be put in {a(carrier.name)}.")
     if child not in _BOXES:
-        raise RuleViolation(f"A {placed.name} cannot go in a {carrier.name}.")
+        raise RuleViolation(f"{A(placed.name)} cannot go in {a(carrier.name)}.")
     used = sum(spec(sibling).size for sibling in siblings)
     if used + placed.size > carrier.space:
         raise RuleViolation(
-            f"There is no room for a {placed.name} in the {carrier.name}: it holds five "
+            f"There is no room for {a(placed.name)} in the {carrier.name}: it holds five "
             "treasure chests, ten large sacks or twenty backpacks/saddle bags"
             if carrier.space == 20
-            else f"There is no room for a {placed.name} on the {carrier.name}'s roof: it holds "
+            else f"There is no room for {a(placed.name)} on the {carrier.name}'s roof: it holds "
             "two treasure chests, four large sacks or eight backpacks/saddle bags"
         )
     if carrier.open_holding and parent_contents is not None:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core.errors import RuleViolation
+from core.words import A, a
 
 __all__ = [
     "HiredSwordTerms",
@@ -56,7 +57,7 @@ def hire_refusal(
     """Why a warband of ``family`` may not hire him (``None`` when it may). ``list_rule`` is the
     warband list's own ``hired_swords`` restriction, when it has one; ``warband_list`` the
     list's key, for a hired sword that names lists rather than families."""
-    refused = f"A {family} warband may not hire a {terms.name}."
+    refused = f"{A(family)} warband may not hire {a(terms.name)}."
     if list_rule == "none":
         return f"{family} warbands hire no hired swords."
     if list_rule == "no_elves" and terms.race == "elf":
@@ -86,10 +87,10 @@ def held_refusal(terms: HiredSwordTerms, held_keys: Iterable[str]) -> str | None
     to serve beside another), or ``None``."""
     held = set(held_keys)
     if terms.key in held:
-        return f"The warband has a {terms.name} already: one of each type."
+        return f"The warband has {a(terms.name)} already: one of each type."
     rivals = sorted(held & set(terms.never_with))
     if rivals:
-        return f"A {terms.name} will not serve beside the warband's {', '.join(rivals)}."
+        return f"{A(terms.name)} will not serve beside the warband's {', '.join(rivals)}."
     return None
 
 
@@ -112,7 +113,7 @@ def check_hire_sword(
         raise RuleViolation(reason)
     if terms.hire_fee > gold:
         raise RuleViolation(
-            f"Hiring a {terms.name} costs {terms.hire_fee} gc but only {gold} gc are at hand."
+            f"Hiring {a(terms.name)} costs {terms.hire_fee} gc but only {gold} gc are at hand."
         )
     return terms.hire_fee
 

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from campaign import cache
 from core.errors import RuleViolation
+from core.words import A, a
 from warbands import permissions
 from warbands.models import StorageContainer, VesselItem, Warband, Warrior
 from warbands.rules import containers as rules
@@ -64,24 +65,24 @@ def buy_container(
         raise PermissionDenied("Only the warband's owner may buy for it.")
     spec = rules.spec(kind)
     if spec.price is None:
-        raise RuleViolation(f"A {spec.name} is not bought as a container.")
+        raise RuleViolation(f"{A(spec.name)} is not bought as a container.")
     if spec.rarity is not None and not rarity_passed:
         raise RuleViolation(
-            f"A {spec.name} is Rare {spec.rarity}: buy it after a successful rarity roll in the "
+            f"{A(spec.name)} is Rare {spec.rarity}: buy it after a successful rarity roll in the "
             "post-battle sequence."
         )
     if spec.hero_only:
         if holder is None or holder.warband_id != warband.pk:
             raise RuleViolation(f"Choose the hero who carries the {spec.name}.")
         if not holder.is_hero:
-            raise RuleViolation(f"Only heroes may use a {spec.name}; {holder.name} is not one.")
+            raise RuleViolation(f"Only heroes may use {a(spec.name)}; {holder.name} is not one.")
         if StorageContainer.objects.filter(kind=kind, holder=holder).exists():
-            raise RuleViolation(f"{holder.name} already has a {spec.name}.")
-    context = with_note(context or Context(step=step), actor, f"bought a {spec.name}")
+            raise RuleViolation(f"{holder.name} already has {a(spec.name)}.")
+    context = with_note(context or Context(step=step), actor, f"bought {a(spec.name)}")
     if warband.is_draft:
         if spec.price > warband.gold_crowns:
             raise RuleViolation(
-                f"A {spec.name} costs {spec.price} gc but only {warband.gold_crowns} gc are left."
+                f"{A(spec.name)} costs {spec.price} gc but only {warband.gold_crowns} gc are left."
             )
         warband.gold_crowns -= spec.price
         warband.save(update_fields=["gold_crowns"])
@@ -93,7 +94,7 @@ def buy_container(
         (pay_from,) = lock_held(pay_from)
         if pay_from.gold_crowns < spec.price:
             raise RuleViolation(
-                f"A {spec.name} costs {spec.price} gc; the {pay_from} holds "
+                f"{A(spec.name)} costs {spec.price} gc; the {pay_from} holds "
                 f"{pay_from.gold_crowns} gc."
             )
         add_treasure(pay_from, gold=-spec.price, reason=Reason.PURCHASE, context=context)
@@ -117,7 +118,7 @@ def _able_to_pay(warband: Warband, price: int, name: str) -> StorageContainer:
     )
     if able is None:
         raise RuleViolation(
-            f"A {name} costs {price} gc and no container holds that much: move gold into one "
+            f"{A(name)} costs {price} gc and no container holds that much: move gold into one "
             "container first."
         )
     return able
@@ -168,7 +169,7 @@ def sell_container(
             proceeds_to,
             gold=price,
             reason=Reason.SALE,
-            context=with_note(context, actor, f"sold a {spec.name}"),
+            context=with_note(context, actor, f"sold {a(spec.name)}"),
             sold=container,
         )
 
@@ -188,7 +189,7 @@ def place_container(container: StorageContainer, parent: StorageContainer | None
         return container
     parent = locked[1]
     if parent.pk == container.pk or container.children.exists():
-        raise RuleViolation(f"A {container} cannot be put there.")
+        raise RuleViolation(f"{A(str(container))} cannot be put there.")
     siblings = list(parent.children.exclude(pk=container.pk).values_list("kind", flat=True))
     rules.check_placement(container.kind, parent.kind, siblings, parent.contents)
     container.parent = parent
