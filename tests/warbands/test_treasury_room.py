@@ -117,3 +117,14 @@ def test_a_pouch_holding_shards_has_no_room_for_gold():
     pouch = StorageContainer(kind="pouch", wyrdstone=1)
     assert room.room_of(pouch) == {"gold_crowns": 0, "wyrdstone": 0, "item_count": 0}
     assert room.room_of(StorageContainer(kind="pouch"))["gold_crowns"] == 6
+
+
+def test_selling_a_container_that_holds_something_says_how_to_empty_it(warband):
+    first, second, *_ = sacks(warband)
+
+    refused(
+        warband,
+        lambda: treasury.sell_container(first, actor=warband.owner, proceeds_to=second),
+        r"Empty the Large Sack 1 before selling it: move its 50 gc into another container "
+        r"\(or to “not stored yet”\) first\.$",
+    )
