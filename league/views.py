@@ -35,6 +35,7 @@ from league.lists import sorting, table_top
 from league.standings import COLUMNS
 from league.todo import reports as todo_reports
 from warbands import corrections
+from warbands.forms import ConfirmForm
 from warbands.models import RatingSnapshot, Warband
 from warbands.services import rating_expression
 
@@ -336,10 +337,11 @@ def member_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResp
 def warband_archive(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
     campaign = get_campaign_for_user(request, pk, organiser=True)
     warband = get_object_or_404(Warband, pk=warband_pk, campaign=campaign)
-    if request.method == "GET":
-        return render(
-            request, "league/warband_archive.html", {"campaign": campaign, "warband": warband}
-        )
+    form = ConfirmForm(request.POST if request.method == "POST" else None)
+    if not form.is_valid():  # asked first, and asked again without the box ticked
+        context = {"campaign": campaign, "warband": warband, "form": form}
+        status = 422 if form.errors else 200
+        return render(request, "league/warband_archive.html", context, status=status)
     try:
         services.archive_warband(warband, actor=request.user)
     except RuleViolation as refusal:

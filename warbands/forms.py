@@ -219,6 +219,16 @@ class RenameForm(forms.Form):
     name = forms.CharField(max_length=100)
 
 
+class ConfirmForm(forms.Form):
+    """An action that cannot be undone: done only with the box ticked, checked on the server
+    (a page without JavaScript, or a replayed post, asks as well)."""
+
+    confirm = forms.BooleanField(
+        label="I understand this cannot be undone.",
+        error_messages={"required": "Tick the box to confirm: this cannot be undone."},
+    )
+
+
 def _container_label(kind: str) -> str:
     spec = container_rules.spec(kind)
     return f"{spec.name} · {spec.price} gc · holds {spec.capacity.gold} gc"

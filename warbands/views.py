@@ -27,6 +27,7 @@ from warbands import equipment, hired_swords, leadership, permissions, services,
 from warbands.export import warband_as_json
 from warbands.forms import (
     BuyItemForm,
+    ConfirmForm,
     GroupSizeForm,
     HireForm,
     HireSwordForm,
@@ -472,7 +473,8 @@ def warrior_rename(request: HttpRequest, pk: int) -> HttpResponse:
 def warband_disband(request: HttpRequest, pk: int) -> HttpResponse:
     """Disbanding cannot be undone: the GET asks first."""
     warband = permissions.get_warband_for_user(request, pk, write=True)
-    if request.method == "POST":
+    form = ConfirmForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
         try:
             services.disband_warband(warband, actor=request.user)
         except RuleViolation as refusal:
@@ -480,7 +482,9 @@ def warband_disband(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{warband.name} has been disbanded.")
         return _redirect(request, "dashboard")
-    return render(request, "warbands/warband_disband.html", {"warband": warband})
+    context = {"warband": warband, "form": form}
+    status = 422 if form.errors else 200
+    return render(request, "warbands/warband_disband.html", context, status=status)
 
 
 @require_GET

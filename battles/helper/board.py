@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from battles.aftermath.carried_items import table_labels
 from battles.helper.animosity import animosity_due, subjects
 from battles.helper.moves import refusal
-from battles.helper.rout import may_rout, models_of, rerolls, rout_due
+from battles.helper.rout import may_rout, models_of, rerolls, rout_due, rout_first
 from battles.models import DiceRoll, Fighter, Game, GameEvent, GameSide
 from battles.rules import play
 from campaign import permissions
@@ -60,6 +60,11 @@ class SideView:
     @property
     def warband(self):
         return self.side.participant.warband
+
+    @property
+    def waits_for(self) -> str:
+        """Why its turn cannot move on yet (a Rout test due), or nothing."""
+        return rout_first(self.side) if self.due else ""
 
 
 @dataclass

@@ -142,6 +142,10 @@ def _drawn(game: Game, entries: list[dict], seats: Seats, *, events, fighters=No
         )
         delta.turn, delta.may_advance = True, seats.mine(current)
         delta.current = SideView(current)
+    # The side whose turn it is changed its count: a Rout test may now hold its Next phase.
+    turns = next((v for v in delta.statuses if v.side.position == game.player), None)
+    if turns is not None:
+        delta.turn, delta.may_advance, delta.current = True, seats.mine(turns.side), turns
     if any(e.get("d") for e in entries):
         delta.rolls = rolls_of(game)
     if any(e.by_id == user.pk and e.kind == GameEvent.Kind.STATE for e in events):

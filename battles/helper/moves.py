@@ -23,7 +23,7 @@ from battles.helper.common import (
     log,
 )
 from battles.helper.permissions import check_plays, check_turn
-from battles.helper.rout import rout_due
+from battles.helper.rout import rout_due, rout_first
 from battles.helper.turns import advance_turn
 from battles.models import Fighter, Game, GameEvent
 from battles.rules import play
@@ -181,9 +181,7 @@ def next_phase(battle_id: int, *, actor, seen: str = "") -> Game:
     side = current_side(game)
     check_turn(actor, game, side)
     if rout_due(game, side):
-        raise RuleViolation(
-            f"{side.participant.warband.name} takes its Rout test first (or routs)."
-        )
+        raise RuleViolation(rout_first(side))
     falling = Fighter.objects.filter(game=game, fall_height__gt=0).select_related("warrior")
     if falling:
         raise RuleViolation(f"Roll first the fall of {', '.join(f.name for f in falling)}.")

@@ -67,6 +67,11 @@ def rout_due(game: Game, side: GameSide, fighters=None) -> bool:
     return _turn_begins_a_quarter_down(game, side, fighters)
 
 
+def rout_first(side: GameSide) -> str:
+    """Why the side's turn waits: said beside the drawn-disabled Next phase and by its refusal."""
+    return f"{side.participant.warband.name} takes its Rout test first (or routs)."
+
+
 def may_rout(game: Game, side: GameSide, fighters=None) -> bool:
     """The side may rout of its own accord: when a Rout test is due, or, in a scenario without
     Rout tests, when one would have been (the text lets a warband give up there too)."""
@@ -139,7 +144,8 @@ def take_rout_test(battle_id: int, side_id: int, *, entered: str = "", actor) ->
         raise RuleViolation(f"{side.participant.warband.name} has no Rout test to take now.")
     side.rerolls_this_test = []
     _roll(game, side, entered, actor, "Rout test")
-    changed(game, sides=[side], dice=True)
+    # The whole board: passed, the turn goes on and its Next phase comes back.
+    changed(game, whole=True)
     return side
 
 
@@ -156,7 +162,8 @@ def reroll(battle_id: int, side_id: int, key: str, *, entered: str = "", actor) 
     if chosen.once_per_game:
         side.rerolls_used = [*side.rerolls_used, key]
     _roll(game, side, entered, actor, f"Rout test re-rolled ({chosen.label})")
-    changed(game, sides=[side], dice=True)
+    changed(game, whole=True)  # as the test itself
+
     return side
 
 

@@ -69,6 +69,21 @@ def test_selling_more_shards_than_held_is_refused(duel):
     assert not sequence.state.get("wyrdstone_sold")
 
 
+def test_a_sale_that_fits_no_container_says_to_sell_into_not_stored_yet(duel):
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 4)  # chest 100 gc, sacks 50, 50, 50, 27; 2 shards found
+    with pytest.raises(
+        RuleViolation, match=r"\(that would make 155\)\. Room left: Large Sack 4 23"
+    ):
+        act(sequence, "sell", owner, shards=2, into=chest(reavers).pk)
+    last = reavers.containers.filter(kind="large_sack").order_by("pk").last()
+    treasury.add_treasure(last, gold=23, reason="income")
+
+    with pytest.raises(RuleViolation, match="sell into “not stored yet” instead, spend it in"):
+        act(sequence, "sell", owner, shards=2, into=chest(reavers).pk)
+    assert "into the unstored treasure" in act(sequence, "sell", owner, shards=2, into="pile")
+
+
 # --- Step 5: veterans ----------------------------------------------------------------------
 
 

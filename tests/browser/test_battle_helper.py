@@ -193,8 +193,11 @@ def test_a_short_game_on_two_phones_reports_itself(live_server, chromium):
     banner = bob.get_by_test_id(f"rout-{scourge.pk}")
     expect(banner).to_contain_text("Scourge must take a Rout test")
     expect(alice.get_by_test_id(f"rout-{scourge.pk}")).to_be_visible(timeout=SEEN)
-    bob.get_by_test_id("next-phase").click()  # refused: the test comes first
-    expect(bob.get_by_role("alert").filter(has_text="takes its Rout test first")).to_be_visible()
+    expect(bob.get_by_test_id("next-phase")).to_have_count(0)  # the test comes first
+    expect(bob.get_by_test_id("next-phase-waiting")).to_be_disabled()
+    expect(bob.get_by_test_id("next-phase-why")).to_have_text(
+        "Scourge takes its Rout test first (or routs)."
+    )
     banner.get_by_test_id("rout-dice").fill("6 6")
     banner.get_by_test_id("rout-test").click()
     for page, wait in ((bob, 5_000), (alice, SEEN)):

@@ -87,7 +87,9 @@ def test_removal_and_archiving_by_a_player_change_nothing(client, world):
     campaign = world["campaign"]
 
     client.post(reverse("member_remove", args=[campaign.pk, world["member"].pk]))
-    client.post(reverse("warband_archive", args=[campaign.pk, world["warband"].pk]))
+    client.post(
+        reverse("warband_archive", args=[campaign.pk, world["warband"].pk]), {"confirm": "on"}
+    )
 
     world["member"].refresh_from_db()
     world["warband"].refresh_from_db()

@@ -167,7 +167,8 @@ def test_removing_a_player_archives_their_warbands_and_keeps_their_battles(clien
 def test_an_organiser_removes_a_warband(client, league):
     client.force_login(league["organiser"])
 
-    client.post(reverse("warband_archive", args=[league["campaign"].pk, league["scourge"].pk]))
+    url = reverse("warband_archive", args=[league["campaign"].pk, league["scourge"].pk])
+    client.post(url, {"confirm": "on"})
 
     league["scourge"].refresh_from_db()
     assert league["scourge"].status == "archived"
@@ -190,7 +191,7 @@ def test_a_warband_taken_out_of_play_lets_its_captives_go_home(client, league):
     ours = _held(scourge.warriors.filter(is_hero=True).last(), reavers, battle)
     client.force_login(league["organiser"])
 
-    client.post(reverse("warband_archive", args=[campaign.pk, scourge.pk]))
+    client.post(reverse("warband_archive", args=[campaign.pk, scourge.pk]), {"confirm": "on"})
 
     theirs.refresh_from_db()
     ours.refresh_from_db()
@@ -341,7 +342,8 @@ def test_a_closed_campaign_refuses_every_write(client, league):
         ("organiser", "post", reverse("campaign_settings", args=[campaign.pk]), {"name": "X"}),
         ("organiser", "post", reverse("join_code_regenerate", args=[campaign.pk]), {}),
         ("organiser", "post", reverse("co_organiser_add", args=[campaign.pk]), {"username": "x"}),
-        ("organiser", "post", reverse("warband_archive", args=[campaign.pk, reavers.pk]), {}),
+        ("organiser", "post", reverse("warband_archive", args=[campaign.pk, reavers.pk]),
+         {"confirm": "on"}),
         ("player", "post", reverse("treasury_move", args=[reavers.pk]),
          {"source": chest.pk, "target": sack.pk, "gold": 1}),
         ("player", "post", reverse("warband_rename", args=[reavers.pk]), {"name": "New"}),

@@ -49,7 +49,7 @@ def archive():
     return Shot(
         duel["organiser"],
         reverse("warband_archive", args=[duel["campaign"].pk, reavers.pk]),
-        {},
+        {"confirm": "on"},
         applied=told.count,
         htmx=False,
     )

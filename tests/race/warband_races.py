@@ -221,7 +221,7 @@ def disband():
     return Shot(
         warband.owner,
         reverse("warband_disband", args=[warband.pk]),
-        {},
+        {"confirm": "on"},
         applied=lambda: int(Warband.objects.get(pk=warband.pk).status == "disbanded"),
         htmx=False,
     )

@@ -146,7 +146,8 @@ def test_a_refused_move_shows_the_reason_and_changes_nothing(client, warband):
     )
 
     assert response.status_code == 422
-    assert "Only 50 gc fit in the Large Sack (that would make 57)" in response.content.decode()
+    told = "Only 50 gc fit in the Large Sack 4 (that would make 57). Room left: Treasure Chest 93"
+    assert told in response.content.decode()
     assert treasury.ledger_mismatches() == []
     sack.refresh_from_db()
     assert sack.gold_crowns == 27

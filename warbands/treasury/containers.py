@@ -143,8 +143,15 @@ def sell_container(
     spec = container.spec
     if spec is None or spec.price is None:
         raise RuleViolation("That cannot be sold.")
-    if not container.is_empty or container.children.exists() or container.vessel_items.exists():
-        raise RuleViolation(f"Empty the {container} before selling it.")
+    if not container.is_empty:
+        raise RuleViolation(
+            f"Empty the {container} before selling it: move its {container.contents_label} "
+            "into another container (or to “not stored yet”) first."
+        )
+    if container.children.exists():
+        raise RuleViolation(f"Take what the {container} carries off it before selling it.")
+    if container.vessel_items.exists():
+        raise RuleViolation(f"Take the vessels out of the {container} before selling it.")
     price = spec.price // 2
     container.status = StorageContainer.Status.SOLD
     container.parent = None

@@ -19,6 +19,7 @@ on the warband), which deadlocked a sale against a move into the sack being sold
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
@@ -31,6 +32,7 @@ from core.noting import Noting
 from warbands import permissions
 from warbands.models import Item, LedgerEntry, StorageContainer, StoredItem, Warband, Warrior
 from warbands.rules import containers as rules
+from warbands.treasury import room
 
 Reason = LedgerEntry.Reason
 # The balance fields of a container, saved together with the entries that explain them.
@@ -196,19 +198,35 @@ def children_kinds(container: StorageContainer) -> list[str]:
     return list(container.children.values_list("kind", flat=True))
 
 
-def check_contents(container: StorageContainer) -> None:
-    """Refuse contents the container's kind cannot hold (``rules.check_contents``); the pile
-    of unstored treasure holds anything."""
+def check_contents(
+    container: StorageContainer,
+    *,
+    known: Sequence[StorageContainer] = (),
+    entries: Sequence[LedgerEntry] = (),
+) -> None:
+    """Refuse contents the container's kind cannot hold (``rules.check_contents``), saying
+    where else they would fit (``room.explain``: ``known``, the change's containers with their
+    new balances; ``entries``, its ledger entries, which name its step); the pile of unstored
+    treasure holds anything."""
     if container.kind == StorageContainer.LOOSE:
         return
-    rules.check_contents(container.kind, container.contents, children_kinds(container))
+    children = children_kinds(container)
+    try:
+        rules.check_contents(container.kind, container.contents, children)
+    except RuleViolation as refusal:
+        step = next((e.step for e in entries if e.step is not None), None)
+        reason = next((e.reason for e in entries if e.container_id == container.pk), None)
+        told = room.explain(
+            str(refusal), container, children, known=known, step=step, reason=reason
+        )
+        raise RuleViolation(told) from refusal
 
 
 def save_balances(*containers: StorageContainer, entries: list[LedgerEntry] = ()) -> None:
     """Check the containers' new contents against the rules and save them with the ledger
     ``entries`` of the change (the caller's transaction holds both)."""
     for container in containers:
-        check_contents(container)
+        check_contents(container, known=containers, entries=entries)
     for container in containers:
         container.save(update_fields=BALANCES)
     # Their treasuries (the league never shows one).
