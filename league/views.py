@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -90,12 +91,19 @@ class Dashboard:
         return [(m, steps.get(m.campaign_id, [])) for m in self.memberships]
 
 
+@login_not_required
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The invitations to co-organise waiting for the user's answer; what waits for him across
     his campaigns (``league.todo``); every campaign of the user but the archived ones
     (running ones first) with what stands in each; and how many past (closed or archived)
-    campaigns the list of past campaigns holds, read in the same query as the others."""
+    campaigns the list of past campaigns holds, read in the same query as the others.
+
+    A visitor who is not logged in gets the landing page instead: what the app does, the two
+    guides, log in and sign up. It reads nothing from the database, so it shows nothing of
+    anybody's."""
+    if not request.user.is_authenticated:
+        return render(request, "league/landing.html")
     every = list(
         Membership.objects.active()
         .filter(user=request.user)

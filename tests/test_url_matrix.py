@@ -54,7 +54,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "guide_organiser": ("OOOOO", "MMMMM"),
     "guide_hired_swords": ("OOOOO", "MMMMM"),
     # Any logged-in user.
-    "dashboard": ("LOOOO", "LMMMM"),
+    "dashboard": ("OOOOO", "MMMMM"),  # a visitor gets the landing page
     "past_campaigns": ("LOOOO", "LMMMM"),
     "logout": ("LMMMM", "LLLLL"),  # logged out, back to the log-in page
     "password_change": ("LOOOO", "LOOOO"),

@@ -74,8 +74,9 @@ def test_a_new_player_joins_from_the_link_and_musters_a_warband(live_server, pag
 
 @pytest.mark.django_db(transaction=True)
 def test_an_organiser_signs_up_and_two_players_join_his_campaign(live_server, page, chromium):
-    page.goto(live_server.url + "/")
-    page.get_by_role("link", name="Create an account").click()
+    page.goto(live_server.url + "/")  # the landing page says what the app is, and the way in
+    expect(page.get_by_test_id("landing")).to_contain_text("post-battle sequence")
+    page.get_by_test_id("landing-signup").click()
     page.get_by_label("Username").fill("greta")
     page.get_by_label("Password:", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)

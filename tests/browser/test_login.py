@@ -10,9 +10,10 @@ def test_demo_player_logs_in_through_the_form_and_sees_the_dashboard(live_server
     settings.DEBUG = True  # the demo password only works with DEBUG on
     call_command("seed_demo")
 
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/")  # a visitor's landing page, with its way in
 
-    expect(page).to_have_url(live_server.url + "/accounts/login/?next=/")
+    page.get_by_test_id("landing-login").click()
+    expect(page).to_have_url(live_server.url + "/accounts/login/")
     page.get_by_label("Username").fill("alice")
     page.get_by_label("Password").fill(DEMO_PASSWORD)
     page.get_by_role("button", name="Log in").click()

@@ -11,11 +11,12 @@ from tests.urlwalk import iter_routes
 
 pytestmark = pytest.mark.django_db
 
-# The only pages an anonymous visitor may see. Everything else redirects to the login page.
+# The only pages an anonymous visitor may see (the dashboard's address is his landing page).
+# Everything else redirects to the login page.
 PUBLIC_ROUTES = {"login", "signup", "healthz", "readyz", "admin_login_redirect", "admin:login",
                  "password_reset", "password_reset_done", "password_reset_confirm",
                  "password_reset_complete", "guide_player", "guide_organiser",
-                 "guide_hired_swords"}  # fmt: skip
+                 "guide_hired_swords", "dashboard"}  # fmt: skip  # fmt: skip  (/: the landing page)
 
 
 def test_signup_creates_the_account_and_logs_in(client):
@@ -141,7 +142,8 @@ def test_logout_is_a_post_that_ends_the_session(client, user):
     assert response.status_code == 302
     assert response["Location"] == reverse("login")
     assert SESSION_KEY not in client.session
-    assert client.get(reverse("dashboard")).status_code == 302
+    assert 'data-testid="landing"' in client.get(reverse("dashboard")).content.decode()
+    assert client.get(reverse("past_campaigns")).status_code == 302
 
 
 def test_password_change_replaces_the_old_password(client, user, password):
@@ -210,7 +212,8 @@ def test_anonymous_visitors_are_sent_to_login_from_every_page_but_the_public_one
         assert final_url.startswith(reverse("login") + "?next="), (route.name, final_url)
         assert response.status_code == 200
         checked.append(route.name)
-    assert "dashboard" in checked and "password_change" in checked and "admin:index" in checked
+    assert "past_campaigns" in checked and "password_change" in checked
+    assert "admin:index" in checked
 
 
 def test_public_pages_answer_anonymous_visitors(client):
@@ -226,7 +229,8 @@ def test_the_admin_login_is_our_login_page(client):
 
 def test_an_htmx_request_without_login_redirects_the_whole_page(client):
     response = client.get(
-        reverse("dashboard"), headers={"HX-Request": "true", "HX-Current-URL": "http://testserver/"}
+        reverse("past_campaigns"),
+        headers={"HX-Request": "true", "HX-Current-URL": "http://testserver/"},
     )
 
     assert response.status_code == 200
