@@ -22,7 +22,7 @@ from battles import aftermath as sequences
 from battles.aftermath import carried_items
 from battles.aftermath import forms as step_forms
 from battles.helper import start as helper_start
-from battles.models import Captive, PostBattleSequence
+from battles.models import Battle, Captive, PostBattleSequence, WarriorOutcome
 from battles.report import services, sides
 from battles.rules import ReportedResult
 from core.dice import ScriptedDice
@@ -460,6 +460,28 @@ def confirm_with_every_side(battle, deeds=()):
             services.respond(battle, actor=warband.owner, agree=True)
     battle.refresh_from_db()
     return battle
+
+
+def side_as_played(battle, warband) -> None:
+    """The warband's player enters his side exactly as the battle helper wrote it."""
+    kept = [
+        sides.Outcome(o.warrior_id, o.out_of_action, o.enemies_out_of_action,
+                      taken_out_by_id=o.taken_out_by_id,
+                      models_out_of_action=o.models_out_of_action)
+        for o in WarriorOutcome.objects.filter(participant__battle=battle,
+                                               participant__warband=warband)
+    ]  # fmt: skip
+    sides.enter_side(battle, warband, actor=warband.owner, outcomes=kept)
+
+
+def held(warrior, captor) -> Captive:
+    """``warrior`` held by ``captor`` after a confirmed battle of their campaign, as step 1
+    leaves him."""
+    battle = Battle.objects.create(
+        campaign=captor.campaign, scenario="Skirmish", status=Battle.Status.CONFIRMED
+    )
+    Warrior.objects.filter(pk=warrior.pk).update(status=Warrior.Status.CAPTURED)
+    return Captive.objects.create(warrior=warrior, captor=captor, battle=battle)
 
 
 def message_beside(html: str, field_id: str) -> str:

@@ -11,7 +11,7 @@ from battles.report import services, sides
 from battles.rules import play
 from core.errors import RuleViolation
 from tests.factories import hire
-from tests.helpers import warriors
+from tests.helpers import side_as_played, warriors
 from warbands import hired_swords
 from warbands.models import Warband
 
@@ -143,13 +143,7 @@ def test_a_quarter_out_of_action_tests_and_routs_and_the_report_writes_itself(du
     assert len(sides.missing_sides(list(battle.participants.all()))) == 2  # each checks his
 
     for warband in (duel["reavers"], duel["scourge"]):
-        kept = [
-            sides.Outcome(o.warrior_id, o.out_of_action, o.enemies_out_of_action,
-                          taken_out_by_id=o.taken_out_by_id,
-                          models_out_of_action=o.models_out_of_action)
-            for o in WarriorOutcome.objects.filter(participant__warband=warband)
-        ]  # fmt: skip
-        sides.enter_side(battle, warband, actor=warband.owner, outcomes=kept)
+        side_as_played(battle, warband)
     for warband in (duel["reavers"], duel["scourge"]):
         services.respond(battle, actor=warband.owner, agree=True)
     battle.refresh_from_db()

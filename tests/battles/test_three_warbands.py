@@ -18,12 +18,13 @@ from battles.models import (
     PostBattleSequence,
     WarriorOutcome,
 )
-from battles.report import services, sides
+from battles.report import services
 from battles.rules import play
 from core.dice import ScriptedDice
 from core.errors import RuleViolation
+from tests.battles.test_recovery_dice import declared
 from tests.factories import mustered_warband
-from tests.helpers import play_to, sequence_of, warriors
+from tests.helpers import play_to, sequence_of, side_as_played, warriors
 from warbands import treasury
 from warbands.models import Warrior
 from warbands.services import ratings_of
@@ -111,13 +112,7 @@ def test_three_warbands_play_report_recover_capture_and_finish_every_sequence(du
 
     # Each player checks his own side as the helper wrote it, and all three confirm.
     for warband in three:
-        kept = [
-            sides.Outcome(o.warrior_id, o.out_of_action, o.enemies_out_of_action,
-                          taken_out_by_id=o.taken_out_by_id,
-                          models_out_of_action=o.models_out_of_action)
-            for o in WarriorOutcome.objects.filter(participant__warband=warband)
-        ]  # fmt: skip
-        sides.enter_side(battle, warband, actor=warband.owner, outcomes=kept)
+        side_as_played(battle, warband)
     for warband in three:
         battle.refresh_from_db()
         if battle.status != Battle.Status.CONFIRMED:
@@ -127,19 +122,7 @@ def test_three_warbands_play_report_recover_capture_and_finish_every_sequence(du
     assert PostBattleSequence.objects.filter(participant__battle=battle).count() == 3
 
     # Step 0: the Scourge routed first and left their chest; the Reavers, standing, recover it.
-    for participant in battle.participants.select_related("warband"):
-        warband = participant.warband
-        carried_items.declare_carried_items(
-            battle, warband, actor=warband.owner, securers=3,
-            declarations=[
-                carried_items.Declaration(
-                    item.pk,
-                    "uncontrolled" if warband == scourge and item.label == "Treasure Chest"
-                    else "own",
-                )
-                for item in battle.carried_items.filter(owner=warband)
-            ],
-        )  # fmt: skip
+    declared(battle, scourge)
     carried_items.start_recovery(battle, actor=reavers.owner, dice=ScriptedDice([]))
     chest = battle.carried_items.get(owner=scourge, outcome="pending")
     recovery = carried_items.resolve_item(

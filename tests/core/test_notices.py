@@ -14,9 +14,8 @@ from battles.schedule import challenges
 from core import notices
 from core.models import NoticePreference
 from tests.factories import UserFactory
-from tests.helpers import every_side_entered, message_beside
+from tests.helpers import every_side_entered, held, message_beside
 from warbands import corrections
-from warbands.models import Warrior
 
 pytestmark = pytest.mark.django_db
 URL = "/accounts/notifications/"
@@ -94,14 +93,6 @@ def reported(duel) -> Battle:
         actor=reavers.owner, campaign=duel["campaign"], scenario="Skirmish",
         results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost")],
     )  # fmt: skip
-
-
-def held(warrior, captor) -> Captive:
-    battle = Battle.objects.create(
-        campaign=captor.campaign, scenario="Skirmish", status=Battle.Status.CONFIRMED
-    )
-    Warrior.objects.filter(pk=warrior.pk).update(status=Warrior.Status.CAPTURED)
-    return Captive.objects.create(warrior=warrior, captor=captor, battle=battle)
 
 
 def test_a_report_to_confirm_is_mailed_once_on_commit(duel, django_capture_on_commit_callbacks):

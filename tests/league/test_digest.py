@@ -12,11 +12,11 @@ from django.core.management import call_command
 from battles.captives import ransom
 from battles.models import Battle, Captive
 from battles.report import services
-from battles.rules import ReportedResult
 from core import notices
 from core.models import NoticePreference
 from league import todo
 from league.todo.digest import compose, send_digests
+from tests.core.test_notices import reported
 from tests.factories import SECRET_GOLD, SECRET_ITEM, change_secrets, hide_secrets
 from tests.helpers import every_side_entered
 from tests.secrets import assert_unchanged_by_secrets, contains_value
@@ -25,14 +25,6 @@ from warbands.models import StorageContainer, Warrior
 
 pytestmark = pytest.mark.django_db
 DAY = datetime.date(2026, 12, 4)
-
-
-def reported(duel) -> Battle:
-    reavers, scourge = duel["reavers"], duel["scourge"]
-    return services.report_battle(
-        actor=reavers.owner, campaign=duel["campaign"], scenario="Skirmish",
-        results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost")],
-    )  # fmt: skip
 
 
 def with_address(*users) -> None:

@@ -9,16 +9,15 @@ from django.urls import reverse
 
 from battles.captives import exchange, ransom
 from battles.helper import moves
-from battles.models import Battle, Captive
+from battles.models import Battle
 from battles.report import services, sides
 from battles.rules import ReportedResult, play
 from battles.schedule import challenges
 from league import todo
 from tests.battles.test_step_zero import confirmed_battle, declare
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
-from tests.helpers import game_of
+from tests.helpers import game_of, held
 from warbands import corrections
-from warbands.models import Warrior
 
 pytestmark = pytest.mark.django_db
 
@@ -33,15 +32,6 @@ def reported(duel) -> Battle:
         actor=reavers.owner, campaign=duel["campaign"], scenario="", scenario_key="skirmish",
         results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost")],
     )  # fmt: skip
-
-
-def held(warrior, captor) -> Captive:
-    """``warrior`` held by ``captor`` after a battle of their campaign, as step 1 leaves him."""
-    battle = Battle.objects.create(
-        campaign=captor.campaign, scenario="Skirmish", status=Battle.Status.CONFIRMED
-    )
-    Warrior.objects.filter(pk=warrior.pk).update(status=Warrior.Status.CAPTURED)
-    return Captive.objects.create(warrior=warrior, captor=captor, battle=battle)
 
 
 def test_nothing_waits_for_a_user_with_nothing_to_do(duel):
