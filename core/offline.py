@@ -102,6 +102,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "name": "Mordheim Campaigns",
         "short_name": "Mordheim",
         "description": "Campaigns, rosters and post-battle sequences for Mordheim leagues.",
+        "id": "/",
         "start_url": "/",
         "scope": "/",
         "display": "standalone",

@@ -20,8 +20,9 @@ def get_item(mapping, key):
 @register.filter
 def offline_key(user) -> str:
     """``{{ user|offline_key }}``: the opaque key the service worker keeps the user's saved
-    pages under (``core.offline.user_key``); "" for a visitor, whose pages it never keeps."""
-    return user_key(user) if user.is_authenticated else ""
+    pages under (``core.offline.user_key``); "" for a visitor, whose pages it never keeps,
+    and on a page drawn without a request (the server error page), where there is no user."""
+    return user_key(user) if getattr(user, "is_authenticated", False) else ""
 
 
 @register.simple_tag

@@ -3,7 +3,8 @@ the page, and one phone's journey without signal. A player's own roster and prin
 readable offline with a notice saying when they were saved; an opponent's roster, a treasury
 page and everything else are never kept (the worker's caches are read with ``caches.keys()``);
 log-out empties them; and the next user of the same browser cannot read the first one's
-copies offline. No Content Security Policy report on the way.
+copies offline. No Content Security Policy report on the way, and the saved copy with its
+notice and the offline page pass axe-core's WCAG 2 A and AA checks.
 
 Service workers need a secure context: the live server is on localhost, which Chromium counts
 as one over plain http.
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from core.offline import user_key
-from tests.browser.test_hardening import watch_csp
+from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, mustered_warband
 from tests.helpers import log_in
 
@@ -112,6 +113,7 @@ def test_own_roster_and_printout_readable_offline_never_another_players(live_ser
     page.goto(live_server.url + roster)
     expect(notice).to_contain_text("You are offline: this is the copy saved at")
     expect(notice).to_contain_text("changes need the network")
+    violations = axe_violations(page)
     expect(page.locator("main h1").first).to_contain_text("Reavers")
     page.goto(live_server.url + printout)
     expect(page.locator(".offline-notice")).to_contain_text("this is the copy saved at")
@@ -121,6 +123,7 @@ def test_own_roster_and_printout_readable_offline_never_another_players(live_ser
     assert "Scourge" not in page.content()
     saved = page.locator("[data-offline-copies] a")
     expect(saved).to_have_count(2)
+    violations += axe_violations(page)
     expect(page.get_by_text("battle helper", exact=False)).to_be_visible()
 
     # Back online, log out: every kept page goes.
@@ -144,4 +147,4 @@ def test_own_roster_and_printout_readable_offline_never_another_players(live_ser
     other.goto(live_server.url + their_roster)
     expect(other.locator("#offline-notice")).to_contain_text("this is the copy saved at")
     context.close()
-    assert csp == []
+    assert csp == [] and violations == []
