@@ -157,7 +157,7 @@
       return;
     }
     box.textContent = "You are offline: what is on this page stays readable, but changes " +
-      "need the network. Forms are held back until it is back.";
+      "need the network: no form is sent until it returns.";
     box.hidden = false;
   }
 
