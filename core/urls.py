@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from core import views
+from core import offline, views
 from core.forms import LogInForm
 
 # Django's auth views at their conventional URLs, with our own templates in
@@ -16,10 +16,10 @@ from core.forms import LogInForm
 account_patterns = [
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(authentication_form=LogInForm),
+        offline.LogInView.as_view(authentication_form=LogInForm),
         name="login",
     ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", offline.LogOutView.as_view(), name="logout"),
     path(
         "accounts/password_change/",
         auth_views.PasswordChangeView.as_view(),
@@ -57,6 +57,11 @@ account_patterns = [
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
+    # The installed app: its manifest, its service worker (from the root, to cover every
+    # page) and the page that worker shows without signal (core.offline).
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("offline/", offline.offline, name="offline"),
     *account_patterns,
     path("", include("campaign.urls")),
     path("", include("league.urls")),

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from core import notices
 from core.forms import NoticeForm, SignUpForm
+from core.offline import forget_offline_copies
 
 
 @login_not_required
@@ -52,7 +53,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="core.auth.DemoPasswordRefusingBackend")
         messages.success(request, f"Welcome to Mordheim, {user.username}.")
-        return redirect(safe_next(request) or "dashboard")
+        return forget_offline_copies(redirect(safe_next(request) or "dashboard"))
     # ``next`` goes on through the form (and the invitation of a join link is shown): a
     # visitor who came from a join link lands on it once signed up, and need not find it again.
     return render(

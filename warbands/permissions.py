@@ -73,6 +73,13 @@ def can_see_treasury(user, warband: Warband) -> bool:
     )
 
 
+def may_keep_offline(user, warband: Warband) -> bool:
+    """The user's phone may keep his own warband's roster and printout to read without signal
+    (``core.offline``). Only the owner's: the copy holds what he alone sees (the roster's
+    treasury), and nobody else's page, an organiser's or an opponent's, is ever kept."""
+    return user.is_authenticated and warband.owner_id == user.pk
+
+
 def treasury_totals_public(campaign) -> bool:
     """Each warband's gold and wyrdstone totals may be told to every member (the league's
     "richest warband" award) only once the campaign is over: closed or archived. While it

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from core.offline import keep_offline
 from warbands import permissions, services, treasury
 from warbands.models import StorageContainer, Warband, Warrior
 from warbands.rules.special_rules import handling, handling_for
@@ -137,4 +138,6 @@ def warband_print(request: HttpRequest, pk: int) -> HttpResponse:
         "treasury": private_treasury(request.user, warband) if private else None,
         "printed_on": timezone.localdate(),
     }
-    return render(request, "warbands/warband_print.html", context)
+    page = render(request, "warbands/warband_print.html", context)
+    # The copy for the table may be kept on the owner's phone; the private one never is.
+    return keep_offline(request, page, permissions.may_keep_offline(request.user, warband))

@@ -23,6 +23,7 @@ from campaign.permissions import get_campaign_for_user
 from core.dice import DiceError, EnteredDice, ServerDice
 from core.errors import RuleViolation
 from core.htmx import Refusal, first_message, refuse, with_refusal
+from core.offline import keep_offline
 from warbands import equipment, hired_swords, leadership, permissions, services, treasury
 from warbands.export import warband_as_json
 from warbands.forms import (
@@ -414,7 +415,7 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
     """The roster sheet, the same for every member who may see and do the same with it
     (``can_edit``, ``show_treasury``): cached under those and the campaign's version."""
     warband = permissions.get_warband_for_user(request, pk)
-    return render(
+    page = render(
         request,
         "warbands/warband_roster.html",
         {
@@ -425,6 +426,7 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
             "reads_corrections": permissions.can_read_corrections(request.user, warband),
         },
     )
+    return keep_offline(request, page, permissions.may_keep_offline(request.user, warband))
 
 
 @require_http_methods(["GET", "POST"])

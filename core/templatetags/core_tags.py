@@ -4,6 +4,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from core.offline import user_key
 from core.once import FIELD, new_token
 from core.options import render_groups, render_options
 
@@ -14,6 +15,14 @@ register = template.Library()
 def get_item(mapping, key):
     """``{{ mapping|get_item:key }}``: a dict lookup with a variable key."""
     return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.filter
+def offline_key(user) -> str:
+    """``{{ user|offline_key }}``: the opaque key the service worker keeps the user's saved
+    pages under (``core.offline.user_key``); "" for a visitor, whose pages it never keeps,
+    and on a page drawn without a request (the server error page), where there is no user."""
+    return user_key(user) if getattr(user, "is_authenticated", False) else ""
 
 
 @register.simple_tag

@@ -114,6 +114,127 @@
     }
   });
 
+  // Offline (static/js/sw.js, core/offline.py). The worker is registered from the site's root
+  // and told who is logged in (the meta offline-user: an opaque key, empty for nobody), so that
+  // it drops any other user's saved pages; the log-out form tells it nobody is. Without
+  // signal a banner says so, and no form is sent: each says it needs the network instead.
+  var who = document.querySelector("meta[name='offline-user']");
+
+  function tellWorker(key) {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "user", key: key });
+    });
+  }
+
+  if (who && "serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register(who.getAttribute("data-worker"), { scope: "/" }).then(
+      function () { tellWorker(who.content); },
+      function () { /* no worker: the app works as before, online only */ }
+    );
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!navigator.onLine) {
+      event.preventDefault();
+      offlineBanner();
+      return;
+    }
+    if (form.matches && form.matches("form[action$='/accounts/logout/']")) tellWorker("");
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (navigator.onLine) return;
+    event.preventDefault();
+    offlineBanner();
+  });
+
+  function offlineBanner() {
+    var box = document.getElementById("offline-notice");
+    if (!box || box.hasAttribute("data-saved-copy")) {
+      if (box) box.hidden = false;
+      return;
+    }
+    box.textContent = "You are offline: what is on this page stays readable, but changes " +
+      "need the network: no form is sent until it returns.";
+    box.hidden = false;
+  }
+
+  function submitButtons() {
+    return document.querySelectorAll(
+      "form button:not([type=button]):not([type=reset]), form input[type=submit]"
+    );
+  }
+
+  function goneOffline() {
+    offlineBanner();
+    submitButtons().forEach(function (button) {
+      if (button.disabled) return;
+      button.disabled = true;
+      button.setAttribute("data-offline-disabled", "");
+    });
+  }
+
+  function backOnline() {
+    var box = document.getElementById("offline-notice");
+    if (box && box.hasAttribute("data-saved-copy")) {
+      box.textContent = "You are back online: reload the page to see it as it stands.";
+    } else if (box) {
+      box.hidden = true;
+    }
+    document.querySelectorAll("[data-offline-disabled]").forEach(function (button) {
+      button.disabled = false;
+      button.removeAttribute("data-offline-disabled");
+    });
+  }
+
+  window.addEventListener("offline", goneOffline);
+  window.addEventListener("online", backOnline);
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!navigator.onLine) goneOffline();
+  });
+
+  // The offline page lists the pages this phone keeps for the user (read from the worker's
+  // caches, which hold only the logged-in user's own).
+  function listSavedCopies(list) {
+    if (!window.caches) return;
+    caches.keys().then(function (names) {
+      var mine = names.filter(function (name) { return name.indexOf("mh-user-") === 0; });
+      return Promise.all(mine.map(function (name) {
+        return caches.open(name).then(function (cache) {
+          return cache.keys().then(function (requests) {
+            return Promise.all(requests.map(function (request) {
+              return cache.match(request).then(function (response) {
+                return { url: request.url, title: response.headers.get("X-Offline-Title") };
+              });
+            }));
+          });
+        });
+      }));
+    }).then(function (groups) {
+      var copies = [].concat.apply([], groups);
+      if (!copies.length) return;
+      copies.forEach(function (copy) {
+        var link = document.createElement("a");
+        link.href = copy.url;
+        link.textContent = decodeURIComponent(copy.title || copy.url).replace(/&#x27;/g, "'")
+          .replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+          .replace(/&amp;/g, "&");
+        var item = document.createElement("li");
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      list.hidden = false;
+      var none = document.querySelector("[data-offline-none]");
+      if (none) none.hidden = true;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var list = document.querySelector("[data-offline-copies]");
+    if (list) listSavedCopies(list);
+  });
+
   // A battle report's row: choosing a result means the warband took part.
   document.addEventListener("change", function (event) {
     var select = event.target;

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 PUBLIC_ROUTES = {"login", "signup", "healthz", "readyz", "admin_login_redirect", "admin:login",
                  "password_reset", "password_reset_done", "password_reset_confirm",
                  "password_reset_complete", "guide_player", "guide_organiser",
-                 "guide_hired_swords", "dashboard"}  # fmt: skip  # fmt: skip  (/: the landing page)
+                 "guide_hired_swords", "dashboard", "manifest", "service_worker",
+                 "offline"}  # fmt: skip  # /: the landing page; core.offline's show nobody's data
 
 
 def test_signup_creates_the_account_and_logs_in(client):
