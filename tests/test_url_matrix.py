@@ -28,7 +28,7 @@ from battles.report import services as battle_services
 from battles.rules import ReportedResult
 from campaign import co_organisers
 from campaign.models import Membership
-from tests import schedule_matrix
+from tests import account_matrix, schedule_matrix
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import every_side_entered, fingerprint, without_tokens
 from tests.sharing import built_once
@@ -162,6 +162,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "sequence_undo": ("LMMMM", "LHFOF"),
     "sequence_reopen": ("LMMMM", "LHFFO"),
     **schedule_matrix.MATRIX,
+    **account_matrix.MATRIX,
     # The admin is the site staff's: everybody else is sent to log in.
     "admin_login_redirect": ("LLLLL", "LLLLL"),
 }
