@@ -37,6 +37,7 @@ from battles.captives.holding import release_held_by
 from campaign import cache
 from campaign.models import Campaign, CampaignEvent, Membership, OrganiserInvitation
 from campaign.services import record_event
+from core.auth import CLOSED_PREFIX
 from core.errors import RuleViolation
 from core.models import FormToken, NoticePreference
 from warbands.models import Warband
@@ -102,10 +103,10 @@ def free_name(user) -> str:
     """The placeholder's name, "deleted-<id>", with a further number should somebody hold
     that name already."""
     User = get_user_model()
-    name, n = f"deleted-{user.pk}", 1
+    name, n = f"{CLOSED_PREFIX}{user.pk}", 1
     while User.objects.filter(username__iexact=name).exclude(pk=user.pk).exists():
         n += 1
-        name = f"deleted-{user.pk}-{n}"
+        name = f"{CLOSED_PREFIX}{user.pk}-{n}"
     return name
 
 
@@ -148,7 +149,9 @@ def delete_account(user, *, choices: Mapping[int, str]) -> str:
                 campaign, CampaignEvent.Kind.CAMPAIGN, f"{name} closed his account and left."
             )
     Membership.objects.filter(user=account, is_active=True).update(is_active=False)
-    OrganiserInvitation.objects.pending().filter(username__iexact=name).update(
+    invited = OrganiserInvitation.objects.pending().filter(username__iexact=name)
+    touched |= set(invited.values_list("campaign", flat=True))
+    invited.update(
         status=OrganiserInvitation.Status.WITHDRAWN, answered_at=timezone.now(), answered_by=account
     )
     NoticePreference.objects.filter(user=account).delete()

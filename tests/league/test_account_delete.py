@@ -51,6 +51,7 @@ def test_handing_a_warband_to_the_organiser_lets_him_play_its_sequence(client, d
     player = reavers.owner
     other = Client()  # a second session of the player's, on another device
     other.force_login(player)
+    session_hash = player.get_session_auth_hash()
     OrganiserInvitation.objects.create(
         campaign=duel["campaign"], username=player.username, invited_by=organiser
     )
@@ -70,7 +71,9 @@ def test_handing_a_warband_to_the_organiser_lets_him_play_its_sequence(client, d
     lines = feed(duel["campaign"])
     assert f"{name} closed his account and handed Reavers to {organiser.username}, who " \
         "organises the campaign." in lines  # fmt: skip
-    # The other session died with the password; the old name no longer logs in.
+    # The other session died with the password (Django checks each session against a hash
+    # of it), and the account is inactive besides; the old name no longer logs in.
+    assert player.get_session_auth_hash() != session_hash
     assert other.get(reverse("account")).status_code == 302
     logging_in = client.post(reverse("login"), {"username": name, "password": PASSWORD})
     assert logging_in.status_code == 200 and SESSION_KEY not in client.session
@@ -224,3 +227,14 @@ def test_a_closed_campaigns_history_stays_whole(client, duel):
     )
     assert client.get(reverse("campaign_table", args=[campaign.pk])).status_code == 200
     assert client.get(reverse("warband_roster", args=[reavers.pk])).status_code == 200
+
+
+def test_nobody_signs_up_under_a_closed_accounts_name(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "Deleted-12", "password1": "Sigmar-protects-77",
+         "password2": "Sigmar-protects-77"},
+    )  # fmt: skip
+
+    assert "are kept for closed accounts: choose another." in response.content.decode()
+    assert not get_user_model().objects.filter(username__iexact="deleted-12").exists()
