@@ -2,9 +2,13 @@
 to an organiser or retired, the refusal for a running campaign's only organiser, the password
 and the box, and the history of other players kept whole."""
 
+from io import StringIO
+
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth.tokens import default_token_generator
 from django.core import mail
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -15,7 +19,7 @@ from campaign.models import CampaignEvent, Membership, OrganiserInvitation
 from core.errors import RuleViolation
 from league.accounts import deletion
 from league.standings import league_table
-from tests.factories import PASSWORD, record
+from tests.factories import PASSWORD, UserFactory, record
 from tests.helpers import fingerprint, fought, message_beside, play_to, sequence_of
 from warbands.models import Warband, Warrior
 
@@ -195,6 +199,8 @@ def test_a_warband_mustered_since_the_page_refuses_the_whole(duel):
 def test_a_closed_account_cannot_log_in_nor_reset_its_password(client, duel):
     player = duel["bystander"]
     get_user_model().objects.filter(pk=player.pk).update(email="ulli@example.org")
+    player.refresh_from_db()
+    mailed = default_token_generator.make_token(player)  # a link mailed before it closed
     name = player.username
     post(client, player)
 
@@ -202,6 +208,11 @@ def test_a_closed_account_cannot_log_in_nor_reset_its_password(client, duel):
     assert refused.status_code == 200 and SESSION_KEY not in client.session
     client.post(reverse("password_reset"), {"email": "ulli@example.org"})
     assert mail.outbox == []
+    player.refresh_from_db()
+    assert not default_token_generator.check_token(player, mailed)
+    admin = UserFactory(username="warden", is_staff=True)
+    with pytest.raises(CommandError, match="inactive"):
+        call_command("reset_link", player.username, "--by", admin.username, stdout=StringIO())
 
 
 def test_a_closed_campaigns_history_stays_whole(client, duel):
