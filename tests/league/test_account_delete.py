@@ -36,6 +36,15 @@ def feed(campaign) -> list[str]:
     return list(CampaignEvent.objects.filter(campaign=campaign).values_list("message", flat=True))
 
 
+def test_the_menu_opens_the_account_page_which_offers_each_action(client, duel):
+    client.force_login(duel["reavers"].owner)
+
+    assert 'href="/accounts/" class="account-link"' in client.get("/").content.decode()
+    page = client.get(reverse("account"), headers={"HX-Request": "true"}).content.decode()
+    for name in ("password_change", "notice_settings", "account_download", "account_delete"):
+        assert f'href="{reverse(name)}"' in page, name
+
+
 def test_the_page_says_what_happens_and_offers_a_choice_per_warband(client, duel):
     reavers, organiser = duel["reavers"], duel["organiser"]
     client.force_login(reavers.owner)
