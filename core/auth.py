@@ -1,4 +1,5 @@
-"""Authentication backend that keeps the demo accounts local."""
+"""Authentication backend that keeps the demo accounts local, and the names kept for closed
+accounts."""
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
@@ -7,6 +8,9 @@ from django.shortcuts import render
 #: The password `seed_demo` gives its demo accounts. It is printed by `make run`, so it is public:
 #: with DEBUG off nobody may log in with it, whatever the account.
 DEMO_PASSWORD = "mordheim-demo"
+#: How the placeholder of a closed account is named ("deleted-12": ``league.accounts``); sign-up
+#: refuses it, so that nobody passes for one.
+CLOSED_PREFIX = "deleted-"
 
 
 class DemoPasswordRefusingBackend(ModelBackend):

@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
 
+from core.auth import CLOSED_PREFIX
 from core.models import NoticePreference
 
 Choice = NoticePreference.Choice
@@ -16,6 +17,16 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
         help_texts = {"email": "Optional: where a link to reset a forgotten password is sent."}
+
+    def clean_username(self) -> str:
+        """Names beginning "deleted-" are the placeholders of closed accounts: nobody may pass
+        for one."""
+        name = super().clean_username()
+        if name and name.lower().startswith(CLOSED_PREFIX):
+            raise forms.ValidationError(
+                f"Names beginning “{CLOSED_PREFIX}” are kept for closed accounts: choose another."
+            )
+        return name
 
 
 class LogInForm(AuthenticationForm):

@@ -1,9 +1,13 @@
 from django.urls import path
 
 from league import guides, lists, views
+from league.accounts import views as accounts
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("accounts/", accounts.account, name="account"),
+    path("accounts/download/", accounts.account_download, name="account_download"),
+    path("accounts/delete/", accounts.account_delete, name="account_delete"),
     path("guide/", guides.guide_player, name="guide_player"),
     path("guide/organiser/", guides.guide_organiser, name="guide_organiser"),
     path("guide/hired-swords/", guides.guide_hired_swords, name="guide_hired_swords"),

@@ -28,7 +28,7 @@ from battles.report import services as battle_services
 from battles.rules import ReportedResult
 from campaign import co_organisers
 from campaign.models import Membership
-from tests import offline_matrix, schedule_matrix
+from tests import feature_matrix
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import every_side_entered, fingerprint, without_tokens
 from tests.sharing import built_once
@@ -161,8 +161,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "sequence_complete": ("LMMMM", "LHFOO"),
     "sequence_undo": ("LMMMM", "LHFOF"),
     "sequence_reopen": ("LMMMM", "LHFFO"),
-    **schedule_matrix.MATRIX,
-    **offline_matrix.MATRIX,
+    **feature_matrix.MATRIX,
     # The admin is the site staff's: everybody else is sent to log in.
     "admin_login_redirect": ("LLLLL", "LLLLL"),
 }
@@ -243,7 +242,7 @@ def build_scenario() -> dict:
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
         "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
         "battle_side": {"pk": pending.pk, "warband_pk": mine.pk},
-        **schedule_matrix.build(campaign, organiser, mine, theirs, battle),
+        **feature_matrix.build(campaign, organiser, mine, theirs, battle),
         "battle_correct": {"pk": pending.pk},
         **{name: {"pk": mine.pk, "correction_pk": request.pk}
            for name in ("correction_decide", "correction_withdraw")},

@@ -14,8 +14,10 @@ from warbands.models import Warband
 EXPORT_FORMAT = "mordheim-campaigns/warband@1"
 
 
-def warband_as_json(warband: Warband) -> dict[str, Any]:
-    warriors = list(services.roster(warband))
+def warband_as_json(warband: Warband, *, warriors=None) -> dict[str, Any]:
+    """``warriors``: its roster already read (``for_roster_page``), when many warbands are
+    exported together (``league.accounts.download``) and read in the same queries."""
+    warriors = list(services.roster(warband) if warriors is None else warriors)
     return {
         "format": EXPORT_FORMAT,
         "name": warband.name,

@@ -80,6 +80,15 @@ def may_keep_offline(user, warband: Warband) -> bool:
     return user.is_authenticated and warband.owner_id == user.pk
 
 
+def owns_treasury(user, warband: Warband) -> bool:
+    """The owner reads his own warband's treasury in the download of his data
+    (``league.accounts``), whatever became of the warband (disbanded, removed, its campaign
+    closed): it is his own. A download is of one's own data, not of what one may see: an
+    organiser's sight of the treasuries (``organisers_see_treasuries``) puts nobody else's in
+    it."""
+    return user.is_authenticated and warband.owner_id == user.pk
+
+
 def treasury_totals_public(campaign) -> bool:
     """Each warband's gold and wyrdstone totals may be told to every member (the league's
     "richest warband" award) only once the campaign is over: closed or archived. While it

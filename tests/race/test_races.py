@@ -11,6 +11,7 @@ from django.urls import reverse
 from battles.aftermath.registry import STEPS
 from tests.factories import mustered_warband
 from tests.race import (
+    account_races,
     battle_races,
     captive_races,
     correction_races,
@@ -28,6 +29,7 @@ from warbands import treasury
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NOT_RACED = {
+    **account_races.NOT_RACED,
     **warband_races.NOT_RACED,
     **battle_races.NOT_RACED,
     **sequence_flow_races.NOT_RACED,
