@@ -28,7 +28,7 @@ from battles.report import services as battle_services
 from battles.rules import ReportedResult
 from campaign import co_organisers
 from campaign.models import Membership
-from tests import schedule_matrix
+from tests import schedule_matrix, transfer_matrix
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import every_side_entered, fingerprint, without_tokens
 from tests.sharing import built_once
@@ -161,7 +161,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     "sequence_complete": ("LMMMM", "LHFOO"),
     "sequence_undo": ("LMMMM", "LHFOF"),
     "sequence_reopen": ("LMMMM", "LHFFO"),
-    **schedule_matrix.MATRIX,
+    **schedule_matrix.MATRIX | transfer_matrix.MATRIX,
     # The admin is the site staff's: everybody else is sent to log in.
     "admin_login_redirect": ("LLLLL", "LLLLL"),
 }
