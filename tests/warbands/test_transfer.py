@@ -106,6 +106,8 @@ def test_a_veteran_is_carried_and_imported_keeping_every_warrior(client):
 
     page = client.get(reverse("warband_carry", args=[source.pk])).content.decode()
     assert kept.name in page and imported.name not in page  # only campaigns that take it
+    unticked = client.post(reverse("warband_carry", args=[source.pk]), {"campaign": kept.pk})
+    assert unticked.status_code == 422 and "Tick the box" in unticked.content.decode()
     response = client.post(
         reverse("warband_carry", args=[source.pk]), {"campaign": kept.pk, "confirm": "on"}
     )
