@@ -40,9 +40,7 @@ def test_a_warband_is_carried_and_imported_into_a_new_campaign(live_server, chro
     expect(page.get_by_test_id("carry-targets")).to_contain_text("keeps its treasury")
     page.get_by_label("I understand the copy cannot be taken back").check()
     page.get_by_role("button", name="Carry it there").click()
-    expect(page.get_by_test_id("carried-from")).to_have_text(
-        f"Carried from {source.campaign.name}"
-    )
+    expect(page.get_by_test_id("carried-from")).to_have_text(f"Carried from {source.campaign.name}")
     expect(page.get_by_role("heading", name="Reavers")).to_be_visible()
 
     exported = page.request.get(live_server.url + reverse("warband_export", args=[source.pk]))
