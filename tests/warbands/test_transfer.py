@@ -27,6 +27,7 @@ from tests.factories import (
 )
 from tests.secrets import contains_value
 from warbands import hired_swords, treasury
+from warbands import services as warband_services
 from warbands.export import warband_as_json
 from warbands.models import (
     HiredSword,
@@ -177,6 +178,10 @@ def test_carrying_is_refused_with_what_would_work():
     organiser = MembershipFactory(campaign=source.campaign, is_organiser=True).user
     record(source.campaign, organiser, [(source, "won", False), (other, "lost", True)])
     refused(open_door, "post-battle sequence of this warband is not finished")
+    disbanded = mustered_warband(campaign=source.campaign)
+    Membership.objects.create(campaign=open_door, user=disbanded.owner)
+    warband_services.disband_warband(disbanded, actor=disbanded.owner)
+    refused(open_door, "no warrior free to fight", actor=disbanded.owner, warband=disbanded)
     assert not Warband.objects.filter(campaign=open_door).exists()  # nothing made by a refusal
 
 

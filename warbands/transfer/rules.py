@@ -30,6 +30,7 @@ class CarryFacts:
     target_allows: bool
     already_carried: bool
     open_sequences: int
+    fighters: int  # its warriors free to fight (a disbanded warband has none left)
     list_refusal: str | None
     sword_refusals: tuple[str, ...]
     playing: int  # the owner's warbands in play in the target
@@ -44,6 +45,11 @@ def carry_refusal(facts: CarryFacts) -> str | None:
         return "Finish mustering the warband first: only a mustered warband can be carried."
     if facts.source_status == "archived":
         return "Its campaign is archived: ask an organiser to close it instead, then carry it."
+    if not facts.fighters:
+        return (
+            "It has no warrior free to fight left (a disbanded warband loses them all): "
+            "muster a new warband in the other campaign instead."
+        )
     if facts.same_campaign:
         return "Choose another campaign: a warband is carried out of its own campaign."
     if not facts.is_member:

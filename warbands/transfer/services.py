@@ -79,6 +79,7 @@ def facts(warband: Warband, target: Campaign, actor, *, house=allowed.UNREAD) ->
         target_allows=target.carrying_allowed,
         already_carried=Warband.objects.filter(carried_from=warband, campaign=target).exists(),
         open_sequences=open_sequences(warband),
+        fighters=warband.warriors.fighting().count(),
         list_refusal=allowed.list_refusal(target, warband.warband_type, house),
         sword_refusals=tuple(
             refusal
