@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.core import signing
 
+from core.middleware import LONGEST_VALUE
 from warbands.transfer import reading
 
 SALT = "warbands.transfer.import"
@@ -48,8 +51,14 @@ class ImportFileForm(forms.Form):
             self.parsed = reading.read(raw)
         except reading.FileRefused as refusal:
             raise forms.ValidationError(str(refusal)) from None
-        # Signed so that the confirmation cannot bring another file, and read again then.
-        self.signed = signing.dumps(raw.decode("utf-8"), salt=SALT, compress=True)
+        # Signed so that the confirmation cannot bring another file, and read again then;
+        # without the file's spaces, so that the page's field stays within what a form takes.
+        compact = json.dumps(reading.parse(raw), separators=(",", ":"), ensure_ascii=False)
+        self.signed = signing.dumps(compact, salt=SALT, compress=True)
+        if len(self.signed) > LONGEST_VALUE:
+            raise forms.ValidationError(
+                "The file holds far more than a warband's roster: export the warband again."
+            )
         return self.parsed
 
 
