@@ -21,6 +21,9 @@ class CampaignForm(forms.ModelForm):
             "organiser_sees_secrets",
             "max_warbands_per_player",
             "challenge_policy",
+            "carrying_allowed",
+            "imports_allowed",
+            "carried_treasury",
         ]
         widgets = {
             "start_date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
@@ -36,9 +39,13 @@ class CampaignForm(forms.ModelForm):
         most.widget.attrs["min"] = 1
         # A form posted without the policy (a page or a script from before it) keeps it as it is.
         self.fields["challenge_policy"].required = False
+        self.fields["carried_treasury"].required = False
 
     def clean_challenge_policy(self) -> str:
         return self.cleaned_data["challenge_policy"] or self.instance.challenge_policy
+
+    def clean_carried_treasury(self) -> str:
+        return self.cleaned_data["carried_treasury"] or self.instance.carried_treasury
 
 
 class JoinForm(forms.Form):

@@ -45,6 +45,18 @@ class Campaign(Versioned):
         ALLOWED = "allowed", "Allowed: players may also challenge each other"
         REQUIRED = "required", "Required: a battle is reported only from a planned game"
 
+    class CarriedTreasury(models.TextChoices):
+        STARTING_GOLD = (
+            "starting_gold",
+            "Starts with the campaign's starting gold, as a new warband would",
+        )
+        KEPT = (
+            "kept",
+            "Keeps its treasury (a carried warband only: an imported file never brings gold, "
+            "since a file can be forged)",
+        )
+        NONE = "none", "No treasury: only warriors and equipment"
+
     class Status(models.TextChoices):
         OPEN = "open", "Running"
         CLOSED = "closed", "Closed"
@@ -78,6 +90,24 @@ class Campaign(Versioned):
         default=Challenges.ALLOWED,
         help_text="Whether players challenge each other to games (battles.schedule); "
         "“required”: every battle is played from a round's game or an accepted challenge.",
+    )
+    # A warband that outlived another campaign (``warbands.transfer``).
+    carrying_allowed = models.BooleanField(
+        "warbands may be carried in from other campaigns",
+        default=False,
+        help_text="A member copies a warband of his from another campaign into this one.",
+    )
+    imports_allowed = models.BooleanField(
+        "warband files may be imported",
+        default=False,
+        help_text="A member uploads a warband file exported from this app, checked against "
+        "the house rules.",
+    )
+    carried_treasury = models.CharField(
+        "treasury of a carried or imported warband",
+        max_length=15,
+        choices=CarriedTreasury.choices,
+        default=CarriedTreasury.STARTING_GOLD,
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     join_code = models.CharField(max_length=12, unique=True, default=new_join_code)

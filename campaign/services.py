@@ -30,6 +30,9 @@ CAMPAIGN_FIELDS = (
     "organiser_sees_secrets",
     "max_warbands_per_player",
     "challenge_policy",
+    "carrying_allowed",
+    "imports_allowed",
+    "carried_treasury",
 )
 
 

@@ -169,6 +169,7 @@ def import_campaign(document: dict) -> Campaign:
             if model is User:
                 _restore_account(restored.object)
             elif model in exported:
+                _unlink_original(restored.object)
                 restored.save()
                 models.add(model)
             else:
@@ -183,6 +184,19 @@ def import_campaign(document: dict) -> Campaign:
         for statement in connection.ops.sequence_reset_sql(no_style(), list(models)):
             cursor.execute(statement)
     return Campaign.objects.get(pk=campaign_id)
+
+
+def _unlink_original(row) -> None:
+    """A warband carried in from another campaign names its original
+    (``Warband.carried_from``), which is not in the backup: the link is kept only when this
+    database holds that warband, still its player's; else it is dropped, not pointed at a
+    stranger's warband of the same id."""
+    original = getattr(row, "carried_from_id", None)
+    if original is None or row._meta.label != "warbands.Warband":
+        return
+    found = apps.get_model("warbands", "Warband").objects.filter(pk=original).first()
+    if found is None or found.owner_id != row.owner_id:
+        row.carried_from_id = None
 
 
 def _restore_account(found) -> None:

@@ -2,6 +2,7 @@ from django.urls import path
 
 from warbands import correction_views, print_views, views
 from warbands.house_rules import views as house_rules_views
+from warbands.transfer import views as transfer_views
 from warbands.treasury import views as treasury_views
 
 urlpatterns = [
@@ -29,6 +30,13 @@ urlpatterns = [
     path("warbands/<int:pk>/rename/", views.warband_rename, name="warband_rename"),
     path("warbands/<int:pk>/disband/", views.warband_disband, name="warband_disband"),
     path("warbands/<int:pk>/export.json", views.warband_export, name="warband_export"),
+    path("warbands/<int:pk>/carry/", transfer_views.warband_carry, name="warband_carry"),
+    path("campaigns/<int:pk>/import/", transfer_views.campaign_import, name="campaign_import"),
+    path(
+        "campaigns/<int:pk>/import/confirm/",
+        transfer_views.campaign_import_confirm,
+        name="campaign_import_confirm",
+    ),
     path("warbands/<int:pk>/print/", print_views.warband_print, name="warband_print"),
     path("warriors/<int:pk>/items/", views.warrior_buy_item, name="warrior_buy_item"),
     path(

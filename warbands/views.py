@@ -39,6 +39,7 @@ from warbands.forms import (
 )
 from warbands.house_rules import allowed
 from warbands.models import StorageContainer, Warband, WarbandType, Warrior, WarriorItem
+from warbands.transfer.permissions import may_offer_carry
 
 
 def _redirect(request: HttpRequest, to: str, *args) -> HttpResponse:
@@ -424,6 +425,7 @@ def warband_roster(request: HttpRequest, pk: int) -> HttpResponse:
             "can_edit": permissions.can_edit_warband(request.user, warband),
             "show_treasury": permissions.can_see_treasury(request.user, warband),
             "reads_corrections": permissions.can_read_corrections(request.user, warband),
+            "can_carry": may_offer_carry(request.user, warband),
         },
     )
     return keep_offline(request, page, permissions.may_keep_offline(request.user, warband))

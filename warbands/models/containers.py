@@ -301,6 +301,7 @@ class LedgerEntry(models.Model):
         EQUIP = "equip", "Equipped on a warrior"
         UNEQUIP = "unequip", "Stored from a warrior"
         REVERSAL = "reversal", "Reversal"
+        CARRIED_IN = "carried_in", "Carried in from another campaign"
 
     warband = models.ForeignKey(Warband, on_delete=models.PROTECT, related_name="ledger")
     container = models.ForeignKey(

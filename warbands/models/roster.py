@@ -96,6 +96,14 @@ class Warband(Versioned):
         help_text="A Mordheim map bought was a master map: one exploration die re-rolled for "
         "good, while a hero carrying a Mordheim map was not taken out of action.",
     )
+    carried_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="carried_into",
+        help_text="The warband of another campaign this one is a copy of (warbands.transfer).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = WarbandQuerySet.as_manager()
@@ -137,14 +145,18 @@ class WarriorQuerySet(models.QuerySet):
         (``Prefetch(to_attr=...)``) rather than related managers: Django builds no queryset
         per warrior for them."""
         roster = self.select_related(
-            "warrior_type", "warrior_type__race", "hired_sword__warrior_type"
+            "warrior_type__warband_type", "warrior_type__race", "hired_sword__warrior_type"
         ).with_items()
         return roster.prefetch_related(
             models.Prefetch(
-                "skills", WarriorSkill.objects.select_related("skill"), to_attr="skill_list"
+                "skills",
+                WarriorSkill.objects.select_related("skill__skill_list"),
+                to_attr="skill_list",
             ),
             models.Prefetch(
-                "spells", WarriorSpell.objects.select_related("spell"), to_attr="spell_list"
+                "spells",
+                WarriorSpell.objects.select_related("spell__spell_list"),
+                to_attr="spell_list",
             ),
             models.Prefetch("injuries", to_attr="injury_list"),
         )

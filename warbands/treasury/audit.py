@@ -2,8 +2,9 @@
 explain it (the ledger is append-only, so a balance changed any other way shows here), and
 every entry that brings value in has a source that gives it once: a sale names the container
 sold, whose price is paid once; the starting treasury and a mustering purse come from the
-list's starting gold, less what was bought with it; an item a correction added brings nothing
-(``provenance``, which also reports what corrections gave each warband).
+list's starting gold, less what was bought with it; what a warband carried in from another
+campaign brought is no more than the original held then; an item a correction added brings
+nothing (``provenance``, which also reports what corrections gave each warband).
 
 Run by ``manage.py check_ledgers`` and by the tests.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Min, Sum
 
 from warbands.models import LedgerEntry, StorageContainer, StoredItem, Warband
 from warbands.treasury.containers import free_chest_pk
@@ -165,9 +166,39 @@ def mustering_spent(warband: Warband) -> int:
     return spent
 
 
+def carried_problems() -> list[Minted]:
+    """A warband carried in from another campaign (``warbands.transfer``) brings of each kind
+    no more than the warband it was carried from held before it came (that warband's own
+    entries written earlier); a warband that came from nowhere brings nothing."""
+    problems = []
+    rows = (
+        LedgerEntry.objects.filter(reason=LedgerEntry.Reason.CARRIED_IN)
+        .values("warband", "warband__carried_from", "kind")
+        .annotate(total=Sum("amount"), first=Min("pk"))
+    )
+    for row in rows:
+        source = row["warband__carried_from"]
+        if source is None:
+            problems.append(Minted(row["warband"], f"{row['kind']} carried in from no warband"))
+            continue
+        before = LedgerEntry.objects.filter(warband=source, kind=row["kind"], pk__lt=row["first"])
+        held = before.aggregate(total=Sum("amount"))["total"] or 0
+        if row["total"] > held:
+            problems.append(
+                Minted(row["warband"], f"{row['total']} {row['kind']} carried in from {held}")
+            )
+    return problems
+
+
 def conservation_problems() -> list[object]:
     """Everything the audit finds: balances that their ledger does not explain
     (``ledger_mismatches``) and value minted from nothing (a container sold twice, a purse
     given back more than was spent, gold from selling an item a correction added:
     ``provenance.provenance_problems``)."""
-    return [*ledger_mismatches(), *sale_problems(), *purse_problems(), *provenance_problems()]
+    return [
+        *ledger_mismatches(),
+        *sale_problems(),
+        *purse_problems(),
+        *carried_problems(),
+        *provenance_problems(),
+    ]
