@@ -15,6 +15,7 @@ one of them is refused (``battles.rules.taking_part``).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -93,6 +94,21 @@ def absentees(warband: Warband) -> list[tuple[Warrior, str]]:
     return absent
 
 
+def side_version(participant: Participant, outcomes: Sequence[WarriorOutcome]) -> str:
+    """A short digest of a side as it stands (its warriors' outcomes, leader, shards, role and
+    whether it was entered): a page that offers to confirm the side as shown posts it back, so
+    that a side changed meanwhile (in another tab, by an organiser) is not confirmed unseen.
+    ``outcomes``: the participant's, in any order."""
+    rows = sorted(
+        (o.warrior_id, o.out_of_action, o.models_out_of_action, o.enemies_out_of_action,
+         o.scenario_experience, sorted(o.awards.items()), o.taken_out_by_id)
+        for o in outcomes
+    )  # fmt: skip
+    side = (participant.leader_id, participant.scenario_shards, participant.role,
+            participant.side_entered_at and participant.side_entered_at.isoformat())  # fmt: skip
+    return hashlib.sha256(repr((rows, side)).encode()).hexdigest()[:16]
+
+
 def missing_sides(participants: Sequence[Participant]) -> list[Participant]:
     return [p for p in participants if p.side_entered_at is None]
 
@@ -165,11 +181,13 @@ def enter_side(
     leader_id: int | None = None,
     scenario_shards: int = 0,
     role: str = "",
+    ask_again: bool = True,
 ) -> Participant:
     """Record what the warband's warriors did (replacing what the side said before); the
     other players confirm again. ``leader_id``: who led it (by default its leader, when he
     took part); ``role``: its role in a scenario that has roles (its warriors earn only that
-    role's awards)."""
+    role's awards). ``ask_again`` False: the side is saved as the others already saw it (the
+    battle helper's record, ``services.confirm_side_as_recorded``), their confirmations stay."""
     battle = (
         Battle.objects.select_for_update(of=("self",), no_key=True)
         .select_related("campaign")
@@ -249,7 +267,8 @@ def enter_side(
     participant.save(
         update_fields=["side_entered_at", "side_entered_by", "leader", "scenario_shards", "role"]
     )
-    _ask_the_others_again(battle, actor)
+    if ask_again:
+        _ask_the_others_again(battle, actor)
     ask_to_confirm(battle, actor)
     cache.changed(campaign=battle.campaign_id, battle=battle)  # the dashboards, its board
     if participant.warband.owner_id != actor.pk:
