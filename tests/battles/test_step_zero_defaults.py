@@ -91,3 +91,19 @@ def test_a_reported_game_counts_the_models_not_out_of_action(client, duel):
     assert value_of(page, "securers") == str(models - 1 - 2)
     assert "From the report&#x27;s side: those not out of action." in page
     assert "Not recorded: count them." not in page
+
+
+def test_the_declaration_says_why_each_question_is_asked(client, duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = services.report_battle(
+        actor=reavers.owner, campaign=duel["campaign"], scenario="Skirmish",
+        results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost")],
+    )  # fmt: skip
+    every_side_entered(battle)
+    services.respond(battle, actor=scourge.owner, agree=True)
+
+    page = declare_page(client, battle, reavers)
+
+    assert 'data-testid="why-items"' in page
+    assert "moves every recovery roll one (or two) your way" in page
+    assert value_of(page, "securers") == str(sum(w.group_size for w in sides.fighters(reavers)))
