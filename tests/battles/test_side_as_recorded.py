@@ -11,7 +11,9 @@ from battles.helper import end, moves, start
 from battles.models import Battle, Fighter, Participant
 from battles.report import services, sides
 from battles.rules import ReportedResult, play
+from tests.factories import change_secrets, hide_secrets
 from tests.helpers import warriors
+from tests.secrets import assert_unchanged_by_secrets
 
 pytestmark = pytest.mark.django_db
 
@@ -133,3 +135,16 @@ def test_an_organiser_saves_an_absent_players_side_without_confirming_for_him(cl
     side = participant(battle, reavers)
     assert side.side_entered_by == duel["organiser"]
     assert side.confirmation == Participant.Confirmation.PENDING
+
+
+def test_the_opponents_board_with_the_one_press_tells_nothing_of_the_treasury(client, duel):
+    reavers = duel["reavers"]
+    battle = played(duel)
+    hide_secrets(reavers)
+    client.force_login(duel["scourge"].owner)
+    url = reverse("battle_detail", args=[battle.pk])
+
+    assert "Confirm my side as the helper recorded it" in client.get(url).content.decode()
+    assert_unchanged_by_secrets(
+        lambda: client.get(url).content.decode(), lambda: change_secrets(reavers)
+    )
