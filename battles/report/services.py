@@ -346,7 +346,7 @@ def confirm_side_as_recorded(battle: Battle, warband: Warband, *, actor, version
             for o in outcomes
         ],
         leader_id=participant.leader_id, scenario_shards=participant.scenario_shards,
-        role=participant.role, ask_again=False,
+        role=participant.role,
     )  # fmt: skip
     if warband.owner_id == actor.pk:
         Participant.objects.filter(pk=participant.pk).update(

@@ -12,7 +12,7 @@ from battles.models import Battle, Fighter, Participant
 from battles.report import services, sides
 from battles.rules import ReportedResult, play
 from tests.factories import change_secrets, hide_secrets
-from tests.helpers import warriors
+from tests.helpers import side_as_played, warriors
 from tests.secrets import assert_unchanged_by_secrets
 
 pytestmark = pytest.mark.django_db
@@ -148,3 +148,21 @@ def test_the_opponents_board_with_the_one_press_tells_nothing_of_the_treasury(cl
     assert_unchanged_by_secrets(
         lambda: client.get(url).content.decode(), lambda: change_secrets(reavers)
     )
+
+
+def test_a_side_changed_from_the_helpers_asks_the_others_again_an_unchanged_one_does_not(duel):
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    for changed in (False, True):
+        battle = played(duel)
+        mine = participant(battle, reavers)
+        services.confirm_side_as_recorded(
+            battle, reavers, actor=reavers.owner,
+            version=sides.side_version(mine, list(mine.outcomes.all())),
+        )  # fmt: skip
+        if changed:
+            other = [sides.Outcome(warriors(scourge)[0].pk, enemies_out_of_action=3)]
+            sides.enter_side(battle, scourge, actor=scourge.owner, outcomes=other)
+        else:
+            side_as_played(battle, scourge)
+        expected = "pending" if changed else "confirmed"
+        assert participant(battle, reavers).confirmation == expected, changed
