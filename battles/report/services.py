@@ -306,9 +306,8 @@ def confirm_side_as_recorded(battle: Battle, warband: Warband, *, actor, version
     An organiser may save an absent player's side this way (``enter_side`` checks he may), but
     does not confirm for that player: that stays "Confirm for everybody", which the feed names.
 
-    Confirmations already given stay: while this side was not entered, they were given to the
-    helper's record of it (nobody else confirms over a missing side), and the record is what
-    is saved. Entering a side any other way asks the others again, as before."""
+    Confirmations already given stay (``sides.enter_side``: a side saved as the helper wrote
+    it asks nobody again); a side changed from it, on its own page, asks the others again."""
     battle = (
         Battle.objects.select_for_update(of=("self",), no_key=True)
         .select_related("campaign")
