@@ -32,6 +32,11 @@ urlpatterns = [
         name="play_panel",
     ),
     path("battles/<int:pk>/sides/<int:warband_pk>/", side.battle_side, name="battle_side"),
+    path(
+        "battles/<int:pk>/sides/<int:warband_pk>/as-recorded/",
+        side.battle_side_as_recorded,
+        name="battle_side_as_recorded",
+    ),
     path("battles/<int:pk>/respond/", report.battle_respond, name="battle_respond"),
     path("battles/<int:pk>/confirm/", report.battle_confirm_all, name="battle_confirm_all"),
     path("battles/<int:pk>/correct/", report.battle_correct, name="battle_correct"),

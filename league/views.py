@@ -207,7 +207,13 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     battles and feed, and the first members: what every member sees alike, each bounded
     whatever the league's size, with a link to the whole list (``league.lists``). Cached in
     fragments under the campaign's version (``campaign.cache``); the reads are handed over
-    unevaluated (querysets and ``partial``), so a cached fragment costs none of them."""
+    unevaluated (querysets and ``partial``), so a cached fragment costs none of them.
+
+    The three ways a battle reaches the league stay three links, each explained beside it,
+    rather than one: reporting (a player of the game tells the result, the others confirm),
+    recording (an organiser enters a game others played, and may confirm it for them) and the
+    helper (played live, the report written at the end) are asked of different people at
+    different moments, and a merged page would have to ask who you are before anything else."""
     campaign = get_campaign_for_user(request, pk)
     sort, direction = sorting(request)
     context = {

@@ -12,6 +12,7 @@ learn that it exists); M 405 Method Not Allowed."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from urllib.parse import urlsplit
 
 import pytest
@@ -28,7 +29,7 @@ from battles.report import services as battle_services
 from battles.rules import ReportedResult
 from campaign import co_organisers
 from campaign.models import Membership
-from tests import feature_matrix
+from tests import feature_matrix, side_matrix
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mustered_warband
 from tests.helpers import every_side_entered, fingerprint, without_tokens
 from tests.sharing import built_once
@@ -181,14 +182,11 @@ def build_scenario() -> dict:
     theirs = mustered_warband(campaign=campaign, name="Scourge")
     elsewhere = mustered_warband(campaign=CampaignFactory(name="Elsewhere"), name="Strangers")
     results = [ReportedResult(mine.pk, "won"), ReportedResult(theirs.pk, "lost", True, 1)]
-    battle = battle_services.report_battle(
-        actor=mine.owner, campaign=campaign, scenario="Skirmish", results=results
-    )
+    report = partial(battle_services.report_battle, actor=mine.owner, campaign=campaign)
+    battle = report(scenario="Skirmish", results=results)
     every_side_entered(battle)
     battle_services.respond(battle, actor=theirs.owner, agree=True)
-    pending = battle_services.report_battle(
-        actor=mine.owner, campaign=campaign, scenario="Ambush", results=results
-    )
+    pending = report(scenario="Ambush", results=results)
     game = start_game(
         actor=mine.owner, campaign=campaign, scenario_key="skirmish",
         warband_ids=[mine.pk, theirs.pk],
@@ -241,7 +239,7 @@ def build_scenario() -> dict:
         "house_rules": {"campaign_id": campaign.pk},
         "warband_return_container": {"pk": mine.pk, "container_pk": chest.pk},
         "warrior_remove_item": {"pk": captain.pk, "item_pk": captain.items.first().pk},
-        "battle_side": {"pk": pending.pk, "warband_pk": mine.pk},
+        **{name: {"pk": pending.pk, "warband_pk": mine.pk} for name in side_matrix.ROUTES},
         **feature_matrix.build(campaign, organiser, mine, theirs, battle),
         "battle_correct": {"pk": pending.pk},
         **{name: {"pk": mine.pk, "correction_pk": request.pk}

@@ -11,6 +11,7 @@ anybody else asking for one gets the copy for the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.http import HttpRequest, HttpResponse
@@ -22,6 +23,11 @@ from core.offline import keep_offline
 from warbands import permissions, services, treasury
 from warbands.models import StorageContainer, Warband, Warrior
 from warbands.rules.special_rules import handling, handling_for
+
+# What the apps above this one add to the rules at hand (``battles.printout``: the post-battle
+# charts, and a waiting battle's scenario): each, given the warband, gives the parts to print,
+# drawn. Filled in when those apps start, so that this app imports none of them.
+AT_HAND: list[Callable[[Warband], list[str]]] = []
 
 
 @dataclass(frozen=True)
@@ -131,6 +137,7 @@ def warband_print(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "warriors": printed_warriors(warriors, glossary),
         "glossary": glossary.as_list(),
+        "at_hand": [part for add in AT_HAND for part in add(warband)],
         "rating": services.rating(warriors),
         "models": sum(w.group_size for w in warriors if not w.hired_sword_id),
         "max_size": services.max_size(warband, warriors),

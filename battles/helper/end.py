@@ -9,9 +9,10 @@ another picks them up, which the players record as his loot). Loot and notes go 
 battle's notes. The result: the warband left when the others routed, or what the players say
 (a winner, or a draw) when the scenario ended the game.
 
-The sides stay to be entered: each player opens his side, finds it filled in, checks it and
-saves it (``battles.report.sides.enter_side``), then confirms the battle
-(``battles.report.services``); the post-battle sequences start from it once every player has.
+The sides stay to be entered: each player saves his side as it was written and confirms the
+battle in one press (``battles.report.services.confirm_side_as_recorded``), or opens it first,
+checks or changes it and saves it (``battles.report.sides.enter_side``), then confirms; the
+post-battle sequences start from it once every player has.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from battles import permissions as battle_permissions
 from battles.aftermath.start import start_sequences
 from battles.models import Battle, Participant
 from battles.report import permissions as report_permissions
+from battles.report import sides
 from battles.report.sides import ask_to_confirm, missing_sides
 from battles.rules import ReportedResult, check_results, scenarios
 from battles.schedule import starting
@@ -292,6 +293,64 @@ def respond(battle: Battle, *, actor, agree: bool, reason: str = "") -> Battle:
         battle.status = Battle.Status.DISPUTED
         battle.save(update_fields=["status"])
         return battle
+    return _confirm_if_everybody_agrees(battle)
+
+
+@transaction.atomic
+def confirm_side_as_recorded(battle: Battle, warband: Warband, *, actor, version: str) -> Battle:
+    """One action where entering a side and confirming took three: the side the battle helper
+    wrote at the end of the game is saved as it stands (``sides.enter_side``) and, for the
+    warband's own player, the battle is confirmed. ``version``: the side as the page showed it
+    (``sides.side_version``); a side entered or changed since is refused, to be looked at again.
+
+    An organiser may save an absent player's side this way (``enter_side`` checks he may), but
+    does not confirm for that player: that stays "Confirm for everybody", which the feed names.
+
+    Confirmations already given stay (``sides.enter_side``: a side saved as the helper wrote
+    it asks nobody again); a side changed from it, on its own page, asks the others again."""
+    battle = (
+        Battle.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("campaign")
+        .get(pk=battle.pk)
+    )
+    participant = (
+        Participant.objects.select_for_update(of=("self",), no_key=True)
+        .filter(battle=battle, warband=warband, game_side__game__ended_at__isnull=False)
+        .first()
+    )
+    if participant is None:
+        raise RuleViolation(
+            f"The battle helper did not record {warband.name}'s side: enter its warriors on "
+            "its page."
+        )
+    report_permissions.check_enters(actor, battle, participant)
+    outcomes = list(participant.outcomes.all())
+    if participant.side_entered_at is not None:
+        raise RuleViolation(
+            f"{warband.name}'s side was entered since: check it in the report, then confirm."
+        )
+    if version != sides.side_version(participant, outcomes):
+        raise RuleViolation(
+            f"{warband.name}'s side changed since you opened the page: look at it again, "
+            "then confirm."
+        )
+    sides.enter_side(
+        battle, warband, actor=actor,
+        outcomes=[
+            sides.Outcome(
+                o.warrior_id, o.out_of_action, o.enemies_out_of_action,
+                taken_out_by_id=o.taken_out_by_id, models_out_of_action=o.models_out_of_action,
+                awards=dict(o.awards),
+            )
+            for o in outcomes
+        ],
+        leader_id=participant.leader_id, scenario_shards=participant.scenario_shards,
+        role=participant.role,
+    )  # fmt: skip
+    if warband.owner_id == actor.pk:
+        Participant.objects.filter(pk=participant.pk).update(
+            confirmation=Participant.Confirmation.CONFIRMED, confirmed_by=actor, dispute_reason=""
+        )
     return _confirm_if_everybody_agrees(battle)
 
 

@@ -15,6 +15,7 @@ one of them is refused (``battles.rules.taking_part``).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -93,6 +94,21 @@ def absentees(warband: Warband) -> list[tuple[Warrior, str]]:
     return absent
 
 
+def side_version(participant: Participant, outcomes: Sequence[WarriorOutcome]) -> str:
+    """A short digest of a side as it stands (its warriors' outcomes, leader, shards and role):
+    a page that offers to confirm the side as shown posts it back, so that a side changed
+    meanwhile (in another tab, by an organiser) is not confirmed unseen; and a side saved as
+    the battle helper wrote it is told from a changed one (``enter_side``). ``outcomes``: the
+    participant's, in any order."""
+    rows = sorted(
+        (o.warrior_id, o.out_of_action, o.models_out_of_action, o.enemies_out_of_action,
+         o.scenario_experience, sorted(o.awards.items()), o.taken_out_by_id)
+        for o in outcomes
+    )  # fmt: skip
+    side = (participant.leader_id, participant.scenario_shards, participant.role)
+    return hashlib.sha256(repr((rows, side)).encode()).hexdigest()[:16]
+
+
 def missing_sides(participants: Sequence[Participant]) -> list[Participant]:
     return [p for p in participants if p.side_entered_at is None]
 
@@ -169,7 +185,11 @@ def enter_side(
     """Record what the warband's warriors did (replacing what the side said before); the
     other players confirm again. ``leader_id``: who led it (by default its leader, when he
     took part); ``role``: its role in a scenario that has roles (its warriors earn only that
-    role's awards)."""
+    role's awards).
+
+    A side saved for the first time exactly as the battle helper wrote it (the only rows a
+    side has before it is entered) asks nobody again: the others saw it in the report, and
+    any confirmation given meanwhile was given to it (``services.confirm_side_as_recorded``)."""
     battle = (
         Battle.objects.select_for_update(of=("self",), no_key=True)
         .select_related("campaign")
@@ -225,8 +245,11 @@ def enter_side(
         leader_id = next((pk for pk in seen if own[pk].is_leader), None)
     elif leader_id not in seen or not own[leader_id].is_hero:
         raise RuleViolation("The warband's leader in the battle is a hero who took part.")
+    written = list(WarriorOutcome.objects.filter(participant=participant))
+    recorded = participant.side_entered_at is None and bool(written)
+    before = side_version(participant, written)
     WarriorOutcome.objects.filter(participant=participant).delete()
-    WarriorOutcome.objects.bulk_create(
+    saved = WarriorOutcome.objects.bulk_create(
         WarriorOutcome(
             participant=participant,
             warrior_id=o.warrior_id,
@@ -249,7 +272,8 @@ def enter_side(
     participant.save(
         update_fields=["side_entered_at", "side_entered_by", "leader", "scenario_shards", "role"]
     )
-    _ask_the_others_again(battle, actor)
+    if not (recorded and side_version(participant, saved) == before):
+        _ask_the_others_again(battle, actor)
     ask_to_confirm(battle, actor)
     cache.changed(campaign=battle.campaign_id, battle=battle)  # the dashboards, its board
     if participant.warband.owner_id != actor.pk:

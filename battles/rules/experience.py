@@ -38,6 +38,11 @@ from battles.rules.tasks import ask
 from warbands.rules.roster import CHARACTERISTIC_NAMES, CHARACTERISTICS, Profile, advances_earned
 
 __all__ = [
+    "HENCHMAN_CHOICES",
+    "HENCHMAN_RAISES",
+    "HERO_CHOICES",
+    "HERO_PAIRS",
+    "LADS_TALENT",
     "TALENT_KILLED",
     "UNDERDOG_BONUS",
     "Advance",
@@ -137,6 +142,17 @@ def _at_max(context, characteristic: str) -> bool:
     return context.current.get(characteristic) >= context.maximum.get(characteristic)
 
 
+# The advance tables (2D6), FACTS.md section 3, as the engine reads them and
+# ``battles.rules.at_hand`` draws them. A hero: a pair split by a D6 (1-3 the first), a
+# choice of two, or else a new skill. A henchman group: one characteristic, a choice of two,
+# or from ``LADS_TALENT`` up the lad's got talent.
+HERO_PAIRS: dict[int, tuple[str, str]] = {6: ("S", "A"), 8: ("I", "Ld"), 9: ("W", "T")}
+HERO_CHOICES: dict[int, tuple[str, str]] = {7: ("WS", "BS")}
+HENCHMAN_RAISES: dict[int, str] = {2: "I", 3: "I", 4: "I", 5: "S", 8: "A", 9: "Ld"}
+HENCHMAN_CHOICES: dict[int, tuple[str, str]] = {6: ("BS", "WS"), 7: ("BS", "WS")}
+LADS_TALENT = 10
+
+
 def hero_advance(dice, *, context: HeroContext, answers: Mapping[str, str]) -> Advance:
     """The hero advance table (2D6), FACTS.md section 3."""
     who = context.name
@@ -149,18 +165,18 @@ def hero_advance(dice, *, context: HeroContext, answers: Mapping[str, str]) -> A
         if choice == "spell":
             return _spell(dice, context, "the new leader learns magic")
     roll = dice.roll(2, 6, f"{who}: hero advance (2D6)").total
-    if roll <= 5 or roll >= 10:
+    if roll not in HERO_PAIRS and roll not in HERO_CHOICES:
         return _new_skill(dice, context, answers, roll)
-    if roll == 7:
-        allowed = [c for c in ("WS", "BS") if not _at_max(context, c)]
+    if roll in HERO_CHOICES:
+        allowed = [c for c in HERO_CHOICES[roll] if not _at_max(context, c)]
         if allowed:
             choice = ask(
                 answers, "ws_or_bs", f"{who} rolled 7: +1 Weapon Skill or +1 Ballistic Skill?",
                 tuple((c, f"+1 {CHARACTERISTIC_NAMES[c]}") for c in allowed),
             )  # fmt: skip
             return Advance("characteristic", characteristic=choice, detail=f"2D6 {roll}")
-        return _any_other(context, answers, roll, ("WS", "BS"), dice)
-    pair = {6: ("S", "A"), 8: ("I", "Ld"), 9: ("W", "T")}[roll]
+        return _any_other(context, answers, roll, HERO_CHOICES[roll], dice)
+    pair = HERO_PAIRS[roll]
     sub = dice.roll(1, 6, f"{who}: advance {roll}, which one (D6)").total
     first, second = pair if sub <= 3 else pair[::-1]
     for characteristic in (first, second):
@@ -243,7 +259,7 @@ def henchman_advance(dice, *, context: HenchmanContext, answers: Mapping[str, st
     for _ in range(100):
         roll = dice.roll(2, 6, f"{who}: henchman advance (2D6)").total
         rolls.append(roll)
-        if roll >= 10:
+        if roll >= LADS_TALENT:
             if not context.talent_allowed or context.talent == "reroll":
                 continue
             if context.talent == "kills":
@@ -251,8 +267,8 @@ def henchman_advance(dice, *, context: HenchmanContext, answers: Mapping[str, st
             if context.heroes < context.max_heroes:
                 return Advance("lads_talent", detail=f"2D6 {roll}", rolls=tuple(rolls))
             continue
-        if roll in (6, 7):
-            options = [c for c in ("BS", "WS") if allowed(c)]
+        if roll in HENCHMAN_CHOICES:
+            options = [c for c in HENCHMAN_CHOICES[roll] if allowed(c)]
             if not options:
                 continue
             choice = ask(
@@ -261,7 +277,7 @@ def henchman_advance(dice, *, context: HenchmanContext, answers: Mapping[str, st
             )  # fmt: skip
             return Advance("characteristic", characteristic=choice, detail=f"2D6 {roll}",
                            rolls=tuple(rolls))  # fmt: skip
-        characteristic = {2: "I", 3: "I", 4: "I", 5: "S", 8: "A", 9: "Ld"}[roll]
+        characteristic = HENCHMAN_RAISES[roll]
         if allowed(characteristic):
             return Advance("characteristic", characteristic=characteristic, detail=f"2D6 {roll}",
                            rolls=tuple(rolls))  # fmt: skip

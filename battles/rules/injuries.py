@@ -34,11 +34,13 @@ from dataclasses import dataclass, field
 from battles.rules.tasks import ask
 
 __all__ = [
+    "SERIOUS_INJURIES",
     "Enemy",
     "HeroInjuries",
     "Injury",
     "InjuryContext",
     "LeaderCandidate",
+    "chart_result",
     "daemons_banished",
     "henchmen_lost",
     "hero_injuries",
@@ -123,33 +125,35 @@ class HeroInjuries:
         )
 
 
-def _chart_name(code: int) -> str:
-    if 11 <= code <= 15:
-        return "Dead"
-    if 16 <= code <= 21:
-        return "Multiple injuries"
-    if 41 <= code <= 55:
-        return "Full recovery"
-    return {
-        22: "Leg wound",
-        23: "Arm wound",
-        24: "Madness",
-        25: "Smashed leg",
-        26: "Chest wound",
-        31: "Blinded in one eye",
-        32: "Old battle wound",
-        33: "Nervous condition",
-        34: "Hand injury",
-        35: "Deep wound",
-        36: "Robbed",
-        56: "Bitter enmity",
-        61: "Captured",
-        62: "Hardened",
-        63: "Hardened",
-        64: "Horrible scars",
-        65: "Sold to the pits",
-        66: "Survives against the odds",
-    }[code]
+# The Heroes' serious injuries chart (D66): (lowest, highest, result), in the chart's order.
+# What each result does is ``_apply``'s; ``battles.rules.at_hand`` draws the chart from this.
+SERIOUS_INJURIES: tuple[tuple[int, int, str], ...] = (
+    (11, 15, "Dead"),
+    (16, 21, "Multiple injuries"),
+    (22, 22, "Leg wound"),
+    (23, 23, "Arm wound"),
+    (24, 24, "Madness"),
+    (25, 25, "Smashed leg"),
+    (26, 26, "Chest wound"),
+    (31, 31, "Blinded in one eye"),
+    (32, 32, "Old battle wound"),
+    (33, 33, "Nervous condition"),
+    (34, 34, "Hand injury"),
+    (35, 35, "Deep wound"),
+    (36, 36, "Robbed"),
+    (41, 55, "Full recovery"),
+    (56, 56, "Bitter enmity"),
+    (61, 61, "Captured"),
+    (62, 63, "Hardened"),
+    (64, 64, "Horrible scars"),
+    (65, 65, "Sold to the pits"),
+    (66, 66, "Survives against the odds"),
+)
+
+
+def chart_result(code: int) -> str:
+    """The serious injury a D66 roll of ``code`` finds."""
+    return next(name for low, high, name in SERIOUS_INJURIES if low <= code <= high)
 
 
 def _d66(dice, purpose: str) -> int:
@@ -175,7 +179,7 @@ GUARDED_AGAINST = ("Robbed", "Captured", "Sold to the pits")
 
 
 def _apply(code: int, dice, context: InjuryContext, answers, state) -> list[Injury]:
-    name = _chart_name(code)
+    name = chart_result(code)
     who = context.name
     if context.guarded and name in GUARDED_AGAINST:
         return [Injury(code, "Full recovery", detail=f"{name.lower()}, but his bear guarded him")]

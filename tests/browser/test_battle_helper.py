@@ -249,33 +249,34 @@ def played_out(campaign):
 
 @pytest.mark.django_db(transaction=True)
 def test_each_player_finds_his_side_filled_in_from_the_game_and_confirms(live_server, chromium):
+    """One player confirms his side as the helper wrote it in one press; the other checks his
+    first, saves it unchanged and confirms, which keeps the first one's confirmation."""
     campaign = CampaignFactory(name="Siege of Sigmarhafen")
     battle, reavers, scourge, champion = played_out(campaign)
     alice = phone(chromium, live_server, reavers.owner)
     bob = phone(chromium, live_server, scourge.owner)
 
-    # Each player checks his side, finds it filled in, saves it; then both confirm.
-    for page, warband in ((alice, reavers), (bob, scourge)):
-        page.goto(f"{live_server.url}/battles/{battle.pk}/sides/{warband.pk}/")
-        group_out = page.get_by_label("How many of Stadtwache went out of action")
-        if warband == reavers:
-            expect(page.get_by_label("Enemies Brandt put out of action")).to_have_value(
-                "2", timeout=1_000
-            )
-            expect(group_out).to_have_value("1")  # the fall
-        else:
-            expect(group_out).to_have_value("2")
-            expect(page.get_by_label("Who took Stadtwache out")).to_have_value(str(champion.pk))
-        page.locator("main").get_by_role(
-            "button", name=f"Save the warriors of {warband.name}"
-        ).click()
-        expect(page.get_by_test_id("battle-status")).to_be_visible()
+    # Alice takes hers as the helper wrote it, in one press: saved, and confirmed for her.
+    alice.goto(f"{live_server.url}/battles/{battle.pk}/")
+    expect(alice.get_by_test_id("as-recorded")).to_contain_text("confirms the battle for you")
+    alice.get_by_role("button", name="Confirm my side as the helper recorded it").click()
+    expect(alice.get_by_test_id("missing-sides")).to_contain_text("waiting for Scourge")
+    fell = WarriorOutcome.objects.get(participant__warband=reavers, warrior=warriors(reavers)[2])
+    assert fell.models_out_of_action == 1  # the fall, as the helper wrote it
+
+    # Bob looks at his first: filled in from the game, saved as it is, then confirmed. His
+    # side unchanged, Alice's confirmation stands and the battle counts.
+    bob.goto(f"{live_server.url}/battles/{battle.pk}/")
+    bob.get_by_role("link", name="Change my side first").click()
+    expect(bob.get_by_label("How many of Stadtwache went out of action")).to_have_value(
+        "2", timeout=1_000
+    )
+    expect(bob.get_by_label("Who took Stadtwache out")).to_have_value(str(champion.pk))
+    bob.locator("main").get_by_role("button", name="Save the warriors of Scourge").click()
+    bob.get_by_label("Confirm", exact=True).check()
+    bob.get_by_role("button", name="Send").click()
+    expect(bob.get_by_test_id("battle-status")).to_have_text("Confirmed")
     assert WarriorOutcome.objects.get(warrior=champion).enemies_out_of_action == 2
-    for page, status in ((alice, "Waiting for confirmation"), (bob, "Confirmed")):
-        page.goto(f"{live_server.url}/battles/{battle.pk}/")
-        page.get_by_label("Confirm", exact=True).check()
-        page.get_by_role("button", name="Send").click()
-        expect(page.get_by_test_id("battle-status")).to_have_text(status)
     participants = set(Participant.objects.filter(battle=battle).values_list("pk", flat=True))
     started = set(
         PostBattleSequence.objects.filter(participant__battle=battle).values_list(

@@ -6,8 +6,9 @@ from __future__ import annotations
 from django.urls import reverse
 
 from battles.aftermath import carried_items
-from battles.models import Battle, DiceRoll, Discovery, PostBattleSequence
-from battles.report import fortune, services
+from battles.helper import end, start
+from battles.models import Battle, DiceRoll, Discovery, Participant, PostBattleSequence
+from battles.report import fortune, services, sides
 from battles.rules import ReportedResult
 from campaign.models import CampaignEvent
 from core.dice import ScriptedDice
@@ -75,6 +76,30 @@ def respond():
         duel["scourge"].owner,
         reverse("battle_respond", args=[battle.pk]),
         {"agree": "yes"},
+        applied=lambda: sequences_started(battle),
+    )
+
+
+@race("battle_side_as_recorded", "the last side saved as the helper wrote it confirms once")
+def side_as_recorded():
+    duel = mustered_duel()
+    reavers, scourge = duel["reavers"], duel["scourge"]
+    battle = start.start_game(
+        actor=reavers.owner, campaign=duel["campaign"], scenario_key="skirmish",
+        warband_ids=[reavers.pk, scourge.pk],
+    )  # fmt: skip
+    end.end_game(battle.pk, actor=reavers.owner, winner_id=None)
+    version = {
+        p.warband_id: sides.side_version(p, list(p.outcomes.all()))
+        for p in Participant.objects.filter(battle=battle)
+    }
+    services.confirm_side_as_recorded(
+        battle, reavers, actor=reavers.owner, version=version[reavers.pk]
+    )
+    return Shot(
+        scourge.owner,
+        reverse("battle_side_as_recorded", args=[battle.pk, scourge.pk]),
+        {"version": version[scourge.pk]},
         applied=lambda: sequences_started(battle),
     )
 

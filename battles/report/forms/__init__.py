@@ -10,6 +10,7 @@ from django import forms
 from battles.aftermath.carried_items import Declaration
 from battles.forms import BattleForm, DiceField, FurtherDiceField
 from battles.models import Participant
+from battles.report import at_the_end
 from battles.rules import ReportedResult
 from campaign.models import RandomFortuneEntry
 from core.htmx import relabel
@@ -143,6 +144,33 @@ class CarriedItemsForm(forms.Form):
     )
 
     NUMBERS = ("securers", "pitters", "quartermasters")
+    # Why each question is asked, in a sentence beside it; then where its starting value
+    # comes from (``battles.report.at_the_end``).
+    WHY = {
+        "securers": "Each warrior who secures an item leaves the fight with it, so the "
+        "recovery rolls need to know how many you had left to send.",
+        "pitters": "A Band of Pitters that fought for you moves every recovery roll one (or "
+        "two) your way.",
+        "quartermasters": "The warband with more Quartermasters still on their feet moves every "
+        "recovery roll one its way.",
+    }
+    SOURCES = {
+        at_the_end.DECLARED: "As you declared it.",
+        at_the_end.HELPER: "From the battle helper's table at the end of the game.",
+        at_the_end.REPORT: "From the report's side: those not out of action.",
+    }
+
+    def __init__(self, *args, start: at_the_end.AtTheEnd | None = None, **kwargs):
+        """``start``: what the report or the helper recorded (``at_the_end.recorded``)."""
+        start = start or at_the_end.AtTheEnd()
+        kwargs.setdefault("initial", {key: getattr(start, key) for key in self.NUMBERS})
+        super().__init__(*args, **kwargs)
+        for key in self.NUMBERS:
+            known = getattr(start, key) is not None and start.source
+            said = self.SOURCES[start.source] if known else "Not recorded: count them."
+            if key == "pitters" and not known:
+                said = "Not recorded: choose it if a Band of Pitters fought with you."
+            self.fields[key].help_text = f"{self.WHY[key]} {said}"
 
     def clean(self):
         data = super().clean()

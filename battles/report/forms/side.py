@@ -170,3 +170,14 @@ def side_outcomes(rows) -> list[Outcome] | None:
     if not all(row.is_valid() for row in rows):
         return None
     return [outcome for row in rows if (outcome := row.outcome()) is not None]
+
+
+class AsRecordedForm(forms.Form):
+    """Save a side as the battle helper wrote it, and confirm the battle, in one post
+    (``services.confirm_side_as_recorded``): the side as the page showed it (``version``)."""
+
+    version = forms.CharField(
+        max_length=16,
+        widget=forms.HiddenInput,
+        error_messages={"required": "The page is out of date: open the battle again."},
+    )

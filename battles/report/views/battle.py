@@ -22,7 +22,7 @@ from battles.dice import dice_for
 from battles.forms import rolled_key, scenario_picker
 from battles.models import Battle, CarriedItemAtEnd, Participant, StepRecord, WarriorOutcome
 from battles.permissions import get_battle_for_user
-from battles.report import fortune, services, sides
+from battles.report import at_the_end, fortune, services, sides
 from battles.report import permissions as report_permissions
 from battles.report.forms import (
     CarriedItemsForm,
@@ -168,6 +168,9 @@ def _board(
             request, "battles/report/detail.html", {"battle": battle, "board": board}, status=status
         )
     return render(request, "battles/report/detail.html#battle-board", context, status=status)
+
+
+board_after_post = _board  # the board after a post of the feature's other views
 
 
 @require_GET
@@ -409,8 +412,7 @@ def battle_declare(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespon
     ]
     data = request.POST if request.method == "POST" else None
     rows = carried_item_rows(data, items, enemies)
-    initial = {key: getattr(participant, key) for key in CarriedItemsForm.NUMBERS}
-    form = CarriedItemsForm(data, initial=initial)
+    form = CarriedItemsForm(data, start=at_the_end.recorded(participant))
     if data is not None:  # a post that does not redirect was refused: 422 below
         declarations, errors = carried_item_declarations(rows)
         if form.is_valid() and not errors:

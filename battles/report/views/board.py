@@ -15,6 +15,8 @@ from battles.report.forms import (
     RecoverForm,
     RespondForm,
 )
+from battles.report.forms.side import AsRecordedForm
+from battles.report.sides import side_version
 
 
 class BattleForms:
@@ -64,3 +66,23 @@ class BattleForms:
     @cached_property
     def further(self) -> FurtherRollForm | None:
         return FurtherRollForm().drawn_for(self.asking) if self.asking else None
+
+    @cached_property
+    def as_recorded(self) -> dict[int, AsRecordedForm]:
+        """By participant: the one post that saves a side as the battle helper wrote it (and
+        confirms the battle for its player), for the sides not entered yet that this user may
+        enter, once the game has ended; versioned from the outcomes the board read."""
+        c = self.context
+        game = getattr(c["battle"], "game", None)
+        if game is None or game.ended_at is None:
+            return {}
+        forms = {}
+        for participant, may_enter in c["sides"]:
+            if not may_enter or participant.side_entered_at is not None:
+                continue
+            mine = [o for o in c["outcomes"] if o.participant_id == participant.pk]
+            version = side_version(participant, mine)
+            forms[participant.pk] = self._form(
+                "as_recorded", lambda v=version: AsRecordedForm(initial={"version": v})
+            )
+        return forms

@@ -7,13 +7,14 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.html import format_html_join
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.models import WarriorOutcome
 from battles.permissions import get_battle_for_user
 from battles.report import permissions as report_permissions
-from battles.report import sides
-from battles.report.forms.side import SideForm, side_outcomes, side_rows
+from battles.report import services, sides
+from battles.report.forms.side import AsRecordedForm, SideForm, side_outcomes, side_rows
+from battles.report.views.battle import board_after_post
 from battles.rules import scenarios
 from core.errors import RuleViolation
 from core.htmx import with_refusal
@@ -107,3 +108,29 @@ def battle_side(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
         },
         status=422 if refused else 200,
     )
+
+
+@require_POST
+def battle_side_as_recorded(request: HttpRequest, pk: int, warband_pk: int) -> HttpResponse:
+    """One press after a game played with the battle helper: the player's side saved as the
+    helper wrote it and the battle confirmed for him (an organiser only saves an absent
+    player's side). Refused, the battle's board says why where the button was."""
+    battle = get_battle_for_user(request, pk)
+    participant = battle.participants.select_related("warband").filter(warband_id=warband_pk)
+    participant = participant.first()
+    if participant is None:
+        raise Http404("That warband did not fight in this battle.")
+    report_permissions.check_enters(request.user, battle, participant)
+    form = AsRecordedForm(request.POST)
+    if form.is_valid():
+        try:
+            services.confirm_side_as_recorded(
+                battle, participant.warband, actor=request.user,
+                version=form.cleaned_data["version"],
+            )  # fmt: skip
+        except RuleViolation as refusal:
+            with_refusal(form, refusal)
+        else:
+            messages.success(request, f"{participant.warband.name}'s side is saved as recorded.")
+            return board_after_post(request, battle)
+    return board_after_post(request, battle, refused=("as_recorded", form))
