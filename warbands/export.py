@@ -64,7 +64,8 @@ def warrior_as_json(w) -> dict[str, Any]:
 
 def warband_as_json(warband: Warband, *, warriors=None) -> dict[str, Any]:
     """``warriors``: its roster already read (``for_roster_page``), when many warbands are
-    exported together (``league.accounts.download``) and read in the same queries."""
+    exported together (``league.accounts.download``) and read in the same queries, their
+    hired swords prefetched with them (``prefetch_related("hired_swords")``)."""
     warriors = list(services.roster(warband) if warriors is None else warriors)
     return {
         "format": FORMAT,
@@ -86,6 +87,7 @@ def warband_as_json(warband: Warband, *, warriors=None) -> dict[str, Any]:
                 "upkeep": sword.upkeep,
                 "notes": sword.notes,
             }
-            for sword in warband.hired_swords.filter(status="active")
+            for sword in warband.hired_swords.all()
+            if sword.status == sword.Status.ACTIVE
         ],
     }

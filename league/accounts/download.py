@@ -30,6 +30,7 @@ def account_data(user) -> dict[str, Any]:
     warbands = list(
         Warband.objects.filter(owner=user)
         .select_related("campaign", "owner", "warband_type")
+        .prefetch_related("hired_swords")
         .order_by("campaign__name", "name", "pk")
     )
     rosters: dict[int, list[Warrior]] = {w.pk: [] for w in warbands}
