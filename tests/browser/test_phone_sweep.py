@@ -1,0 +1,274 @@
+"""The league on a 360 px phone, where it is played: at the table and after it. One sweep over
+the demo league (an organiser and two players; a confirmed battle whose post-battle sequence
+waits, a game under way with the battle helper, a captive, a schedule round, a side still to
+enter) visits every page linked from each user's dashboard and the pages of the table: each
+step of a post-battle sequence (step 2's choice of a new skill among them), a side's form,
+the battle helper, the treasury and the printout. On each page nothing scrolls sideways, no
+two texts or controls of a form are drawn over each other, the forms' controls are tall
+enough for a finger (44 px), and a table wider than the screen scrolls in its own box under a
+hint that says so. The choice of a skill is read again at 1280 px.
+
+PHONE_SHOTS=<folder> keeps a screenshot of every page visited, to look at what was measured.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import override_settings
+from playwright.sync_api import expect
+
+from battles import aftermath as sequences
+from battles.models import Battle, PostBattleSequence
+from battles.report import services
+from battles.rules import ReportedResult
+from tests.factories import PASSWORD
+from tests.helpers import held, log_in, play_to, roll
+from warbands.models import Warband
+
+PHONE = {"width": 360, "height": 800}
+DESKTOP = {"width": 1280, "height": 900}
+SHOTS = os.environ.get("PHONE_SHOTS")
+NOT_VISITED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password")
+
+# What a page must not do on a phone, measured in the browser: how much wider than the screen
+# the page is; texts and controls of one form drawn over each other (a text's line boxes, each
+# control's box; never an element against what it contains); controls of a form, and links
+# drawn as buttons, less than 44 px tall (a radio or a checkbox: its label, which is what a
+# finger taps); a table wider than its box outside a ".table-scroll" box with a visible
+# ".scroll-hint".
+LAYOUT = """() => {
+  const seen = (r) => r.width > 1 && r.height > 1;
+  // Drawn: not in a closed <details> nor hidden, nor clipped away for screen readers only.
+  const shown = (el) => {
+    if (!el.checkVisibility({visibilityProperty: true})) return false;
+    for (let up = el; up; up = up.parentElement) {
+      if (getComputedStyle(up).clip.startsWith('rect')) return false;
+    }
+    return true;
+  };
+  const name = (node) => {
+    const el = node.nodeType === 3 ? node.parentElement : node;
+    const text = (node.nodeType === 3 ? node.textContent : (el.labels?.[0]?.textContent
+      || el.getAttribute('aria-label') || el.textContent || el.name || '')).trim();
+    return `${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).trim()
+      .split(/\\s+/).join('.') : ''} "${text.replace(/\\s+/g, ' ').slice(0, 40)}"`;
+  };
+  const found = {width: document.documentElement.scrollWidth, overlaps: [], short: [],
+                 tables: []};
+  for (const form of document.querySelectorAll('main form')) {
+    const boxes = [];
+    const texts = document.createTreeWalker(form, NodeFilter.SHOW_TEXT);
+    while (texts.nextNode()) {
+      const text = texts.currentNode;
+      if (!text.textContent.trim() || text.parentElement.closest('select, option')
+          || !shown(text.parentElement)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      for (const r of range.getClientRects()) if (seen(r)) boxes.push([text, r]);
+    }
+    for (const control of form.querySelectorAll(
+        'input:not([type=hidden]), select, textarea, button')) {
+      const r = control.getBoundingClientRect();
+      if (seen(r) && shown(control)) {
+        boxes.push([control, r]);
+      }
+    }
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, ra] = boxes[i], [b, rb] = boxes[j];
+        if (a === b || a.contains(b) || b.contains(a)) continue;
+        const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+        const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+        if (w > 2 && h > 2) found.overlaps.push(`${name(a)} over ${name(b)}`);
+      }
+    }
+  }
+  const controls = document.querySelectorAll(
+    'main form :is(input:not([type=hidden]), select, textarea, button), main [role=button]');
+  for (const control of controls) {
+    const r = control.getBoundingClientRect();
+    if (!seen(r) || !shown(control) || control.closest('.inline-form')) continue;
+    const radio = control.matches('[type=radio], [type=checkbox]');
+    const hit = radio ? (control.closest('label') || control.labels?.[0]) : control;
+    const height = hit ? hit.getBoundingClientRect().height : r.height;
+    if (height < 43.5) found.short.push(`${name(control)}: ${Math.round(height)} px`);
+  }
+  for (const table of document.querySelectorAll('main table')) {
+    const r = table.getBoundingClientRect();
+    if (!seen(r) || !shown(table) || r.width <= table.parentElement.clientWidth + 1) continue;
+    const box = table.closest('.table-scroll, .overflow-auto');
+    const scrolls = box && box.scrollWidth > box.clientWidth
+      && ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
+    const before = box && getComputedStyle(box, '::before');
+    const hinted = before && before.display !== 'none'
+      && before.content.includes('Scroll sideways');
+    if (!scrolls || !hinted) {
+      found.tables.push(`${name(table.querySelector('th') || table)}: ${Math.round(r.width)} px`
+        + ' without a scroll hint');
+    }
+  }
+  return found;
+}"""
+
+
+def measured(page, where: str, width: int = PHONE["width"]) -> list[str]:
+    """What is wrong with the page's layout, each line naming the page (``where``)."""
+    page.wait_for_load_state()
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        shot = re.sub(r"\W+", "-", f"{width}-{where}").strip("-")[:90]
+        height = page.evaluate("document.documentElement.scrollHeight")
+        for part, top in enumerate(range(0, height, 1000)):
+            clip = {"x": 0, "y": top, "width": width, "height": min(1000, height - top)}
+            page.screenshot(path=f"{SHOTS}/{shot}-{part}.png", full_page=True, clip=clip)
+    found = page.evaluate(LAYOUT)
+    problems = [f"{found['width']} px wide"] if found["width"] > width else []
+    problems += found["overlaps"] + found["tables"]
+    problems += found["short"] if width <= PHONE["width"] else []  # a finger's rule
+    return [f"{where}: {problem}" for problem in problems]
+
+
+def pattern(url: str) -> str:
+    """A page's kind: its path with every number the same (one roster stands for all)."""
+    return re.sub(r"\d+", "N", urlsplit(url).path)
+
+
+def linked_pages(page, base: str) -> list[str]:
+    """The app's pages the current page links to (not exports, the admin or logging out)."""
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    pages = []
+    for href in hrefs:
+        path = urlsplit(href).path
+        if (
+            href.startswith(base)
+            and not path.startswith(NOT_VISITED)
+            and not re.search(r"\.(csv|json)$", path)
+            and href.split("#")[0] not in pages
+        ):
+            pages.append(href.split("#")[0])
+    return pages
+
+
+def sweep_from_dashboard(page, base: str, user: str) -> tuple[list[str], set[str]]:
+    """The dashboard, every kind of page it links to, and every kind those link to; what is
+    wrong with them, and the kinds visited."""
+    page.goto(base + "/")
+    problems = measured(page, f"{user} /")
+    visited, links = {pattern(base + "/")}, linked_pages(page, base)
+    for depth in (1, 2):
+        further = []
+        for url in links:
+            if pattern(url) in visited:
+                continue
+            visited.add(pattern(url))
+            page.goto(url)
+            problems += measured(page, f"{user} {urlsplit(url).path}")
+            further += linked_pages(page, base) if depth == 1 else []
+        links = further
+    return problems, visited
+
+
+def demo_league():
+    """The demo league, its users' passwords the tests' own; a hero of the Sons of Ymir held
+    by the Scourge; a battle of the Sons against the Pyre reported, its sides to enter."""
+    with override_settings(DEBUG=True):  # seed_demo refuses to run without it
+        call_command("seed_demo", stdout=io.StringIO())
+    users = {u.username: u for u in get_user_model().objects.all()}
+    for user in users.values():
+        user.set_password(PASSWORD)
+        user.save(update_fields=["password"])
+    warbands = {w.name: w for w in Warband.objects.all()}
+    sons, scourge, pyre = (
+        warbands["The Sons of Ymir"],
+        warbands["The Grey Scourge"],
+        warbands["The Order of the Burning Pyre"],
+    )
+    held(sons.warriors.filter(is_hero=True, is_leader=False).first(), scourge)
+    reported = services.report_battle(
+        actor=sons.owner, campaign=sons.campaign, scenario_key="skirmish", scenario="",
+        results=[ReportedResult(sons.pk, "won"), ReportedResult(pyre.pk, "lost")],
+    )  # fmt: skip
+    return users, warbands, reported
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_league_on_a_phone(live_server, chromium):
+    users, warbands, reported = demo_league()
+    reavers = warbands["Reikland Reavers"]
+    base = live_server.url
+    problems, reached = [], set()
+
+    for username in ("organiser", "alice", "bob"):
+        context = chromium.new_context(viewport=PHONE)
+        page = log_in(context, live_server, users[username])
+        found, visited = sweep_from_dashboard(page, base, username)
+        problems += found
+        reached |= visited
+        context.close()
+    # The sweep reached the pages of the table and after it (their links are not broken).
+    assert {
+        "/sequences/N/",
+        "/battles/N/",
+        "/battles/N/play/",
+        "/warbands/N/captives/",
+        "/warbands/N/treasury/",
+        "/warbands/N/print/",
+        "/rounds/N/",
+        "/campaigns/N/schedule/",
+    } <= reached, sorted(reached)
+
+    alice = users["alice"]
+    phone = log_in(chromium.new_context(viewport=PHONE), live_server, alice)
+    desktop = log_in(chromium.new_context(viewport=DESKTOP), live_server, alice)
+    sons = warbands["The Sons of Ymir"]
+    helper = Battle.objects.get(status=Battle.Status.PLAYING)
+    for where, path in [
+        ("the side form", f"/battles/{reported.pk}/sides/{sons.pk}/"),
+        ("the report", f"/campaigns/{sons.campaign_id}/battles/report/"),
+        ("the battle helper", f"/battles/{helper.pk}/play/"),
+        ("the treasury", f"/warbands/{reavers.pk}/treasury/"),
+        ("the printout", f"/warbands/{reavers.pk}/print/"),
+    ]:
+        for browser, width in ((phone, PHONE["width"]), (desktop, DESKTOP["width"])):
+            browser.goto(base + path)
+            problems += measured(browser, where, width)
+
+    # The Reavers' post-battle sequence, step by step; the captain reaches an advance in step
+    # 2 and rolls a new skill, whose choice is read on the phone and on a desktop.
+    sequence = PostBattleSequence.objects.filter(participant__warband=reavers).latest("pk")
+    for step in range(11):
+        play_to(sequence, step, alice)
+        if step == 2:
+            captain = reavers.warriors.get(is_leader=True)
+            captain.experience = 19
+            captain.save(update_fields=["experience"])
+            sequences.prepare(sequence)
+            sequences.act(sequence, actor=alice, step=2, action="award")
+            advance = sequence.tasks.get(step=2, label__startswith=f"{captain.name}'s advance")
+            roll(sequence, advance, [2, 2], alice)  # 4: a new skill
+            desktop.goto(f"{base}/sequences/{sequence.pk}/")
+            expect(desktop.locator("label.choice").first).to_be_visible()
+            problems += measured(desktop, "step 2's choice of a skill", DESKTOP["width"])
+        phone.goto(f"{base}/sequences/{sequence.pk}/")
+        expect(phone.locator("#step-heading")).to_contain_text(f"Step {step}:")
+        problems += measured(phone, f"step {step}")
+        if step == 2:
+            expect(phone.locator("label.choice").first).to_be_visible()
+        if step == 8:
+            phone.get_by_role("button", name="Continue to step 9").click()
+            expect(phone.locator("#step-heading")).to_contain_text("Step 9:")
+            heading = phone.locator("#step-heading").bounding_box()
+            assert phone.evaluate("window.scrollX") == 0
+            if not 0 <= heading["y"] < PHONE["height"] / 2:
+                problems.append(f"step 9 opens with its heading at {heading['y']:.0f} px")
+            sequence.refresh_from_db()
+
+    assert not problems, "\n".join(problems)
