@@ -4,9 +4,9 @@ waits, a game under way with the battle helper, a captive, a schedule round, a s
 enter) visits every page linked from each user's dashboard and the pages of the table: each
 step of a post-battle sequence (step 2's choice of a new skill among them), a side's form,
 the battle helper, the treasury and the printout. On each page nothing scrolls sideways, no
-two texts or controls of a form are drawn over each other, the forms' controls are tall
-enough for a finger (44 px), and a table wider than the screen scrolls in its own box under a
-hint that says so. The choice of a skill is read again at 1280 px.
+two texts or controls are drawn over each other, the forms' controls are tall enough for a
+finger (44 px), and a table wider than the screen scrolls in its own box under a hint that
+says so. The forms of the table, and step 2's choice, are read again at 1280 px.
 
 PHONE_SHOTS=<folder> keeps a screenshot of every page visited, to look at what was measured.
 """
@@ -38,22 +38,26 @@ DESKTOP = {"width": 1280, "height": 900}
 SHOTS = os.environ.get("PHONE_SHOTS")
 NOT_VISITED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password")
 
-# What a page must not do on a phone, measured in the browser: how much wider than the screen
-# the page is; texts and controls of one form drawn over each other (a text's line boxes, each
-# control's box; never an element against what it contains); controls of a form, and links
-# drawn as buttons, less than 44 px tall (a radio or a checkbox: its label, which is what a
-# finger taps); a table wider than its box outside a ".table-scroll" box with a visible
-# ".scroll-hint".
+# What a page must not do on a phone, measured in the browser: be wider than the screen; draw
+# two texts or controls over each other (a text's line boxes, each control's box; never an
+# element against what it contains; bars that float over the page by design, fixed or sticky,
+# aside); offer a control of a form, or a link drawn as a button, less than 44 px tall (a radio
+# or a checkbox: its label, which is what a finger taps); hold a table wider than its box
+# outside a box that scrolls under the line "Scroll sideways for more columns".
 LAYOUT = """() => {
   const seen = (r) => r.width > 1 && r.height > 1;
-  // Drawn: not in a closed <details> nor hidden, nor clipped away for screen readers only.
-  const shown = (el) => {
-    if (!el.checkVisibility({visibilityProperty: true})) return false;
-    for (let up = el; up; up = up.parentElement) {
-      if (getComputedStyle(up).clip.startsWith('rect')) return false;
-    }
-    return true;
+  const up = (el) => {
+    const line = [];
+    for (; el; el = el.parentElement) line.push(el);
+    return line;
   };
+  // Drawn: not in a closed <details> nor hidden, nor clipped away for screen readers only.
+  const shown = (el) => el.checkVisibility({visibilityProperty: true}) && !up(el).some((a) => {
+    const style = getComputedStyle(a);
+    return style.clip.startsWith('rect') || style.clipPath !== 'none';
+  });
+  const floats = (el) => up(el).some(
+    (a) => ['fixed', 'sticky'].includes(getComputedStyle(a).position));
   const name = (node) => {
     const el = node.nodeType === 3 ? node.parentElement : node;
     const text = (node.nodeType === 3 ? node.textContent : (el.labels?.[0]?.textContent
@@ -63,32 +67,28 @@ LAYOUT = """() => {
   };
   const found = {width: document.documentElement.scrollWidth, overlaps: [], short: [],
                  tables: []};
-  for (const form of document.querySelectorAll('main form')) {
-    const boxes = [];
-    const texts = document.createTreeWalker(form, NodeFilter.SHOW_TEXT);
-    while (texts.nextNode()) {
-      const text = texts.currentNode;
-      if (!text.textContent.trim() || text.parentElement.closest('select, option')
-          || !shown(text.parentElement)) continue;
-      const range = document.createRange();
-      range.selectNodeContents(text);
-      for (const r of range.getClientRects()) if (seen(r)) boxes.push([text, r]);
-    }
-    for (const control of form.querySelectorAll(
-        'input:not([type=hidden]), select, textarea, button')) {
-      const r = control.getBoundingClientRect();
-      if (seen(r) && shown(control)) {
-        boxes.push([control, r]);
-      }
-    }
-    for (let i = 0; i < boxes.length; i++) {
-      for (let j = i + 1; j < boxes.length; j++) {
-        const [a, ra] = boxes[i], [b, rb] = boxes[j];
-        if (a === b || a.contains(b) || b.contains(a)) continue;
-        const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
-        const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
-        if (w > 2 && h > 2) found.overlaps.push(`${name(a)} over ${name(b)}`);
-      }
+  const boxes = [];
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (texts.nextNode()) {
+    const text = texts.currentNode, parent = text.parentElement;
+    if (!text.textContent.trim() || parent.closest('select, option, script, style')
+        || !shown(parent) || floats(parent)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    for (const r of range.getClientRects()) if (seen(r)) boxes.push([text, r]);
+  }
+  for (const control of document.querySelectorAll(
+      'input:not([type=hidden]), select, textarea, button')) {
+    const r = control.getBoundingClientRect();
+    if (seen(r) && shown(control) && !floats(control)) boxes.push([control, r]);
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ra] = boxes[i], [b, rb] = boxes[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w > 2 && h > 2) found.overlaps.push(`${name(a)} over ${name(b)}`);
     }
   }
   const controls = document.querySelectorAll(
