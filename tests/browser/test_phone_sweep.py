@@ -43,7 +43,8 @@ NOT_VISITED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password")
 # element against what it contains; bars that float over the page by design, fixed or sticky,
 # aside); offer a control of a form, or a link drawn as a button, less than 44 px tall (a radio
 # or a checkbox: its label, which is what a finger taps); hold a table wider than its box
-# outside a box that scrolls under the line "Scroll sideways for more columns".
+# outside a box that scrolls under the line "Scroll sideways for more columns" (and that line
+# over a box with nothing to scroll).
 LAYOUT = """() => {
   const seen = (r) => r.width > 1 && r.height > 1;
   const up = (el) => {
@@ -113,6 +114,13 @@ LAYOUT = """() => {
     if (!scrolls || !hinted) {
       found.tables.push(`${name(table.querySelector('th') || table)}: ${Math.round(r.width)} px`
         + ' without a scroll hint');
+    }
+  }
+  for (const box of document.querySelectorAll('main :is(.table-scroll, .overflow-auto)')) {
+    const hint = getComputedStyle(box, '::before');
+    if (hint.display !== 'none' && hint.content.includes('Scroll sideways')
+        && box.scrollWidth <= box.clientWidth && shown(box)) {
+      found.tables.push(`${name(box.querySelector('th') || box)}: a hint, nothing to scroll`);
     }
   }
   return found;
