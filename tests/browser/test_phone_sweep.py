@@ -281,7 +281,14 @@ def test_the_league_on_a_phone(live_server, chromium):
             buy.get_by_role("checkbox").check()
             buy.get_by_role("button", name="Buy").click()
             expect(phone.get_by_test_id("receipts")).to_be_visible()
-            problems += measured(phone, "step 8 after a purchase")
+            # and sells something, its price left unstored for step 9 to store
+            sell = phone.locator("form", has=phone.locator("input[name=action][value=sell]"))
+            sell.locator("select[name=item]").select_option(index=1)
+            sell.locator("select[name=into]").select_option("pile")
+            phone.once("dialog", lambda dialog: dialog.accept())
+            sell.get_by_role("button", name="Sell").click()
+            expect(phone.locator(".unstored")).to_be_visible()
+            problems += measured(phone, "step 8 after a purchase and a sale")
             phone.get_by_role("button", name="Continue to step 9").click()
             expect(phone.locator("#step-heading")).to_contain_text("Step 9:")
             # The new step opens at its top, not with the finger over one of its selects.
