@@ -130,6 +130,8 @@ LAYOUT = """() => {
 def measured(page, where: str, width: int = PHONE["width"]) -> list[str]:
     """What is wrong with the page's layout, each line naming the page (``where``)."""
     page.wait_for_load_state()
+    # Scroll-state queries (the scroll hint) are settled at a frame after layout: two frames.
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         shot = re.sub(r"\W+", "-", f"{width}-{where}").strip("-")[:90]
