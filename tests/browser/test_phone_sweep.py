@@ -298,6 +298,7 @@ def test_the_league_on_a_phone(live_server, chromium):
             assert phone.evaluate("window.scrollX") == 0
             sequence.refresh_from_db()
 
+    # The other side of that battle: the Witch Hunters' steps 8 and 9, other lists, other names.
     pyre = warbands["The Order of the Burning Pyre"]
     carol = users["carol"]
     theirs = PostBattleSequence.objects.filter(participant__warband=pyre).latest("pk")
