@@ -25,9 +25,10 @@ from warbands.models import StorageContainer, Warband, Warrior
 from warbands.rules.special_rules import handling, handling_for
 
 # What the apps above this one add to the rules at hand (``battles.printout``: the post-battle
-# charts, and a waiting battle's scenario): each, given the warband, gives the parts to print,
-# drawn. Filled in when those apps start, so that this app imports none of them.
-AT_HAND: list[Callable[[Warband], list[str]]] = []
+# charts, and a waiting battle's scenario): each, given the warband and whether the player asked
+# for the charts, gives the parts to print, drawn. Filled in when those apps start, so that this
+# app imports none of them.
+AT_HAND: list[Callable[..., list[str]]] = []
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,12 @@ def private_treasury(user, warband: Warband) -> dict:
 
 @require_GET
 def warband_print(request: HttpRequest, pk: int) -> HttpResponse:
-    """The sheet for the table; ``?treasury=1``: the private copy, for who may see it."""
+    """The sheet for the table; ``?treasury=1``: the private copy, for who may see it;
+    ``?charts=1``: with the post-battle charts on a sheet of their own."""
     warband = permissions.get_warband_for_user(request, pk)
     may_see = permissions.can_see_treasury(request.user, warband)
     private = may_see and request.GET.get("treasury") == "1"
+    charts = request.GET.get("charts") == "1"
     warriors = list(services.roster(warband))
     glossary = Glossary()
     context = {
@@ -137,7 +140,8 @@ def warband_print(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "warriors": printed_warriors(warriors, glossary),
         "glossary": glossary.as_list(),
-        "at_hand": [part for add in AT_HAND for part in add(warband)],
+        "at_hand": [part for add in AT_HAND for part in add(warband, charts=charts)],
+        "charts": charts,
         "rating": services.rating(warriors),
         "models": sum(w.group_size for w in warriors if not w.hired_sword_id),
         "max_size": services.max_size(warband, warriors),

@@ -53,6 +53,12 @@ def test_printout_of_fifteen_fits_two_a4_pages_without_the_treasury(live_server,
     assert [value for value in secrets if contains_value(text, value)] == secrets
     assert pages <= 2
 
+    page.get_by_test_id("with-charts").click()  # the post-battle charts: a sheet of their own
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
+    assert len(PAGE_OBJECT.findall(pdf)) == pages + 1
+    assert "The serious injuries chart (D66)" in page.inner_text("body")
+
 
 def test_printout_passes_axe_and_the_content_security_policy(live_server, page):
     warband, _ = printout_warband("orc_mob")
