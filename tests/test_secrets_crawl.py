@@ -12,21 +12,17 @@ and the organisers') reaches nobody else: the feed says what a correction change
 
 A crawl of the league as seeded is the same for every test that starts from it (each post is
 rolled back, and drawing a page never writes): it is sent once for the module and read by
-every test that asks for it (``Crawls``).
+every test that asks for it (``Crawls``); so is the crawl after a capture and the captives'
+deals, read by the two tests about them. The crawler itself is ``tests.crawler``.
 """
 
 from __future__ import annotations
 
 import io
-import re
-from collections import deque
-from html.parser import HTMLParser
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import transaction
 from django.test import override_settings
 
 from battles.captives import fates as captive_fates
@@ -34,168 +30,13 @@ from battles.captives import ransom
 from battles.dice import dice_for
 from battles.helper import end
 from battles.models import Battle, Captive
+from tests.crawler import crawl, leaks, ordering, requests
 from tests.sharing import built_once
 from warbands import corrections, treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warband, Warrior
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HX-Request": "true"}
-NOT_FOLLOWED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password_change/")
 REASON = "ReasonZQ7"  # in the reasons of the first warband's corrections
-
-
-class Links(HTMLParser):
-    """The URLs a page lets a user reach: links, htmx requests and form actions; and each
-    form posted by POST as the page fills it (``forms``: {action: data}): its inputs' values,
-    the checked boxes, the selected (or first) option of each list, and "crawl" in an empty
-    text field or text area (a reason to reopen a step, a dispute)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gets: set[str] = set()
-        self.posts: set[str] = set()
-        self.forms: dict[str, dict[str, str]] = {}
-        self._form: dict[str, str] | None = None
-        self._action = ""
-        self._select = ""
-
-    def _fill(self, tag, attrs):
-        form, name = self._form, attrs.get("name")
-        kind = (attrs.get("type") or "text").lower()
-        if tag == "input" and name and name != "csrfmiddlewaretoken":
-            if kind == "radio":
-                if "checked" in attrs or name not in form:
-                    form[name] = attrs.get("value") or "on"
-            elif kind == "checkbox":
-                if "checked" in attrs:
-                    form[name] = attrs.get("value") or "on"
-            elif kind not in ("submit", "button"):
-                form[name] = attrs.get("value") or ("crawl" if kind == "text" else "")
-        elif tag == "select" and name:
-            self._select = name
-        elif tag == "option" and self._select:
-            if self._select not in form or "selected" in attrs:
-                form[self._select] = attrs.get("value") or ""
-        elif tag == "textarea" and name:
-            form[name] = "crawl"
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = ""
-        elif tag == "form" and self._form is not None:
-            self.forms[self._action] = self._form
-            self._form = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if self._form is not None:
-            self._fill(tag, attrs)
-        if tag == "form" and (attrs.get("method") or "get").lower() == "post":
-            self._action = attrs.get("action") or attrs.get("hx-post") or ""
-            self._form = {}
-        if tag == "a" and attrs.get("href"):
-            self.gets.add(attrs["href"])
-        if attrs.get("hx-get"):
-            self.gets.add(attrs["hx-get"])
-        if attrs.get("hx-post"):
-            self.posts.add(attrs["hx-post"])
-        if (
-            tag == "form"
-            and (attrs.get("method") or "get").lower() == "post"
-            and attrs.get("action")
-        ):
-            self.posts.add(attrs["action"])
-        if (
-            tag == "form"
-            and (attrs.get("method") or "get").lower() == "get"
-            and attrs.get("action")
-        ):
-            self.gets.add(attrs["action"])
-
-
-class _Undo(Exception):
-    pass
-
-
-def ordering(path: str) -> str:
-    """``path`` without its table ordering (``sort`` and ``dir``): a league table's twenty
-    column links order the same rows, so one of them is read for each page, not all twenty
-    for every member (which was a tenth of the crawl and told nothing more)."""
-    parts = urlsplit(path)
-    rest = [(k, v) for k, v in parse_qsl(parts.query) if k not in ("sort", "dir")]
-    ordered = len(rest) < len(parse_qsl(parts.query))
-    return parts.path + ("?" + urlencode(rest) if rest else "") + (" ordered" if ordered else "")
-
-
-def crawl(client, user, *, filled: bool = False) -> dict[str, str]:
-    """Every page (and every empty form post, rolled back) the user can reach from the
-    dashboard: {what was asked: response body}; of a table's orderings, the first found
-    (``ordering``). ``filled``: each form is posted as the page fills it (``Links.forms``)
-    instead of empty, so that what it does is done, then undone."""
-    client.force_login(user)
-    seen: dict[str, str] = {}
-    ordered: set[str] = set()
-    queue = deque(["/", "/no/such/page/", "/warbands/999999/", "/battles/999999/"])
-    posted: set[str] = set()
-    while queue:
-        url = queue.popleft()
-        path = urlsplit(url).path + (f"?{urlsplit(url).query}" if urlsplit(url).query else "")
-        if path in seen or path.startswith(NOT_FOLLOWED) or not path.startswith("/"):
-            continue
-        if (order := ordering(path)).endswith(" ordered"):
-            if order in ordered:
-                continue
-            ordered.add(order)
-        for headers in ({}, HTMX):
-            response = client.get(path, headers=headers)
-            body = response.content.decode(errors="replace")
-            seen[f"GET {path} {bool(headers)}"] = body
-        seen[path] = body
-        links = Links()
-        links.feed(body)
-        for link in links.gets:
-            queue.append(urljoin(path, link))
-        for action in links.posts - posted:
-            posted.add(action)
-            target = urljoin(path, action)
-            if target.startswith(NOT_FOLLOWED):
-                continue
-            try:
-                with transaction.atomic():
-                    data = links.forms.get(action, {}) if filled else {}
-                    response = client.post(target, data, headers=HTMX)
-                    seen[f"POST {target}"] = response.content.decode(errors="replace")
-                    raise _Undo
-            except _Undo:
-                pass
-    return seen
-
-
-# Where a page names rows by id: an option's value ("1557", "container:1557") and a hidden
-# input's. A secret total of gold is a number too, and a container numbered 1557 is no leak of
-# the 1557 gc of another warband (the database's sequences do not restart between tests).
-IDS = re.compile(r'(<option value=|<input type="hidden" name="\w+" value=)"[^"]*"')
-
-
-def _shown(secrets: list[str]) -> re.Pattern | None:
-    """One pattern for all of ``secrets``, each a whole word (read once per page, not once per
-    secret: a crawl reads thousands of pages)."""
-    if not secrets:
-        return None
-    words = "|".join(re.escape(s) for s in sorted(set(secrets), key=len, reverse=True))
-    return re.compile(rf"(?<![\w/-])({words})(?![\w/-])")
-
-
-def leaks(pages: dict[str, str], secrets: list[str]) -> list[str]:
-    numbers = _shown([s for s in secrets if s.isdigit()])
-    words = _shown([s for s in secrets if not s.isdigit()])
-    found = []
-    for where, body in pages.items():
-        shown = set(words.findall(body)) if words else set()
-        if numbers:
-            shown.update(numbers.findall(IDS.sub(r'\1""', body)))
-        found += [f"{secret!r} in {where}" for secret in secrets if secret in shown]
-    return found
 
 
 def test_a_number_is_a_leak_wherever_it_is_shown_but_not_as_an_id():
@@ -276,12 +117,22 @@ class Crawls:
     def __init__(self) -> None:
         self._members: dict[str, dict[str, str]] | None = None
         self._posting: tuple[str, dict[str, str]] | None = None
+        self._taken: tuple[dict[str, dict[str, str]], dict] | None = None
 
     def members(self, client, users) -> dict[str, dict[str, str]]:
         """{username: what the member's crawl read}."""
         if self._members is None:
             self._members = {name: crawl(client, user) for name, user in users.items()}
         return self._members
+
+    def after_taking(self, client, league) -> tuple[dict[str, dict[str, str]], dict]:
+        """Every member's crawl after a capture and the captives of the helper game
+        (``taking``), sent once for both tests that read it: {username: what it read}, and
+        what was taken. The change is rolled back with the test that sent the crawl."""
+        if self._taken is None:
+            taken = taking(league)
+            self._taken = {name: crawl(client, user) for name, user in league[2].items()}, taken
+        return self._taken
 
     def organiser_posting(self, client, organiser) -> tuple[str, dict[str, str]]:
         """The organiser's crawl posting every form, after a finished step was made impossible
@@ -346,19 +197,30 @@ def test_no_member_learns_another_warbands_secrets_or_a_corrections_reason(
     assert strongbox.stored_items.filter(correction__isnull=False).exists()
 
 
-def test_after_a_capture_only_the_captor_sees_inside(client, league):
-    warbands, secrets, users = league
+def taking(league) -> dict:
+    """The first warband's strongbox captured by the second, and the helper game's captives
+    dealt with (``captives_of_the_helper_game``): two changes that touch different warbands'
+    secrets, so one crawl of the league after both serves the two tests that follow."""
+    warbands, secrets, _ = league
     loser, captor = warbands[0], warbands[1]
     strongbox = loser.containers.get(label__startswith="Strongbox")
     treasury.capture_container(strongbox, captor)
-    heirloom, label, _ = secrets[loser.pk]
+    battle, told = captives_of_the_helper_game()
+    return {"loser": loser, "captor": captor, "secrets": secrets[loser.pk][:2],
+            "battle": battle.pk, "told": told}  # fmt: skip
 
-    captor_pages = crawl(client, captor.owner)
-    assert any(heirloom in body for body in captor_pages.values())
-    for user in users.values():
+
+def test_after_a_capture_only_the_captor_sees_inside(client, league, crawls):
+    _, _, users = league
+    seen, taken = crawls.after_taking(client, league)
+    loser, captor = taken["loser"], taken["captor"]
+    heirloom, label = taken["secrets"]
+
+    assert any(heirloom in body for body in seen[captor.owner.username].values())
+    for name, user in users.items():
         if user.pk in (captor.owner_id, loser.owner_id):
             continue
-        assert not leaks(crawl(client, user), [heirloom, label])
+        assert not leaks(seen[name], [heirloom, label]), name
 
 
 def reopening_the_treasury_refuses() -> str:
@@ -423,11 +285,6 @@ def test_the_organiser_posting_every_correction_form_learns_no_secret(
     assert any("/corrections/new/" in where for where in seen)
 
 
-def requests(seen: dict[str, str]) -> int:
-    """How many requests a crawl sent (``crawl`` also keeps each page under its path)."""
-    return sum(1 for where in seen if where.startswith(("GET ", "POST ")))
-
-
 def _taken(warband: Warband, name: str, captor: Warband, battle: Battle) -> Captive:
     warrior = warband.warriors.get(name=name)
     Warrior.objects.filter(pk=warrior.pk).update(status=Warrior.Status.CAPTURED)
@@ -463,23 +320,23 @@ def captives_of_the_helper_game() -> tuple[Battle, dict[str, str]]:
 
 
 def test_after_captives_prices_are_the_captors_and_ransoms_the_two_players(
-    client, league, record_property
+    client, league, crawls, record_property
 ):
     """Crawled as the captive's own player (the Get's, who learns Hunch is gone, not for how
     much), another player and the organiser who may not see secrets; and, to show that the
     crawl reads the battle page and the helper, as the captor, who finds his price there."""
-    _, _, users = league
-    battle, told = captives_of_the_helper_game()
-    price, paid, asked = told.values()
+    crawled_as, taken = crawls.after_taking(client, league)
+    battle = Battle.objects.get(pk=taken["battle"])
+    price, paid, asked = taken["told"].values()
 
-    captor = crawl(client, users["bob"])
+    captor = crawled_as["bob"]
     crawled = requests(captor)
     on_the_battle = {w: b for w, b in captor.items() if f"/battles/{battle.pk}/" in w}
     assert any(price in body for body in on_the_battle.values())
     assert any(f"/battles/{battle.pk}/play/" in where for where in captor)
     hidden = {"dave": [price], "alice": [price, paid, asked], "organiser": [price, paid, asked]}
     for name, secrets in hidden.items():
-        seen = crawl(client, users[name])
+        seen = crawled_as[name]
         crawled += requests(seen)
         assert any(f"/battles/{battle.pk}/play/" in where for where in seen), name
         assert not leaks(seen, secrets), (name, leaks(seen, secrets)[:10])
