@@ -11,6 +11,13 @@ from playwright.sync_api import expect
 PASSWORD = "Sigmar-protects-77"
 
 
+def settled(page) -> None:
+    """Wait until the page's layout is final: loaded, and two frames on (scroll-state queries,
+    the scroll hint, settle a frame after layout)."""
+    page.wait_for_load_state()
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 # --- Accounts and campaigns ----------------------------------------------------------------
 
 
@@ -63,7 +70,7 @@ def finish_muster(page, name: str) -> None:
     """Finish mustering (it asks first) and land on the warband's roster."""
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Finish mustering").click()
-    expect(page.get_by_role("heading", name=name)).to_be_visible()
+    expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
 
 
 # --- The battle helper ---------------------------------------------------------------------

@@ -21,11 +21,13 @@ from tests.browser.flows import (
     organiser_starts_a_campaign,
     roll,
     sequence_link,
+    settled,
     shows,
     sign_up_from,
     start_muster,
     taken_out_by,
 )
+from warbands import treasury
 from warbands.models import Warband, Warrior
 
 PHONE = {"width": 360, "height": 800}
@@ -52,6 +54,7 @@ class Watch:
 
     def fits(self, page):
         """A phone page never scrolls sideways (known overflows are noted, see above)."""
+        settled(page)
         width = page.evaluate("document.documentElement.scrollWidth")
         if width <= PHONE["width"]:
             return
@@ -115,12 +118,18 @@ def open_sequence(page, watch):
 @pytest.mark.django_db(transaction=True)
 def test_a_new_league_from_sign_up_to_a_finished_sequence(live_server, chromium):
     watch = Watch()
-    desk = chromium.new_context(viewport={"width": 1280, "height": 900})
+    desk = chromium.new_context(
+        viewport={"width": 1280, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
+    )
     desk.set_default_timeout(10_000)
     greta = watch.page(desk.new_page())
-    join_link = organiser_starts_a_campaign(
+    shown = organiser_starts_a_campaign(
         greta, live_server.url + "/", "greta", "Siege of Sigmarhafen"
     )
+    greta.get_by_test_id("copy-join-link").click()
+    expect(greta.locator("[data-copy-said='join-link']")).to_have_text("Copied.")
+    join_link = greta.evaluate("navigator.clipboard.readText()")
+    assert join_link == shown
 
     phones = []
     for username in ("hans", "urk"):
@@ -234,6 +243,15 @@ def test_a_new_league_from_sign_up_to_a_finished_sequence(live_server, chromium)
         go_on(urk, step)
         watch.fits(urk)
     go_on(urk, 11)
+
+    # Both sequences are complete; the upkeep was paid and the shards kept, nothing minted.
+    sequences = PostBattleSequence.objects.filter(participant__battle=battle)
+    assert sorted(sequences.values_list("current_step", flat=True)) == [11, 11]
+    assert all(sequences.values_list("completed_at", flat=True))
+    assert treasury.totals(dwarfs) == {"gold": 55 - 30, "wyrdstone": 2, "items": 0}
+    assert treasury.totals(orcs) == {"gold": 100 - 30, "wyrdstone": 1, "items": 0}
+    assert orcs.warriors.get(name="Ladz").group_size == 5  # his 4: back on his feet
+    assert not treasury.ledger_mismatches()
 
     print("\n".join(watch.notes))
     assert watch.problems == [], "\n".join(watch.problems)
