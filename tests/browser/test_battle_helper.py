@@ -13,26 +13,15 @@ from playwright.sync_api import expect
 from battles.helper import moves, rout, start
 from battles.models import Battle, Fighter, Participant, PostBattleSequence, WarriorOutcome
 from battles.rules import play
+from tests.browser.flows import PHASES, SEEN, card, open_panel, shows, taken_out_by
 from tests.factories import CampaignFactory, mustered_warband
 from tests.helpers import log_in, warriors
 
 PHONE = {"width": 390, "height": 844}
-SEEN = 2_000  # ms: the other page polls its board every second
-PHASES = ("Recovery", "Movement", "Shooting", "Hand-to-hand")
 
 
 def phone(chromium, live_server, user):
     return log_in(chromium.new_context(viewport=PHONE), live_server, user)
-
-
-def card(page, fighter):
-    return page.get_by_test_id(f"fighter-{fighter.pk}")
-
-
-def shows(page, other, fighter, state):
-    """The player's page shows the new state at once, the other's within two seconds."""
-    expect(card(page, fighter).get_by_test_id("state")).to_have_text(state)
-    expect(card(other, fighter).get_by_test_id("state")).to_have_text(state, timeout=SEEN)
 
 
 def tap(page, other, fighter, state, shown):
@@ -63,26 +52,11 @@ def end_turn(page, other, next_warband, turn):
         expect(viewer.get_by_test_id("phase")).to_have_text("Recovery", timeout=wait)
 
 
-def open_panel(page, fighter):
-    expect(page.get_by_test_id("panel")).to_have_count(0)  # the last move closed it
-    card(page, fighter).get_by_test_id("more").click()
-    panel = page.get_by_test_id("panel")
-    expect(panel).to_be_visible()
-    return panel
-
-
 def rally(page, fighter, dice):
     panel = open_panel(page, fighter)
     panel.get_by_test_id("rally-dice").fill(dice)
     panel.get_by_test_id("rally").click()
     expect(page.get_by_test_id("panel")).to_have_count(0)
-
-
-def taken_out_by(page, other, fighter, enemy):
-    panel = open_panel(page, fighter)
-    panel.get_by_test_id("taken-out").select_option(f"enemy-{enemy.pk}")
-    panel.get_by_test_id("ooa").click()
-    shows(page, other, fighter, "Out of action")
 
 
 def models(battle, warband):

@@ -8,22 +8,13 @@ import pytest
 from playwright.sync_api import expect
 
 from campaign.models import Membership
+from tests.browser.flows import (
+    finish_muster,
+    organiser_starts_a_campaign,
+    sign_up_from,
+    start_muster,
+)
 from tests.factories import CampaignFactory, MembershipFactory
-
-PASSWORD = "Sigmar-protects-77"
-
-
-def sign_up_from(page, url: str, username: str) -> None:
-    """Open a join link logged out, follow "Create an account", sign up and join."""
-    page.goto(url)
-    expect(page.get_by_test_id("invitation")).to_contain_text("You are invited to")
-    page.get_by_role("link", name="Create an account").click()
-    expect(page.get_by_test_id("invitation")).to_contain_text("You are invited to")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password:", exact=True).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Sign up").click()
-    page.locator("main").get_by_role("button", name="Join").click()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -39,11 +30,7 @@ def test_a_new_player_joins_from_the_link_and_musters_a_warband(live_server, pag
         page.get_by_text("You are in Siege of Sigmarhafen: muster your warband.")
     ).to_be_visible()
     page.get_by_role("link", name="Dashboard").first.click()
-    page.get_by_role("link", name="Muster your warband").click()
-    page.get_by_label("Warband name").fill("Reikland Reavers")
-    page.get_by_label("Reikland Mercenaries").check()
-    page.locator("main").get_by_role("button", name="Start mustering").click()
-    expect(page.get_by_role("heading", name="Muster Reikland Reavers")).to_be_visible()
+    start_muster(page, "Reikland Reavers", "Reikland Mercenaries")
     captain_row = page.locator("form.hire-row", has_text="Mercenary Captain")
     captain_row.get_by_placeholder("Name (optional)").fill("Gerhardt Adler")
     captain_row.get_by_role("button", name="Hire").click()
@@ -65,28 +52,16 @@ def test_a_new_player_joins_from_the_link_and_musters_a_warband(live_server, pag
         storage.get_by_role("button", name="Buy").click()
         expect(gold).to_have_text(gold_left)
     expect(page.locator("ul.problems")).to_have_count(0)
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Finish mustering").click()
-    expect(page.get_by_role("heading", name="Reikland Reavers")).to_be_visible()
+    finish_muster(page, "Reikland Reavers")
     page.wait_for_load_state("networkidle")  # no request of the roster still runs at teardown
     assert Membership.objects.filter(campaign=campaign, user__username="hans").exists()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_an_organiser_signs_up_and_two_players_join_his_campaign(live_server, page, chromium):
-    page.goto(live_server.url + "/")  # the landing page says what the app is, and the way in
-    expect(page.get_by_test_id("landing")).to_contain_text("post-battle sequence")
-    page.get_by_test_id("landing-signup").click()
-    page.get_by_label("Username").fill("greta")
-    page.get_by_label("Password:", exact=True).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Sign up").click()
-    expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
-    page.locator("main").get_by_text("Start a campaign").first.click()
-    page.get_by_label("Name").first.fill("Siege of Sigmarhafen")
-    page.locator("main").get_by_role("button", name="Create").click()
-    expect(page.get_by_role("heading", name="Run Siege of Sigmarhafen")).to_be_visible()
-    join_link = page.locator("#join-heading ~ p code").inner_text()
+    join_link = organiser_starts_a_campaign(
+        page, live_server.url + "/", "greta", "Siege of Sigmarhafen"
+    )
 
     for username in ("hans", "lotte"):
         context = chromium.new_context(viewport={"width": 390, "height": 844})

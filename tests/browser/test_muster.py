@@ -1,6 +1,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.flows import finish_muster, start_muster
 from tests.factories import PASSWORD, MembershipFactory
 
 
@@ -17,11 +18,7 @@ def test_mustering_a_warband_updates_gold_and_rating_without_reloading(live_serv
     membership = MembershipFactory(campaign__name="Siege of Sigmarhafen")
     log_in(page, live_server, membership.user)
 
-    page.get_by_role("link", name="Muster your warband").click()
-    page.get_by_label("Warband name").fill("Reikland Reavers")
-    page.get_by_label("Reikland Mercenaries").check()
-    page.locator("main").get_by_role("button", name="Start mustering").click()
-    expect(page.get_by_role("heading", name="Muster Reikland Reavers")).to_be_visible()
+    start_muster(page, "Reikland Reavers", "Reikland Mercenaries")
     gold = page.get_by_test_id("gold-left")
     rating = page.get_by_test_id("rating")
     expect(gold).to_have_text("500 gc")
@@ -77,9 +74,7 @@ def test_mustering_a_warband_updates_gold_and_rating_without_reloading(live_serv
         expect(gold).to_have_text(gold_left)
     expect(page.locator("ul.problems")).to_have_count(0)
 
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Finish mustering").click()
-    expect(page.get_by_role("heading", name="Reikland Reavers")).to_be_visible()
+    finish_muster(page, "Reikland Reavers")
     expect(page.get_by_test_id("rating")).to_have_text("65")
     expect(page.get_by_text("Experience 20 · next advance at 24")).to_be_visible()
     expect(page.get_by_test_id("treasury-gold")).to_have_text("196 gc")

@@ -29,6 +29,7 @@ from battles import aftermath as sequences
 from battles.models import Battle, PostBattleSequence
 from battles.report import services
 from battles.rules import ReportedResult
+from tests.browser.flows import settled
 from tests.factories import PASSWORD
 from tests.helpers import held, log_in, play_to, roll
 from warbands.models import Warband
@@ -129,9 +130,7 @@ LAYOUT = """() => {
 
 def measured(page, where: str, width: int = PHONE["width"]) -> list[str]:
     """What is wrong with the page's layout, each line naming the page (``where``)."""
-    page.wait_for_load_state()
-    # Scroll-state queries (the scroll hint) are settled at a frame after layout: two frames.
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    settled(page)
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         shot = re.sub(r"\W+", "-", f"{width}-{where}").strip("-")[:90]

@@ -1,48 +1,17 @@
 """A whole post-battle sequence in Chromium, steps 0 to 10, for both warbands of a battle,
 with physical dice typed in; each player's browser never shows the other side's treasury."""
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from battles.aftermath import carried_items
 from battles.report import services, sides
 from battles.rules import ReportedResult
+from tests.browser.flows import form, go_on, heading, roll, sequence_link
 from tests.factories import SECRET_ITEM, CampaignFactory, hide_secrets, mustered_warband
 from tests.helpers import every_side_entered, log_in
 from warbands import treasury
 from warbands.models import HiredSword, LedgerEntry, StorageContainer
-
-
-def form(page, action):
-    return page.locator(f"#step-panel form:has(input[name=action][value={action}])")
-
-
-def heading(page, text):
-    expect(page.locator("#step-heading")).to_have_text(re.compile(text))
-
-
-def go_on(page, to_step):
-    if to_step == 11:
-        page.get_by_role("button", name="Finish the sequence").click()
-        heading(page, "The sequence is complete")
-    else:
-        page.get_by_role("button", name=f"Continue to step {to_step}").click()
-        heading(page, f"Step {to_step}:")
-
-
-def roll(page, label, dice, *, further=None):
-    """Type the dice of ``label``'s roll; ``further``: the roll it then asks for, in its own
-    field, and its dice."""
-    task = page.locator("li.task", has_text=label)
-    task.get_by_label(f"Dice rolled for {label}").fill(dice)
-    task.get_by_role("button", name="Roll").click()
-    if further:
-        (asked, more) = further
-        task.get_by_label(f"Dice rolled for {asked}").fill(more)
-        task.get_by_role("button", name="Roll").click()
-    expect(page.locator("li.task-done", has_text=label)).to_be_visible()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -84,7 +53,7 @@ def test_both_warbands_play_their_whole_sequence(live_server, chromium):
     bob.on("dialog", lambda dialog: dialog.accept())
 
     # --- Alice: the Reavers won; Brandt fell -----------------------------------------------
-    alice.get_by_role("link", name=re.compile("play it|post-battle sequence", re.I)).first.click()
+    sequence_link(alice).click()
     heading(alice, "Step 0: Carried items")
     go_on(alice, 1)
     roll(alice, "Brandt's serious injury", "2 6")  # 26: chest wound
@@ -155,7 +124,7 @@ def test_both_warbands_play_their_whole_sequence(live_server, chromium):
     go_on(alice, 11)
 
     # --- Bob: the Scourge lost; Brandt and two Stadtwache fell -------------------------------
-    bob.get_by_role("link", name=re.compile("play it|post-battle sequence", re.I)).first.click()
+    sequence_link(bob).click()
     go_on(bob, 1)
     roll(bob, "Brandt's serious injury", "1 3")  # 13: dead
     roll(bob, "Stadtwache (2 out of action)", "1 4")  # one lost, one back on his feet
