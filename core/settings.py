@@ -187,6 +187,9 @@ TEMPLATES = [
             ],
             # {% form_token %} in every form (see core.once) without a {% load %}.
             "builtins": ["core.templatetags.core_tags", "warbands.templatetags.warband_tags"],
+            # The post-battle charts beside the rolls they decide live with the post-battle
+            # sequence, not in a templatetags package beside the battles app's features.
+            "libraries": {"charts_at_hand": "battles.aftermath.charts"},
         },
     },
 ]

@@ -2,7 +2,8 @@
 the URL matrix's campaign (a confirmed battle and its sequence, a battle waiting for a reply,
 captives both ways with a ransom asked and an exchange offered, a game under way in the battle
 helper); ``tests.test_bad_input.pages`` draws a post-battle sequence at each of its steps, and
-``other_states`` the forms only other states show (random fortune, a recovery, a muster).
+``other_states`` the forms only other states show (random fortune, a recovery, a muster, a
+side the helper wrote, a warband file's report).
 
 Every form these pages draw is found by reading them, so a new form is covered without being
 listed. Each is posted as drawn; with NUL, other control characters, 100 kB and a unicode
@@ -25,6 +26,7 @@ requests each test sent, of which kind.
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -36,15 +38,17 @@ from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client
 from django.urls import Resolver404, resolve, reverse
 
 from battles.aftermath import carried_items
 from battles.captives import exchange, ransom
-from battles.helper import moves
+from battles.helper import end, moves, start
 from battles.models import Captive, Fighter
 from battles.report import fortune
+from campaign.models import Campaign
 from core.dice import ScriptedDice
 from tests.battles.test_recovery_dice import confirmed, declared
 from tests.factories import UserFactory, WarbandFactory, hire
@@ -54,6 +58,7 @@ from tests.test_bad_input import pages as step_pages
 from tests.test_url_matrix import ROLES, build_scenario, path_for
 from tests.urlwalk import iter_routes
 from warbands import treasury
+from warbands.export import warband_as_json
 from warbands.models import StorageContainer, Warband, WarbandType
 
 pytestmark = pytest.mark.django_db
@@ -262,8 +267,8 @@ def _route(path: str) -> str:
 def _short(data) -> str:
     if not data:
         return ""
-    shown = {k: (v if len(v) < 30 else f"{v[:10]}…({len(v)})") for k, v in data.items()
-             if k != "form_token"}  # fmt: skip
+    texts = {k: str(v) for k, v in data.items() if k != "form_token"}
+    shown = {k: (v if len(v) < 30 else f"{v[:10]}…({len(v)})") for k, v in texts.items()}
     return repr(shown)
 
 
@@ -300,7 +305,8 @@ def other_states(duel):
     battle with random fortune (its markers, then a discovery) that waits for the players, so
     the organiser may confirm it for everybody; the recovery of an uncontrolled treasure
     chest after a battle; a warband being mustered with a group and a container, and one whose
-    player names its leader."""
+    player names its leader; a side the battle helper wrote; and, with a third item (the
+    upload posted to the page), a warband file's report with its confirmation."""
     reavers, scourge, organiser = duel["reavers"], duel["scourge"], duel["organiser"]
     battle = reported(duel)
     yield reavers.owner, reverse("battle_detail", args=[battle.pk])
@@ -328,6 +334,24 @@ def other_states(duel):
     )
     hire(court, "slaaneshi_danseuse", name="Lira")
     yield court.owner, reverse("warband_muster", args=[court.pk])
+
+    # a side the battle helper wrote, confirmed as it stands with one press
+    game = start.start_game(
+        actor=reavers.owner,
+        campaign=duel["campaign"],
+        scenario_key="skirmish",
+        warband_ids=[reavers.pk, scourge.pk],
+    )
+    end.end_game(game.pk, actor=reavers.owner, winner_id=reavers.pk)
+    yield reavers.owner, reverse("battle_detail", args=[game.pk])
+
+    # a warband file's report, drawn in answer to its upload (a post: its third item)
+    Campaign.objects.filter(pk=duel["campaign"].pk).update(
+        imports_allowed=True, max_warbands_per_player=2
+    )
+    exported = json.dumps(warband_as_json(scourge)).encode()
+    upload = {"file": SimpleUploadedFile("scourge.json", exported, "application/json")}
+    yield reavers.owner, reverse("campaign_import", args=[duel["campaign"].pk]), upload
 
 
 def crawl(client) -> dict:
@@ -413,10 +437,13 @@ def test_no_byte_in_the_forms_of_a_sequence_or_other_states_makes_a_server_error
     a form drawn for it."""
     fuzz = Fuzz(client, crawled["fuzz"].foreign_ids)
     fuzz.forms_posted = set(crawled["fuzz"].forms_posted)  # the crawl's are not sent again
-    for user, path in chain(step_pages(duel), other_states(duel)):
+    for user, path, *upload in chain(step_pages(duel), other_states(duel)):
         fuzz.log_in(f"{user.username} (steps)", user)
         page = Page(path)
-        page.feed(fuzz.send("page", "get", path).content.decode())
+        drawn = (
+            fuzz.send("page", "post", path, *upload) if upload else fuzz.send("page", "get", path)
+        )
+        page.feed(drawn.content.decode())
         for form in page.forms:
             if form.method == "post":
                 fuzz.post_form(form)

@@ -24,10 +24,10 @@ from warbands import permissions, services, treasury
 from warbands.models import StorageContainer, Warband, Warrior
 from warbands.rules.special_rules import handling, handling_for
 
-# What the apps above this one add to the rules at hand (``battles.printout``: the post-battle
-# charts, and a waiting battle's scenario): each, given the warband and whether the player asked
-# for the charts, gives the parts to print, drawn. Filled in when those apps start, so that this
-# app imports none of them.
+# What the apps above this one add to the rules at hand (``battles.aftermath.printout``: the
+# post-battle charts, and a waiting battle's scenario): each, given the warband and whether the
+# player asked for the charts, gives the parts to print, drawn. Filled in when those apps
+# start, so that this app imports none of them.
 AT_HAND: list[Callable[..., list[str]]] = []
 
 

@@ -21,6 +21,7 @@ from tests.race import (
     schedule_races,
     sequence_flow_races,
     sequence_races,  # noqa: F401 (its races register when it is imported)
+    transfer_races,
     warband_races,
 )
 from tests.race.harness import POSTS, RACES, Shot, endpoints, fire, fire_together
@@ -38,6 +39,7 @@ NOT_RACED = {
     **captive_races.NOT_RACED,
     **play_races.NOT_RACED,
     **schedule_races.NOT_RACED,
+    **transfer_races.NOT_RACED,
 }
 
 

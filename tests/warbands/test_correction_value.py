@@ -130,8 +130,8 @@ def test_the_roster_the_printout_and_the_export_mark_it_for_everybody(client, du
     assert "Axe" in roster and "Axe (added by correction)" not in roster
     assert "Halberd (added by correction)" in printed
     brandt = next(w for w in exported["warriors"] if w["name"] == "Brandt")
-    assert brandt["equipment_added_by_correction"] == ["Halberd"]
-    assert "Halberd" in brandt["equipment"]
+    assert [i["name"] for i in brandt["items"] if i["by_correction"]] == ["Halberd"]
+    assert "Axe" in [i["name"] for i in brandt["items"] if not i["by_correction"]]
 
 
 def test_stored_equipped_moved_and_sold_it_keeps_its_provenance_and_fetches_nothing(duel, given):

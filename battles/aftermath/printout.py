@@ -12,8 +12,8 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from battles.aftermath import charts as charts_at_hand
 from battles.models import Battle
-from battles.templatetags import charts_at_hand
 
 CHARTS = (
     ("battles/charts/_serious_injuries.html", charts_at_hand.serious_injuries_chart),

@@ -1,5 +1,6 @@
 """The charts at hand (``battles.rules.at_hand``) drawn beside the rolls they decide: one
-template per chart, fed from the tables the engine reads."""
+template per chart, fed from the tables the engine reads. Loaded as ``{% load charts_at_hand %}``
+(``TEMPLATES``' ``libraries`` in the settings)."""
 
 from __future__ import annotations
 
