@@ -247,6 +247,8 @@ def test_the_roster_shows_profiles_equipment_and_experience(client):
     assert "Experience <strong>20</strong> · next advance at 24" in page
     assert '<dd data-testid="rating">' + str(5 + 20 + 5 + 8 + 15) + "</dd>" in page
     assert page.count('class="ticked thick starting"') >= 8  # the captain's starting boxes
+    campaign = reverse("campaign_detail", args=[warband.campaign_id])
+    assert f'<a href="{campaign}" data-testid="roster-campaign">' in page  # the way back
 
 
 def test_other_members_see_the_roster_without_controls_or_gold(client, roles):
