@@ -31,6 +31,7 @@ def exploration_chart(open_: bool = False) -> dict:
     return {
         "shards": at_hand.shards(),
         "multiples": at_hand.multiples(),
+        "places": at_hand.places(),
         "sizes": list(at_hand.MULTIPLES.values()),
         "open": open_,
     }

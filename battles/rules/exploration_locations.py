@@ -106,12 +106,16 @@ def _straggler(visit: Visit) -> None:
         find.straggler = True
 
 
+# A map found while exploring has its D6 rolled by the players (its rule rolls when it is bought).
+MAP_NOTE = "Roll for the Mordheim map's effect as its rules say."
+
+
 def _overturned_cart(visit: Visit) -> None:
     find = visit.find
     sub = visit.roll(1, ": what is in the cart")
     if sub <= 2:
         find.item("mordheim_map", "Mordheim map")
-        find.notes.append("Roll for the Mordheim map's effect as its rules say.")
+        find.notes.append(MAP_NOTE)
     elif sub <= 4:
         find.gold = visit.roll(2, ": gold crowns (2D6)")
     else:
@@ -363,6 +367,8 @@ def _slaughtered_warband(visit: Visit) -> None:
             continue
         single = label in ("Heavy armour", "Mordheim map")
         find.item(key, label, 1 if single else visit.d3("how many"))
+        if key == "mordheim_map":
+            find.notes.append(MAP_NOTE)
 
 
 def _fighting_arena(visit: Visit) -> None:

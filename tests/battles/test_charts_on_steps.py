@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Battle
+from battles.rules.at_hand import LOCATION_SUMMARIES
 from tests.helpers import at_step, play_to
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,8 @@ def test_each_step_shows_its_charts_and_says_what_its_buttons_do(client, duel):
         assert 'data-testid="step-does"' in page or step == 1, step  # nobody to roll for
         if step > 1:
             assert 'class="scenario-rules"' in page, step
+        if step == 3:
+            assert LOCATION_SUMMARIES["Well"] in page
 
     client.force_login(duel["scourge"].owner)
     secret = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.template import Context, Template
 
 from battles.rules import at_hand, experience, exploration, injuries
+from battles.rules.exploration_locations import LOCATIONS
 from tests.warbands.test_rule_summaries import RULES, rule_texts, runs
 from warbands.rules.roster import CHARACTERISTIC_NAMES
 
@@ -91,13 +92,62 @@ def test_the_charts_are_in_our_own_words():
     rule_runs = runs(rule_texts())
     for tag in TAGS:
         page = drawn(tag)
-        pieces = re.findall(r"<(?:tr|p|caption|summary)[^>]*>(.*?)</(?:tr|p|caption|summary)>",
-                            page, re.S)  # fmt: skip
+        pieces = re.findall(r"<(tr|p|caption|summary|dt|dd)[^>]*>(.*?)</\1>", page, re.S)
+        pieces = [piece for _, piece in pieces]
         assert len(pieces) > 3, tag
         for piece in pieces:
             text = html.unescape(re.sub(r"<[^>]+>", " ", piece))
             words = {run for run in runs(text) if sum(not w.isdigit() for w in run) >= 3}
             assert not words & rule_runs, (tag, text)
+
+
+def test_every_place_says_on_the_chart_what_it_gives_in_a_short_line():
+    assert set(at_hand.LOCATION_SUMMARIES) == set(LOCATIONS.values())
+    page = drawn("exploration_chart")
+    said = {name: html.unescape(text) for name, text in
+            re.findall(r'<div data-place="([^"]+)">.*?<dd>(.*?)</dd>', page, re.S)}  # fmt: skip
+    assert {html.unescape(name) for name in said} == set(LOCATIONS.values())
+    for name, summary in at_hand.LOCATION_SUMMARIES.items():
+        assert said[html.escape(name)] == summary, name
+        assert len(summary.split()) <= 25, name
+    sizes = [size for size, _ in at_hand.places()]
+    assert sizes == list(at_hand.MULTIPLES.values())
+    dice = {row.result: row.roll for _, rows in at_hand.places() for row in rows}
+    for (face, count), name in LOCATIONS.items():
+        assert dice[name] == " ".join([str(face)] * count), name
+
+
+def paragraph(name: str) -> str:
+    """The rulebook's own paragraph on a special location: from its heading ("#### (5 5)
+    Overturned Cart") to the next heading."""
+    for path in sorted((RULES / "reference").glob("*.md")):
+        found = re.search(rf"^#### \([\d ]+\) {re.escape(name)}\n(.*?)(?=^#)",
+                          path.read_text(encoding="utf-8"), re.M | re.S)  # fmt: skip
+        if found:
+            return found.group(1)
+    raise AssertionError(f"no paragraph on {name}")
+
+
+def figures(text: str) -> set[str]:
+    """The dice and numbers of a text: "D6", "2D6", "D6x10" (× read as x), "4" of "4+"."""
+    found = re.findall(r"\d*D\d+(?:\s*[x×]\s*\d+)?|\d+", text)
+    return {re.sub(r"\s", "", figure).replace("×", "x") for figure in found}
+
+
+def test_every_figure_of_a_place_is_in_its_own_paragraph_of_the_rulebook():
+    if not RULES.is_dir():
+        return
+    for name, summary in at_hand.LOCATION_SUMMARIES.items():
+        assert figures(summary) <= figures(paragraph(name)), name
+
+
+def test_the_places_are_in_our_own_words():
+    """Every run of ten words, figures and all, not only those the chart test looks at."""
+    if not RULES.is_dir():
+        return
+    rule_runs = runs(rule_texts())
+    for name, summary in at_hand.LOCATION_SUMMARIES.items():
+        assert not runs(summary) & rule_runs, name
 
 
 STEPS = Path(__file__).resolve().parents[2] / "templates" / "battles" / "aftermath" / "steps"

@@ -478,6 +478,10 @@ def test_slaughtered_warband():
         ("dagger", 3), ("light_armour", 3), ("heavy_armour", 1), ("mordheim_map", 1),
         ("halberd", 2), ("sword", 1), ("bow", 1),
     ]  # fmt: skip
+    assert (
+        find.notes == at(5, 2, 1).notes == ["Roll for the Mordheim map's effect as its rules say."]
+    )
+    assert at(4, 6, 1, 1, 1, 1, 1, 3, 1, 3, 1, 1, 1, 1).notes == []  # no map, no roll for it
 
 
 def test_fighting_arena_and_nobles_villa():
