@@ -36,6 +36,7 @@ from campaign import cache
 from campaign.models import Campaign, CampaignEvent, Membership, OrganiserInvitation
 from campaign.services import record_event, require_organiser
 from core.errors import RuleViolation
+from core.words import possessive
 
 MOST_PENDING = 5
 ASK_AGAIN_AFTER = datetime.timedelta(days=7)
@@ -154,7 +155,8 @@ def accept_invitation(invitation: OrganiserInvitation, *, actor) -> Membership:
         CampaignEvent.Kind.JOINED if joined else CampaignEvent.Kind.CAMPAIGN,
         f"{actor.username} joined the campaign as a co-organiser, invited by {inviter}."
         if joined
-        else f"{actor.username} accepted {inviter}'s invitation and now co-organises the campaign.",
+        else f"{actor.username} accepted {possessive(inviter)} invitation and now co-organises "
+        "the campaign.",
     )
     return membership
 

@@ -1,5 +1,6 @@
 """Small English helpers for sentences the app writes about named things ("an Orc Mob",
-"3 Giant Rats"), so a fixed "a" or a bare count never reads wrong with a name from the data.
+"3 Giant Rats", "the Zealots' advance"), so a fixed "a", a bare count or a fixed "'s" never
+reads wrong with a name from the data.
 
 Pure Python: no Django, so rules modules and views alike may use it."""
 
@@ -88,3 +89,11 @@ def plural(count: int, singular: str, plural: str | None = None) -> str:
 def A(phrase: str) -> str:
     """``a`` at the start of a sentence: "An Orc Mob warband …"."""
     return a(phrase, capital=True)
+
+
+def possessive(name: str) -> str:
+    """``name`` owning what follows: "Ulrich's", "The Grey Scourge's", but "Zealots'" and
+    "Brother Marius'": a name ending in s or S takes an apostrophe alone. We use the plain
+    apostrophe for every name ending in s, singular or plural alike, so that one rule holds
+    for all names whatever their number."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from django.db.models import Q
 
+from core.words import possessive
 from warbands.models import Skill, Warrior, WarriorSkill, WarriorType
 
 __all__ = ["give_starting_skills", "starting_skills"]
@@ -39,7 +40,7 @@ def starting_skills(warrior_type: WarriorType) -> list[Skill]:
         chosen.setdefault(skill.key, skill)
     missing = [key for key in keys if key not in chosen]
     if missing:
-        raise ValueError(f"{warrior_type.name}'s starting skill is no skill: {missing}")
+        raise ValueError(f"{possessive(warrior_type.name)} starting skill is no skill: {missing}")
     return [chosen[key] for key in keys]
 
 

@@ -33,6 +33,7 @@ from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.dice import Need
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands import treasury
 from warbands.models import StorageContainer, VesselItem, Warband
 from warbands.permissions import secret_refusals
@@ -244,8 +245,8 @@ def declare_carried_items(
     if leaving and not owner and override:
         record_event(
             battle.campaign, CampaignEvent.Kind.BATTLE,
-            f"{actor.username}, organiser, declared where {warband.name}'s carried items ended "
-            f"{battle} without waiting for its player ({', '.join(leaving)} not kept).",
+            f"{actor.username}, organiser, declared where {possessive(warband.name)} carried items "
+            f"ended {battle} without waiting for its player ({', '.join(leaving)} not kept).",
             battle=battle,
         )  # fmt: skip
     if not proposal and not battle.participants.filter(carried_items_declared=False).exists():
@@ -274,7 +275,8 @@ def _give(item: CarriedItemAtEnd, winner: Warband | None, *, actor, battle: Batt
             VesselItem.objects.filter(pk=item.vessel_id).update(is_lost=True)
         record_event(
             battle.campaign, CampaignEvent.Kind.CONTAINER,
-            f"{owner.name}'s {item.label.lower()} was left behind in the ruins.", battle=battle,
+            f"{possessive(owner.name)} {item.label.lower()} was left behind in the ruins.",
+            battle=battle,
         )  # fmt: skip
     elif item.discovery_id:
         item.outcome = CarriedItemAtEnd.Outcome.RECOVERED

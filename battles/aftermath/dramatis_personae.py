@@ -34,6 +34,7 @@ from battles.aftermath.treasury_steps import TreasuryStep, pay, step_board
 from battles.models import PostBattleSequence
 from battles.rules.experience import effects_of
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands import dramatis_personae, hired_swords
 from warbands.models import HiredSword, Warrior
 
@@ -121,7 +122,7 @@ class DramatisPersonae(TreasuryStep):
         decided = _settled(sequence)
         typed = [h.name for h in upkeep_due(sequence) if str(h.pk) not in decided]
         listed = [w.name for w in swords_due(sequence) if f"w{w.pk}" not in decided]
-        return [f"Pay {name}'s upkeep or let him go." for name in typed + listed]
+        return [f"Pay {possessive(name)} upkeep or let him go." for name in typed + listed]
 
     @action
     def hire_sword(self, ctx, values, dice):
@@ -197,9 +198,11 @@ class DramatisPersonae(TreasuryStep):
             raise RuleViolation("Choose a hired sword whose upkeep is due.")
         decided = _settled(ctx.sequence)
         if str(sword.pk) in decided:
-            raise RuleViolation(f"{sword.name}'s upkeep is settled already: nothing changed.")
+            raise RuleViolation(
+                f"{possessive(sword.name)} upkeep is settled already: nothing changed."
+            )
         if values["decision"] == "pay":
-            pay(ctx, sword.upkeep, f"{sword.name}'s upkeep", prefer=values["pay_from"])
+            pay(ctx, sword.upkeep, f"{possessive(sword.name)} upkeep", prefer=values["pay_from"])
             decided[str(sword.pk)] = "paid"
             text = f"Paid {sword.upkeep} gc upkeep to {sword.name}."
         elif values["decision"] == "leave":
@@ -219,13 +222,15 @@ class DramatisPersonae(TreasuryStep):
             raise RuleViolation("Choose a hired sword whose upkeep is due.")
         decided = _settled(ctx.sequence)
         if f"w{warrior.pk}" in decided:
-            raise RuleViolation(f"{warrior.name}'s upkeep is settled already: nothing changed.")
+            raise RuleViolation(
+                f"{possessive(warrior.name)} upkeep is settled already: nothing changed."
+            )
         wanderer = warrior.hired_sword_id and warrior.hired_sword.one_battle
         if values["decision"] == "pay" and wanderer:
             raise RuleViolation(f"{warrior.name} stays for one battle only: let him go.")
         if values["decision"] == "pay":
             upkeep = upkeep_of(warrior)
-            pay(ctx, upkeep, f"{warrior.name}'s upkeep", prefer=values["pay_from"])
+            pay(ctx, upkeep, f"{possessive(warrior.name)} upkeep", prefer=values["pay_from"])
             decided[f"w{warrior.pk}"] = "paid"
             text = f"Paid {upkeep} gc upkeep to {warrior.name}."
         elif values["decision"] == "leave":

@@ -21,6 +21,7 @@ from battles.rules.tasks import ask
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands import rules as roster_rules
 from warbands.models import (
     Skill,
@@ -158,7 +159,7 @@ class Experience(Step):
                     SequenceTask, sequence=ctx.sequence, step=2, order=order,
                     kind="hero_advance" if warrior.is_hero else "henchman_advance",
                     warrior=warrior, data={"threshold": threshold},
-                    label=f"{warrior.name}'s advance ({threshold} experience)",
+                    label=f"{possessive(warrior.name)} advance ({threshold} experience)",
                 )  # fmt: skip
         state = dict(ctx.sequence.state, experience_awarded=True, experience_lines=shown)
         ctx.journal.update(ctx.sequence, state=state)
@@ -344,7 +345,7 @@ def _lads_talent(ctx: Context, task: SequenceTask, warrior: Warrior, advance) ->
     ctx.journal.create(
         SequenceTask, sequence=ctx.sequence, step=2, order=order, kind="hero_advance",
         warrior=hero, data={"threshold": task.data.get("threshold"), "talent": True},
-        label=f"{hero.name}'s first advance as a hero",
+        label=f"{possessive(hero.name)} first advance as a hero",
     )  # fmt: skip
     if rest is not None:
         ctx.journal.create(

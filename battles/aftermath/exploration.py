@@ -41,6 +41,7 @@ from battles.models import Participant, PostBattleSequence, SequenceTask
 from battles.rules import exploration as rules
 from battles.rules import scenario_income, scenarios
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands import rules as roster_rules
 from warbands import services as warband_services
 from warbands import treasury
@@ -78,7 +79,7 @@ def _add_experience(ctx: Context, warrior: Warrior, amount: int, order: int) -> 
             kind="hero_advance",
             warrior=warrior,
             data={"threshold": threshold},
-            label=f"{warrior.name}'s advance ({threshold} experience)",
+            label=f"{possessive(warrior.name)} advance ({threshold} experience)",
         )
     return [f"{warrior.name} +{amount} experience"]
 

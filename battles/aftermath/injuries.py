@@ -16,6 +16,7 @@ from battles.rules import injuries as injury_rules
 from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.queries import one
+from core.words import possessive
 from warbands import rules as roster_rules
 from warbands import treasury
 from warbands.models import Injury, Item, StorageContainer, Warrior
@@ -69,12 +70,13 @@ class Injuries(Step):
             if warrior.is_hero and outcome.out_of_action and not hired:
                 tasks.append(SequenceTask(
                     sequence=sequence, step=1, order=order, kind="hero_injury", warrior=warrior,
-                    label=f"{warrior.name}'s serious injury",
+                    label=f"{possessive(warrior.name)} serious injury",
                 ))  # fmt: skip
                 if warrior.is_leader and warrior.items.filter(item__key=SILK).exists():
                     tasks.append(SequenceTask(
                         sequence=sequence, step=1, order=len(outcomes) + order, kind="silk_ruin",
-                        warrior=warrior, label=f"{warrior.name}'s Cathayan silk clothes (D6)",
+                        warrior=warrior,
+                        label=f"{possessive(warrior.name)} Cathayan silk clothes (D6)",
                     ))  # fmt: skip
             elif not warrior.is_hero or (hired and outcome.out_of_action):
                 models = _models_out(warrior, outcome) if not hired else 1

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 
 from battles.models import Battle, PostBattleSequence, StepRecord
 from battles.permissions import acts_for_players, check_for_players, check_open
+from core.words import possessive
 from warbands.models import Warband
 
 # Mayhem in Mordheim's secret treasury: these steps show or move it.
@@ -78,4 +79,4 @@ def check_declares(actor, battle: Battle, warband: Warband) -> None:
 def check_chooses(actor, battle: Battle, turn: Warband) -> None:
     """Step 0: the warbands choose uncontrolled items in turn (``turn``'s now)."""
     if turn.owner_id != actor.pk and not acts_for_players(actor, battle):
-        raise PermissionDenied(f"It is {turn.name}'s turn to choose.")
+        raise PermissionDenied(f"It is {possessive(turn.name)} turn to choose.")

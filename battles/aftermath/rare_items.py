@@ -38,7 +38,7 @@ from battles.models import SequenceTask
 from battles.rules import exploration as rules
 from core.dice import MoreDice, Need, TypedDice
 from core.errors import RuleViolation
-from core.words import A, a
+from core.words import A, a, possessive
 from warbands import treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warrior, WarriorItem, WarriorSkill
 from warbands.rules import containers as container_rules
@@ -114,7 +114,8 @@ class RareItems(TreasuryStep):
             modifier = self.modifier(hero, bonus, streetwise=hero.pk in streetwise)
             tasks.append(SequenceTask(
                 sequence=sequence, step=6, order=order, kind="rarity", warrior=hero,
-                label=f"{hero.name}'s rarity roll" + (f" (+{modifier})" if modifier else ""),
+                label=f"{possessive(hero.name)} rarity roll"
+                + (f" (+{modifier})" if modifier else ""),
                 data={"streetwise": hero.pk in streetwise},
             ))  # fmt: skip
         return tasks
@@ -208,7 +209,7 @@ class RareItems(TreasuryStep):
             need = Need(0, note=f"its price is fixed: {spec.price} gc")
             hero = haggle.check(ctx, spec.price, A(spec.name)) if values.get("haggle") else None
             need = haggle.with_haggle(need) if hero else need
-            dice = exactly(dice, need, f"The {spec.name}'s price")
+            dice = exactly(dice, need, f"The {possessive(spec.name)} price")
             price, haggled = spec.price, ""
             if hero is not None:
                 done = haggle.haggle(ctx, hero, dice, price, a(spec.name))
@@ -250,7 +251,7 @@ class RareItems(TreasuryStep):
                 need = haggle.with_haggle(need)
             if key == mordheim_map.KEY:
                 need = mordheim_map.with_map_die(need)
-            dice = exactly(dice, need, f"The {item.name}'s price")
+            dice = exactly(dice, need, f"The {possessive(item.name)} price")
             if key not in prices:
                 prices[key] = rules.variable_price(dice, item.price, item.price_dice, item.name)
                 result["prices"] = prices

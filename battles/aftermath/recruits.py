@@ -38,6 +38,7 @@ from battles.aftermath.treasury_steps import (
 from battles.models import PostBattleSequence
 from battles.rules import exploration as exploration_rules
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands import equipment, treasury
 from warbands import rules as roster_rules
 from warbands import services as warband_services
@@ -212,7 +213,9 @@ class Recruits(TreasuryStep):
         entries = listed.get(warrior.warrior_type_id, [])
         entry = next((e for e in entries if e.item.key == key), None)
         if entry is None:
-            raise RuleViolation(f"That is not an item of {warrior.name}'s list.", field="item")
+            raise RuleViolation(
+                f"That is not an item of {possessive(warrior.name)} list.", field="item"
+            )
         recruit = warrior.pk in _recruits(ctx.sequence)
         buyer = equipment.buyer_of(warrior, founding=False, being_recruited=recruit)
         offer = trading.list_terms(
@@ -239,7 +242,9 @@ class Recruits(TreasuryStep):
             hunt = purchases.wolf_hunt(dice, hero=warrior.name, strength=warrior.S)
             if not hunt.slain:
                 note_receipt(
-                    ctx, f"Paid for {warrior.name}'s wolf hunt (no {entry.item.name}): {paid}."
+                    ctx,
+                    f"Paid for {possessive(warrior.name)} wolf hunt "
+                    f"(no {entry.item.name}): {paid}.",
                 )
                 return (
                     f"{warrior.name} paid {cost} gc for the wolf hunt and rolled {hunt.roll}, "

@@ -20,7 +20,7 @@ from battles.models import PostBattleSequence, SequenceTask
 from battles.rules import sawbones as rules
 from core.dice import Need
 from core.errors import RuleViolation
-from core.words import a
+from core.words import a, possessive
 from warbands.house_rules import allowed
 from warbands.models import Injury, Warrior
 
@@ -109,16 +109,19 @@ def treat(ctx: Context, values: dict, dice) -> str:
         )
     injury = Injury.objects.filter(warrior=hero, pk=values.get("injury")).first()
     if injury is None:
-        raise RuleViolation(f"Choose one of {hero.name}'s injuries.", field="injury")
+        raise RuleViolation(f"Choose one of {possessive(hero.name)} injuries.", field="injury")
     table = rules.table_for(injury.name)
     if table is None:
         raise RuleViolation(f"No surgeon treats {a(injury.name.lower())}.", field="injury")
     dice = exactly(dice, Need(2, note="2D6"), "The surgery roll")
-    paid = pay(ctx, rules.FEE, f"{hero.name}'s visit to the physician", prefer=values["pay_from"])
+    paid = pay(
+        ctx, rules.FEE, f"{possessive(hero.name)} visit to the physician", prefer=values["pay_from"]
+    )
     roll = dice.roll(2, 6, f"{hero.name}: {table} surgery (2D6)")
     outcome = rules.surgery(injury.name, roll.total)
     told = (
-        f"{hero.name}'s {injury.name.lower()}, {table} surgery: 2D6 {roll.total}, {outcome.summary}"
+        f"{possessive(hero.name)} {injury.name.lower()}, {table} surgery: "
+        f"2D6 {roll.total}, {outcome.summary}"
     )
     if search is not None:
         ctx.journal.update(search, void=True)
@@ -126,7 +129,7 @@ def treat(ctx: Context, values: dict, dice) -> str:
         ctx.sequence,
         state={**(ctx.sequence.state or {}), "sawbones": {**visited, str(hero.pk): told}},
     )
-    note_receipt(ctx, f"{hero.name}'s visit to the physician: {paid}.")
+    note_receipt(ctx, f"{possessive(hero.name)} visit to the physician: {paid}.")
     if outcome.dead:
         injuries.dies_keeping_gear(ctx, hero, dice, "died under the surgeon's knife")
         return f"{told}. The warband keeps his equipment, unstored."

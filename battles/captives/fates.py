@@ -28,6 +28,7 @@ from battles.rules import injuries as injury_rules
 from campaign.models import CampaignEvent
 from core.dice import Need, d6
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands import rules as roster_rules
 from warbands import services as warband_services
 from warbands import treasury
@@ -56,7 +57,7 @@ def decide_fate(
     if fate == Captive.Status.SOLD:
         dice = exactly(dice, SLAVERS_ROLL, f"Selling {warrior.name} to the slavers")
     else:
-        exactly(dice, NO_ROLL, f"{warrior.name}'s fate")
+        exactly(dice, NO_ROLL, f"{possessive(warrior.name)} fate")
     treasury.lock_warbands(captor.pk, warrior.warband_id)
     pouches = list(StorageContainer.objects.held().filter(holder=warrior))
     locked = lock_containers(*([into] if into else []), *pouches)
@@ -195,7 +196,7 @@ def _take_equipment(
     storable = [o for o in owned if o.item.category not in treasury.NOT_STORABLE]
     if into is None and (storable or any(not p.is_empty for p in pouches)):
         raise RuleViolation("Choose one of your containers for his equipment.")
-    mine = ledger_context(actor, captive, f"{warrior.name}'s equipment")
+    mine = ledger_context(actor, captive, f"{possessive(warrior.name)} equipment")
     theirs = ledger_context(actor, captive, f"taken with {warrior.name}")
     for item in storable:  # an item a correction added stays its (worth nothing to a trader)
         for _ in range(warrior.group_size):

@@ -11,6 +11,7 @@ from battles.helper.common import changed, dice, fighter_of, is_turn_of, locked,
 from battles.models import Fighter, GameEvent
 from battles.rules import play
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands.models import WarriorSkill
 
 
@@ -103,7 +104,7 @@ def initiative_test(
     if fighter.is_out:
         raise RuleViolation(f"{name} is out of action.")
     if fighter.fall_height:
-        raise RuleViolation(f"Roll {name}'s fall first.")
+        raise RuleViolation(f"Roll {possessive(name)} fall first.")
     if test.key == "edge":
         if fighter.state not in (play.KNOCKED_DOWN, play.STUNNED):
             raise RuleViolation(f"{name} tests at an edge when knocked down or stunned there.")

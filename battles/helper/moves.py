@@ -28,6 +28,7 @@ from battles.helper.turns import advance_turn
 from battles.models import Fighter, Game, GameEvent
 from battles.rules import play
 from core.errors import RuleViolation
+from core.words import possessive
 
 LOOT_MOST = {"gold": 500, "wyrdstone": 20, "item": 1, "container": 1}
 
@@ -39,7 +40,7 @@ def refusal(game: Game, fighter: Fighter, new: str) -> str:
     if new == old:
         return f"{name} is already {play.STATES[new].lower()}."
     if fighter.fall_height:
-        return f"Roll {name}'s fall first."
+        return f"Roll {possessive(name)} fall first."
     if new == play.STANDING:
         if old == play.STUNNED:
             return (

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from battles.models import Game, GameSide
 from battles.permissions import acts_for_players, check_open
 from campaign.permissions import is_organiser
+from core.words import possessive
 
 
 def may_run(user, game: Game) -> bool:
@@ -32,7 +33,8 @@ def check_turn(user, game: Game, side: GameSide) -> None:
     """The player whose turn it is moves it on (or an organiser)."""
     if side.participant.warband.owner_id != user.pk and not may_run(user, game):
         raise PermissionDenied(
-            f"{side.participant.warband.name}'s player moves his turn on (or an organiser)."
+            f"{possessive(side.participant.warband.name)} player moves his turn on "
+            "(or an organiser)."
         )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from battles.helper.common import changed, log
 from battles.models import Fighter, Game, GameEvent, GameSide
 from battles.rules import play
+from core.words import possessive
 
 
 def start_of_turn(game: Game, side: GameSide) -> list[str]:
@@ -37,7 +38,7 @@ def advance_turn(game: Game, actor) -> None:
     game.save(update_fields=["player", "turn", "phase"])
     side = sides[player]
     stunned = start_of_turn(game, side)
-    text = f"Turn {turn}: {side.participant.warband.name}'s turn."
+    text = f"Turn {turn}: {possessive(side.participant.warband.name)} turn."
     if stunned:
         text += f" Stunned, now knocked down: {', '.join(stunned)}."
     log(game, text, kind=GameEvent.Kind.TURN, actor=actor, side=side)

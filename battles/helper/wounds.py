@@ -22,6 +22,7 @@ from battles.models import Fighter, Game, GameEvent
 from battles.rules import play
 from battles.rules import wounds as rules
 from core.errors import RuleViolation
+from core.words import possessive
 
 MOST_FALLEN = 30  # inches: as the Initiative tests' heights (``battles.rules.play``)
 
@@ -71,7 +72,7 @@ def wound(
     if fighter.is_out:
         raise RuleViolation(f"{name} is out of action already.")
     if fighter.fall_height:
-        raise RuleViolation(f"Roll {name}'s fall first.")
+        raise RuleViolation(f"Roll {possessive(name)} fall first.")
     before, old, left = fighter.snapshot(), fighter.state, fighter.wounds_left
     if left > 1:
         fighter.wounds_lost += 1
@@ -106,7 +107,7 @@ def _fall_height(fighter: Fighter, height: int | None) -> int:
             )
         return fighter.fall_height
     if not height or not 1 <= height <= MOST_FALLEN:
-        raise RuleViolation(f"Give the height of {fighter.name}'s fall in inches.")
+        raise RuleViolation(f"Give the height of {possessive(fighter.name)} fall in inches.")
     return height
 
 

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from battles.models import Battle, Participant
 from battles.permissions import FOUGHT, acts_for_players, check_for_players, check_open
 from campaign.permissions import can_run_campaign, is_organiser
+from core.words import possessive
 from warbands.models import Warband
 
 OWN_SIDE = "Each player enters his own warriors (or an organiser, for him)."
@@ -92,5 +93,6 @@ def check_enters(actor, battle: Battle, participant: Participant) -> None:
 def check_tests_for(actor, battle: Battle, warband: Warband) -> None:
     if not may_test_for(actor, battle, warband):
         raise PermissionDenied(
-            f"{warband.name}'s player (or an organiser) tests the markers its warriors reach."
+            f"{possessive(warband.name)} player (or an organiser) tests the markers its "
+            "warriors reach."
         )

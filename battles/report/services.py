@@ -30,6 +30,7 @@ from campaign import cache
 from campaign.models import Campaign, CampaignEvent
 from campaign.services import record_event
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands import services as warband_services
 from warbands.models import RatingSnapshot, Warband, Warrior
 
@@ -320,18 +321,19 @@ def confirm_side_as_recorded(battle: Battle, warband: Warband, *, actor, version
     )
     if participant is None:
         raise RuleViolation(
-            f"The battle helper did not record {warband.name}'s side: enter its warriors on "
-            "its page."
+            f"The battle helper did not record {possessive(warband.name)} side: enter its "
+            "warriors on its page."
         )
     report_permissions.check_enters(actor, battle, participant)
     outcomes = list(participant.outcomes.all())
     if participant.side_entered_at is not None:
         raise RuleViolation(
-            f"{warband.name}'s side was entered since: check it in the report, then confirm."
+            f"{possessive(warband.name)} side was entered since: check it in the report, "
+            "then confirm."
         )
     if version != sides.side_version(participant, outcomes):
         raise RuleViolation(
-            f"{warband.name}'s side changed since you opened the page: look at it again, "
+            f"{possessive(warband.name)} side changed since you opened the page: look at it again, "
             "then confirm."
         )
     sides.enter_side(

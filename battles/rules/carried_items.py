@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from core.errors import RuleViolation
+from core.words import possessive
 
 __all__ = [
     "REMAINING",
@@ -174,12 +175,12 @@ def _modifiers(
     counted_ids = {s.warband_id for s in counted}
     for side in (*high, *low):
         if side.pitters and side.warband_id in counted_ids:
-            favour(side.warband_id, side.pitters, f"{side.name}'s Band of Pitters")
+            favour(side.warband_id, side.pitters, f"{possessive(side.name)} Band of Pitters")
     if quartermaster_option:
         most = max((s.quartermasters for s in counted), default=0)
         leaders = [s for s in counted if s.quartermasters == most]
         if most > 0 and len(leaders) == 1:
-            favour(leaders[0].warband_id, 1, f"{leaders[0].name}'s Quartermasters")
+            favour(leaders[0].warband_id, 1, f"{possessive(leaders[0].name)} Quartermasters")
     if first_roll and item.mule_of is not None:
         favour(item.mule_of, 1, "the mule knows its own")
     return found

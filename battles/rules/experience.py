@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from battles.rules.tasks import ask
+from core.words import possessive
 from warbands.rules.roster import CHARACTERISTIC_NAMES, CHARACTERISTICS, Profile, advances_earned
 
 __all__ = [
@@ -196,8 +197,8 @@ def _any_other(context, answers, roll, pair, dice) -> Advance:
         return _new_skill(dice, context, answers, roll)
     choice = ask(
         answers, "free_characteristic",
-        f"{context.name}'s {' and '.join(pair)} are at their racial maximum: +1 to which other "
-        "characteristic?",
+        f"{possessive(context.name)} {' and '.join(pair)} are at their racial maximum: "
+        "+1 to which other characteristic?",
         tuple((c, f"+1 {CHARACTERISTIC_NAMES[c]}") for c in free),
     )  # fmt: skip
     return Advance("characteristic", characteristic=choice, detail=f"2D6 {roll}, both at maximum")

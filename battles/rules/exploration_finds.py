@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from battles.rules.tasks import ask
+from core.words import possessive
 from warbands.rules.families import POSSESSED
 
 # FACTS.md section 4, magical artefacts (D6): (item key, name).
@@ -82,7 +83,10 @@ def leadership_test(dice, hero: Hero | None, label: str) -> bool:
     """2D6 equal to or under the leader's Leadership; no leader, no pass."""
     if hero is None:
         return False
-    return dice.roll(2, 6, f"{label}: {hero.name}'s Leadership test ({hero.Ld})").total <= hero.Ld
+    return (
+        dice.roll(2, 6, f"{label}: {possessive(hero.name)} Leadership test ({hero.Ld})").total
+        <= hero.Ld
+    )
 
 
 @dataclass

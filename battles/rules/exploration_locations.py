@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 
 from battles.rules.exploration_finds import Find, LocationContext, Visit, leadership_test
 from battles.rules.tasks import ask
+from core.words import possessive
 
 # (face, count) → location name, FACTS.md section 4.
 LOCATIONS = {
@@ -71,7 +72,7 @@ def _well(visit: Visit) -> None:
     """A hero goes down: Toughness test, a shard if passed, else he misses the next game."""
     if visit.heroes:
         hero = visit.pick_hero("hero", "Which hero goes down the well?")
-        if visit.roll(1, f": {hero.name}'s Toughness test ({hero.T})") <= hero.T:
+        if visit.roll(1, f": {possessive(hero.name)} Toughness test ({hero.T})") <= hero.T:
             visit.find.shards = 1
         else:
             visit.find.miss_game.append(hero.id)

@@ -1,12 +1,13 @@
 """Template tags every page may use without a ``{% load %}`` (settings: ``builtins``)."""
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 
 from core.offline import user_key
 from core.once import FIELD, new_token
 from core.options import render_groups, render_options
+from core.words import possessive as _possessive
 
 register = template.Library()
 
@@ -15,6 +16,17 @@ register = template.Library()
 def get_item(mapping, key):
     """``{{ mapping|get_item:key }}``: a dict lookup with a variable key."""
     return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.filter(needs_autoescape=True)
+def possessive(name, autoescape=True):
+    """``{{ warband.name|possessive }}``: "Zealots'" or "Ulrich's" (``core.words.possessive``).
+    Only the name is escaped, so the apostrophe reaches the page as typed."""
+    text = str(name)
+    ending = _possessive(text)[len(text) :]
+    if not autoescape:
+        return text + ending
+    return mark_safe(conditional_escape(name) + ending)
 
 
 @register.filter

@@ -8,6 +8,7 @@ from django.urls import reverse
 from battles import aftermath as sequences
 from battles.models import SequenceTask
 from core.errors import RuleViolation
+from core.words import possessive
 from tests.factories import WarbandFactory, finish, hire
 from tests.helpers import act, fought, play_to, roll, sequence_of
 from warbands.models import Spell, WarbandType, Warrior, WarriorSpell
@@ -128,7 +129,7 @@ def sisters(duel):
 def advance(sequence, warrior, faces, answers=None):
     task = SequenceTask.objects.create(
         sequence=sequence, step=2, kind="hero_advance", warrior=warrior,
-        label=f"{warrior.name}'s advance",
+        label=f"{possessive(warrior.name)} advance",
     )  # fmt: skip
     return roll(sequence, task, faces, sequence.participant.warband.owner, answers)
 

@@ -146,7 +146,7 @@ def test_uncontrolled_items_are_recovered_in_turn_with_the_recovery_table(duel):
     assert order == [reavers.pk, scourge.pk]  # the warband that did not rout chooses first
 
     rat_chest, our_chest = item_of(battle, scourge), item_of(battle, reavers)
-    with pytest.raises(PermissionDenied, match="Reavers's turn"):
+    with pytest.raises(PermissionDenied, match="Reavers' turn"):
         carried_items.resolve_item(battle, rat_chest, actor=scourge.owner, dice=ScriptedDice([3]))
     # Reavers choose the rats' chest: 2 +1 heavy = 3: the remaining Reavers take it.
     carried_items.resolve_item(battle, rat_chest, actor=reavers.owner, dice=ScriptedDice([2]))

@@ -29,6 +29,7 @@ from battles import aftermath as sequences
 from battles.models import Battle, PostBattleSequence
 from battles.report import services
 from battles.rules import ReportedResult
+from core.words import possessive
 from tests.browser.flows import settled
 from tests.factories import PASSWORD
 from tests.helpers import held, log_in, play_to, roll
@@ -261,7 +262,9 @@ def test_the_league_on_a_phone(live_server, chromium):
             captain.save(update_fields=["experience"])
             sequences.prepare(sequence)
             sequences.act(sequence, actor=alice, step=2, action="award")
-            advance = sequence.tasks.get(step=2, label__startswith=f"{captain.name}'s advance")
+            advance = sequence.tasks.get(
+                step=2, label__startswith=f"{possessive(captain.name)} advance"
+            )
             roll(sequence, advance, [2, 2], alice)  # 4: a new skill
             desktop.goto(f"{base}/sequences/{sequence.pk}/")
             expect(desktop.locator("label.choice").first).to_be_visible()
@@ -270,7 +273,7 @@ def test_the_league_on_a_phone(live_server, chromium):
         expect(phone.locator("#step-heading")).to_contain_text(f"Step {step}:")
         problems += measured(phone, f"step {step}")
         if step == 2:  # a tap on the skill's name chooses it
-            task = phone.locator("li.task", has_text=f"{captain.name}'s advance")
+            task = phone.locator("li.task", has_text=f"{possessive(captain.name)} advance")
             task.locator("label.choice", has_text="Haggle (Academic)").click()
             task.get_by_role("button", name="Go on").click()
             expect(phone.locator("li.task-done", has_text="advance").first).to_be_visible()

@@ -14,6 +14,7 @@ from django.utils import timezone
 from campaign import co_organisers
 from campaign.models import CampaignEvent, Membership, OrganiserInvitation
 from core.errors import RuleViolation
+from core.words import possessive
 from league.backup import export_campaign
 from tests.factories import UserFactory
 from tests.helpers import message_beside, without_tokens
@@ -93,8 +94,8 @@ def test_a_player_of_the_campaign_who_accepts_stays_with_his_warbands(client, le
     assert organises(player, campaign)
     assert Membership.objects.filter(campaign=campaign, user=player).count() == 1
     assert CampaignEvent.objects.filter(
-        message=f"{player.username} accepted {league['organiser'].username}'s invitation and "
-        "now co-organises the campaign."
+        message=f"{player.username} accepted {possessive(league['organiser'].username)} "
+        "invitation and now co-organises the campaign."
     ).exists()
 
 

@@ -1,8 +1,9 @@
-"""Articles and plurals for names from the data, entry by entry."""
+"""Articles, plurals and possessives for names from the data, entry by entry."""
 
 import pytest
+from django.template import Context, Template
 
-from core.words import a, article, plural, plural_of
+from core.words import a, article, plural, plural_of, possessive
 
 
 @pytest.mark.parametrize(
@@ -63,3 +64,31 @@ def test_plural_takes_a_given_plural():
     assert plural(2, "Ogre", "Ogres of the Mountains") == "2 Ogres of the Mountains"
     assert plural(1, "Ogre", "Ogres of the Mountains") == "1 Ogre"
     assert plural_of("Day") == "Days"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Ulrich", "Ulrich's"),
+        ("The Grey Scourge", "The Grey Scourge's"),
+        ("Zealots", "Zealots'"),
+        ("Flagellants", "Flagellants'"),
+        ("Brother Marius", "Brother Marius'"),
+        ("REAVERS", "REAVERS'"),
+        ("Saddle Bags", "Saddle Bags'"),
+        ("Felix", "Felix's"),
+        ("Ogre Bodyguard", "Ogre Bodyguard's"),
+    ],
+)
+def test_possessive_takes_an_apostrophe_alone_after_an_s(name, expected):
+    assert possessive(name) == expected
+
+
+def test_possessive_filter_escapes_the_name_but_not_its_apostrophe():
+    """Unlike ``escape`` on the whole phrase, so a page reads "Zealots' " as the source did."""
+    page = Template("{{ name|possessive }} roster").render(Context({"name": "<b>Zealots"}))
+    assert page == "&lt;b&gt;Zealots' roster"
+    page = Template("{{ name|possessive }} turn").render(Context({"name": "Ulrich"}))
+    assert page == "Ulrich's turn"
+    quiet = "{% autoescape off %}{{ name|possessive }}{% endautoescape %}"
+    assert Template(quiet).render(Context({"name": "<b>Mice"})) == "<b>Mice's"

@@ -243,7 +243,7 @@ def test_the_first_roll_ignores_the_pitters_and_quartermasters_of_earlier_router
     )
 
     assert recovery.winner == 10
-    assert recovery.rolls[0].modifiers == (("Winners's Quartermasters", 1),)
+    assert recovery.rolls[0].modifiers == (("Winners' Quartermasters", 1),)
     assert recovery.rolls[0].total == 4
 
 
@@ -271,5 +271,5 @@ def test_the_chain_compares_quartermasters_among_the_routers_only():
         LooseItem("chest"), [winner, sisters, spears], dice, quartermaster_option=True
     )
 
-    assert recovery.rolls[1].modifiers == (("Sisters's Quartermasters", -1),)
+    assert recovery.rolls[1].modifiers == (("Sisters' Quartermasters", -1),)
     assert recovery.winner == 11

@@ -5,6 +5,7 @@ and whom the warband may never hire."""
 
 import pytest
 
+from core.words import possessive
 from tests.factories import WarbandFactory, hire
 from tests.warbands.test_muster import refused_purchase
 from warbands import hired_swords
@@ -34,7 +35,7 @@ def test_the_emissarys_starred_gear_is_his_alone_and_monks_wear_no_armour():
         (monks, "helmet"),
         (monks, "shield"),
     ]:
-        refused_purchase(warband, warrior, item, f"not on {warrior.warrior_type.name}'s")
+        refused_purchase(warband, warrior, item, f"not on {possessive(warrior.warrior_type.name)}")
 
 
 def test_the_battle_monks_hire_only_those_who_name_them():
@@ -62,7 +63,7 @@ def test_black_dwarf_starred_gear_goes_to_gaolers_and_the_sorcerer():
         (dwarfs, "steel_whip"),
         (dwarfs, "mechanical_suit"),
     ]:
-        refused_purchase(warband, warrior, item, f"not on {warrior.warrior_type.name}'s")
+        refused_purchase(warband, warrior, item, f"not on {possessive(warrior.warrior_type.name)}")
 
 
 @pytest.mark.parametrize("key", ["black_dwarfs", "sons_of_hashut"])

@@ -106,7 +106,7 @@ def test_opponents_see_kind_heaviness_and_carrier_on_the_roster(client, league):
     assert "Treasure Chest" in page and "Large Sack" in page
     assert 'class="badge badge-heavy">Heavy</span>' in page  # the full sacks (50 gc)
     assert sack.is_heavy
-    assert "is Reavers's secret" in page or "secret until an enemy captures" in page
+    assert "is Reavers' secret" in page or "secret until an enemy captures" in page
 
 
 def test_opponents_tell_containers_alike_apart_by_number_never_by_name(client, league):

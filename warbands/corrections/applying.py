@@ -18,6 +18,7 @@ from campaign.models import CampaignEvent
 from campaign.services import record_event
 from core.errors import RuleViolation
 from core.queries import one
+from core.words import possessive
 from warbands import permissions
 from warbands.models import (
     Correction,
@@ -98,14 +99,15 @@ def apply(correction: Correction, warrior: Warrior) -> None:
     kind = correction.kind
     if kind == Kind.EXPERIENCE:
         _unchanged(correction, warrior.experience, lambda now, before: (
-            f"{warrior.name}'s experience is {now} now, not {before} as when it was asked."
+            f"{possessive(warrior.name)} experience is {now} now, not {before} as when it "
+            "was asked."
         ))  # fmt: skip
         warrior.experience = correction.value
         warrior.save(update_fields=["experience"])
     elif kind == Kind.CHARACTERISTIC:
         name = correction.characteristic
         _unchanged(correction, getattr(warrior, name), lambda now, before: (
-            f"{warrior.name}'s {name} is {now} now, not {before} as when it was asked."
+            f"{possessive(warrior.name)} {name} is {now} now, not {before} as when it was asked."
         ))  # fmt: skip
         setattr(warrior, name, correction.value)
         warrior.save(update_fields=[name])

@@ -19,6 +19,7 @@ from django.utils import timezone
 from campaign import cache
 from core import notices
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands import permissions, rules
 from warbands.corrections import applying, breaches
 from warbands.corrections.applying import MAX_CHARACTERISTIC, MAX_EXPERIENCE
@@ -143,7 +144,9 @@ def set_characteristic(
         raise RuleViolation(f"A characteristic runs from 0 to {MAX_CHARACTERISTIC}.")
     old = getattr(warrior, characteristic)
     if old == value:
-        raise RuleViolation(f"{warrior.name}'s {characteristic} is {old} already: nothing changed.")
+        raise RuleViolation(
+            f"{possessive(warrior.name)} {characteristic} is {old} already: nothing changed."
+        )
     what = f"{rules.CHARACTERISTIC_NAMES[characteristic]} ({characteristic})"
     change = Correction(kind=Kind.CHARACTERISTIC, what=what, old_value=old, new_value=value,
                         characteristic=characteristic, value=value, before=old)  # fmt: skip

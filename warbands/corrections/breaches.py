@@ -10,6 +10,7 @@ it, and the feed says it once applied.
 
 from __future__ import annotations
 
+from core.words import possessive
 from warbands import treasury
 from warbands.models import Correction, Warrior
 
@@ -35,7 +36,8 @@ def of(correction: Correction, warrior: Warrior) -> str:
         maximum = warrior.maximum
         name = correction.characteristic
         if maximum is not None and correction.value > (most := getattr(maximum, name)):
-            return f"{name} {correction.value} is above {warrior.name}'s racial maximum of {most}."
+            whose = possessive(warrior.name)
+            return f"{name} {correction.value} is above {whose} racial maximum of {most}."
     return ""
 
 

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.errors import RuleViolation
-from core.words import A, a, plural
+from core.words import A, a, plural, possessive
 
 __all__ = [
     "BOXES",
@@ -232,8 +232,8 @@ def check_placement(
             f"There is no room for {a(placed.name)} in the {carrier.name}: it holds five "
             "treasure chests, ten large sacks or twenty backpacks/saddle bags"
             if carrier.space == 20
-            else f"There is no room for {a(placed.name)} on the {carrier.name}'s roof: it holds "
-            "two treasure chests, four large sacks or eight backpacks/saddle bags"
+            else f"There is no room for {a(placed.name)} on the {possessive(carrier.name)} roof: "
+            "it holds two treasure chests, four large sacks or eight backpacks/saddle bags"
         )
     if carrier.open_holding and parent_contents is not None:
         check_contents(parent, parent_contents, [*siblings, child])

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from core.errors import RuleViolation
+from core.words import possessive
 
 __all__ = [
     "CHARACTERISTICS",
@@ -484,7 +485,7 @@ def check_purchase(
     """
     entry = next((e for e in entries if e.item_key == item_key), None)
     if entry is None:
-        raise RuleViolation(f"That item is not on {buyer.name}'s equipment list.")
+        raise RuleViolation(f"That item is not on {possessive(buyer.name)} equipment list.")
     if entry.heroes_only and not buyer.is_hero:
         raise RuleViolation(f"{entry.item_name} is for heroes only.")
     if entry.recruitment_only and not buyer.being_recruited:

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands.rules.purchases import WOLFCLOAK
 from warbands.rules.restrictions import Restriction, may_have
 from warbands.rules.roster import Buyer, ListEntry, price_per_model
@@ -177,7 +178,7 @@ def list_terms(entry: ListEntry, ware: Ware, buyer: Buyer, warband: str) -> Offe
         )
     price = price_per_model(entry, buyer)
     if price <= 0 and not (founding and entry.first_free):
-        raise RuleViolation(f"{ware.name} has no price on {buyer.name}'s list.")
+        raise RuleViolation(f"{ware.name} has no price on {possessive(buyer.name)} list.")
     return Offer(ware, price, "", rarity, ware.refusal(warband))
 
 

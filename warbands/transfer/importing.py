@@ -25,7 +25,7 @@ from campaign.models import Campaign, CampaignEvent
 from campaign.permissions import is_member
 from campaign.services import record_event
 from core.errors import RuleViolation
-from core.words import plural
+from core.words import plural, possessive
 from warbands import rules as roster_rules
 from warbands import treasury
 from warbands.equipment import list_entries_by_type
@@ -227,7 +227,7 @@ def _keep(planned, entry, items, skills, spells, entries, warband_type, report) 
         else:
             why = f"{item.name} is not on his equipment list"
         if why:
-            report.left_out.append(f"{entry.name}'s item: {why}.")
+            report.left_out.append(f"{possessive(entry.name)} item: {why}.")
         else:
             planned.items.append(item)
     lists = {s.pk for s in kind.skill_lists.all()}
@@ -235,14 +235,16 @@ def _keep(planned, entry, items, skills, spells, entries, warband_type, report) 
         skill = skills.get((ref.list, ref.key))
         if skill is None or skill.skill_list_id not in lists:
             report.left_out.append(
-                f"{entry.name}'s skill “{ref.key}”: not on a skill list his type may use."
+                f"{possessive(entry.name)} skill “{ref.key}”: not on a skill list his type may use."
             )
         elif skill not in planned.skills:
             planned.skills.append(skill)
     for ref in entry.spells:
         spell = spells.get((ref.list, ref.key))
         if spell is None or spell.spell_list_id != kind.spell_list_id:
-            report.left_out.append(f"{entry.name}'s spell “{ref.key}”: not of his spell list.")
+            report.left_out.append(
+                f"{possessive(entry.name)} spell “{ref.key}”: not of his spell list."
+            )
         elif spell not in planned.spells:
             planned.spells.append(spell)
 

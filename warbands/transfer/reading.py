@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from core.words import possessive
 from warbands.export import FORMAT, VERSION
 from warbands.rules import CHARACTERISTICS
 
@@ -117,53 +118,51 @@ def _ref(value, where: str) -> Ref:
     value = _object(value, where)
     listed = value.get("list")
     if listed is not None:
-        listed = _text(listed, f"{where}'s list", most=60)
-    return Ref(listed, _text(value.get("key"), f"{where}'s key", most=60))
+        listed = _text(listed, f"{possessive(where)} list", most=60)
+    return Ref(listed, _text(value.get("key"), f"{possessive(where)} key", most=60))
 
 
 def _profile(value, where: str, *, most: int) -> dict[str, int]:
     value = _object(value, where)
-    return {name: _number(value.get(name, 0), f"{where}'s {name}", most=most) for name in
+    return {name: _number(value.get(name, 0), f"{possessive(where)} {name}", most=most) for name in
             CHARACTERISTICS}  # fmt: skip
 
 
 def _injury(data, where: str) -> tuple[str, str]:
-    data = _object(data, f"{where}'s injury")
-    effect = _text(data.get("effect", ""), f"{where}'s injury", most=200, blank=True)
-    return _text(data.get("name"), f"{where}'s injury"), effect
+    data = _object(data, f"{possessive(where)} injury")
+    effect = _text(data.get("effect", ""), f"{possessive(where)} injury", most=200, blank=True)
+    return _text(data.get("name"), f"{possessive(where)} injury"), effect
 
 
 def _warrior(data, n: int) -> WarriorEntry:
     data = _object(data, f"Warrior {n}")
     name = _text(data.get("name"), f"Warrior {n}'s name")
-    where = name
+    where, whose = name, possessive(name)
     sword = data.get("hired_sword")
     return WarriorEntry(
         name=name,
-        type=_ref(data.get("type"), f"{where}'s type"),
+        type=_ref(data.get("type"), f"{whose} type"),
         leader=data.get("leader") is True,
-        models=_number(data.get("models", 1), f"{where}'s models", most=20) or 1,
-        status=_text(data.get("status", "active"), f"{where}'s status", most=10),
-        experience=_number(data.get("experience", 0), f"{where}'s experience", most=200),
-        games_to_miss=_number(data.get("games_to_miss", 0), f"{where}'s games to miss", most=9),
-        profile=_profile(data.get("profile"), f"{where}'s profile", most=10),
+        models=_number(data.get("models", 1), f"{whose} models", most=20) or 1,
+        status=_text(data.get("status", "active"), f"{whose} status", most=10),
+        experience=_number(data.get("experience", 0), f"{whose} experience", most=200),
+        games_to_miss=_number(data.get("games_to_miss", 0), f"{whose} games to miss", most=9),
+        profile=_profile(data.get("profile"), f"{whose} profile", most=10),
         maximum_bonuses={
             key: value
             for key, value in _profile(
-                data.get("maximum_bonuses", {}), f"{where}'s raised maximums", most=3
+                data.get("maximum_bonuses", {}), f"{whose} raised maximums", most=3
             ).items()
             if value
         },
-        hired_sword=None if sword is None else _text(sword, f"{where}'s hired sword", most=60),
+        hired_sword=None if sword is None else _text(sword, f"{whose} hired sword", most=60),
         items=[
-            _text(_object(i, f"{where}'s items").get("key"), f"{where}'s item key", most=60)
-            for i in _list(data.get("items", []), f"{where}'s items")
+            _text(_object(i, f"{whose} items").get("key"), f"{whose} item key", most=60)
+            for i in _list(data.get("items", []), f"{whose} items")
         ],
-        skills=[_ref(s, f"{where}'s skill") for s in _list(data.get("skills", []), where)],
-        spells=[_ref(s, f"{where}'s spell") for s in _list(data.get("spells", []), where)],
-        injuries=[
-            _injury(i, where) for i in _list(data.get("injuries", []), f"{where}'s injuries")
-        ],
+        skills=[_ref(s, f"{whose} skill") for s in _list(data.get("skills", []), where)],
+        spells=[_ref(s, f"{whose} spell") for s in _list(data.get("spells", []), where)],
+        injuries=[_injury(i, where) for i in _list(data.get("injuries", []), f"{whose} injuries")],
     )
 
 
@@ -172,13 +171,13 @@ def _sword(data, n: int) -> SwordEntry:
     name = _text(data.get("name"), f"Hired sword {n}'s name")
     kind = data.get("kind", "hired_sword")
     if kind not in ("hired_sword", "dramatis_persona"):
-        raise FileRefused(f"{name}'s kind must be “hired_sword” or “dramatis_persona”.")
+        raise FileRefused(f"{possessive(name)} kind must be “hired_sword” or “dramatis_persona”.")
     return SwordEntry(
         name=name,
         kind=kind,
-        hire_fee=_number(data.get("hire_fee", 0), f"{name}'s hire fee", most=1000),
-        upkeep=_number(data.get("upkeep", 0), f"{name}'s upkeep", most=1000),
-        notes=_text(data.get("notes", ""), f"{name}'s notes", most=200, blank=True),
+        hire_fee=_number(data.get("hire_fee", 0), f"{possessive(name)} hire fee", most=1000),
+        upkeep=_number(data.get("upkeep", 0), f"{possessive(name)} upkeep", most=1000),
+        notes=_text(data.get("notes", ""), f"{possessive(name)} notes", most=200, blank=True),
     )
 
 

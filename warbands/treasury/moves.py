@@ -19,6 +19,7 @@ from django.db.models import Case, F, When
 
 from campaign import cache
 from core.errors import RuleViolation
+from core.words import possessive
 from warbands.models import (
     EquipmentListEntry,
     Item,
@@ -167,8 +168,8 @@ def list_refusal(warrior: Warrior, item: Item) -> str | None:
     if item.category == Item.Category.MISC and warrior.is_hero:
         return None
     if entry is not None:
-        return f"{item.name} is for heroes only on {warrior.name}'s equipment list."
-    return f"{item.name} is not on {warrior.name}'s equipment list."
+        return f"{item.name} is for heroes only on {possessive(warrior.name)} equipment list."
+    return f"{item.name} is not on {possessive(warrior.name)} equipment list."
 
 
 def check_may_use(warrior: Warrior, item: Item) -> None:

@@ -18,6 +18,7 @@ from battles.report.views.battle import board_after_post
 from battles.rules import scenarios
 from core.errors import RuleViolation
 from core.htmx import with_refusal
+from core.words import possessive
 from warbands.models import Warrior
 
 
@@ -131,6 +132,8 @@ def battle_side_as_recorded(request: HttpRequest, pk: int, warband_pk: int) -> H
         except RuleViolation as refusal:
             with_refusal(form, refusal)
         else:
-            messages.success(request, f"{participant.warband.name}'s side is saved as recorded.")
+            messages.success(
+                request, f"{possessive(participant.warband.name)} side is saved as recorded."
+            )
             return board_after_post(request, battle)
     return board_after_post(request, battle, refused=("as_recorded", form))
