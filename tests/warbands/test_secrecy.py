@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from core.errors import RuleViolation
+from core.words import possessive
 from tests.factories import (
     SECRET_ITEM,
     MembershipFactory,
@@ -106,7 +107,8 @@ def test_opponents_see_kind_heaviness_and_carrier_on_the_roster(client, league):
     assert "Treasure Chest" in page and "Large Sack" in page
     assert 'class="badge badge-heavy">Heavy</span>' in page  # the full sacks (50 gc)
     assert sack.is_heavy
-    assert "is Reavers' secret" in page or "secret until an enemy captures" in page
+    owner = possessive(warband.owner.username)
+    assert f"What is inside is {owner} secret until an enemy captures a container." in page
 
 
 def test_opponents_tell_containers_alike_apart_by_number_never_by_name(client, league):
