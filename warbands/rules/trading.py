@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 
 from core.errors import RuleViolation
 from core.words import possessive
+from warbands.rules.equipment_lists import Buyer, ListEntry, price_per_model
 from warbands.rules.purchases import WOLFCLOAK
 from warbands.rules.restrictions import Restriction, may_have
-from warbands.rules.roster import Buyer, ListEntry, price_per_model
 
 __all__ = [
     "NOT_STORED",
