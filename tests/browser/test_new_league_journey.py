@@ -107,6 +107,19 @@ def open_sequence(page, watch):
 
 
 @pytest.mark.django_db(transaction=True)
+def the_rest_paying_upkeep(page, watch) -> None:
+    """Steps 4 to 10 with nothing to do but pay the Ogre's 30 gc in step 7, then finish."""
+    for step in range(4, 8):
+        go_on(page, step)
+        watch.fits(page)
+    page.get_by_role("button", name="Pay 30 gc").click()
+    expect(page.get_by_role("button", name="Pay 30 gc")).to_have_count(0)
+    for step in range(8, 11):
+        go_on(page, step)
+        watch.fits(page)
+    go_on(page, 11)
+
+
 def test_a_new_league_from_sign_up_to_a_finished_sequence(live_server, chromium):
     watch = Watch()
     desk = chromium.new_context(
@@ -207,15 +220,7 @@ def test_a_new_league_from_sign_up_to_a_finished_sequence(live_server, chromium)
     go_on(hans, 3)
     roll(hans, "Exploration: 2 dice", "1 2")  # 3, and the Miners' extra shard: 2, no double
     store(hans)
-    for step in range(4, 8):
-        go_on(hans, step)
-        watch.fits(hans)
-    hans.get_by_role("button", name="Pay 30 gc").click()
-    expect(hans.get_by_role("button", name="Pay 30 gc")).to_have_count(0)
-    for step in range(8, 11):
-        go_on(hans, step)
-        watch.fits(hans)
-    go_on(hans, 11)
+    the_rest_paying_upkeep(hans, watch)
 
     # Urk: the Orcs lost; one of the Ladz fell.
     go_on(urk, 1)
@@ -225,15 +230,7 @@ def test_a_new_league_from_sign_up_to_a_finished_sequence(live_server, chromium)
     go_on(urk, 3)
     roll(urk, "Exploration: 2 dice", "1 2")
     store(urk)
-    for step in range(4, 8):
-        go_on(urk, step)
-        watch.fits(urk)
-    urk.get_by_role("button", name="Pay 30 gc").click()
-    expect(urk.get_by_role("button", name="Pay 30 gc")).to_have_count(0)
-    for step in range(8, 11):
-        go_on(urk, step)
-        watch.fits(urk)
-    go_on(urk, 11)
+    the_rest_paying_upkeep(urk, watch)
 
     # Both sequences are complete; the upkeep was paid and the shards kept, nothing minted.
     sequences = PostBattleSequence.objects.filter(participant__battle=battle)
