@@ -18,6 +18,14 @@ def settled(page) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
+def page_width(page) -> int:
+    """How wide the page is once its layout settles (``settled``): on a busy machine Chromium
+    can report the first frame's width, before the scroll-state queries of the tables' boxes
+    are answered."""
+    settled(page)
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
 # --- Accounts and campaigns ----------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ Policy rule and need no sideways scrolling."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.flows import page_width
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, mustered_warband
 from tests.helpers import log_in
@@ -31,7 +32,7 @@ def test_a_player_closes_his_account_on_a_phone(live_server, chromium):
     page.get_by_test_id("account-delete").click()
     expect(page.get_by_test_id("account-delete-effects")).to_contain_text("logged out everywhere")
     violations += axe_violations(page)
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
 
     page.get_by_label("Retire it: the warband is disbanded").check()
     page.get_by_label("Your password").fill("not-my-password")

@@ -12,6 +12,7 @@ from battles.aftermath import carried_items
 from battles.models import PostBattleSequence
 from battles.report import services
 from battles.rules import ReportedResult
+from tests.browser.flows import page_width
 from tests.factories import MembershipFactory
 from tests.helpers import every_side_entered, log_in
 from warbands import treasury
@@ -91,7 +92,7 @@ def play_the_sequence(page, width: int) -> None:
                 # until htmx has swapped the answer in: the old form must not be counted
                 busy = page.locator(".htmx-request, .htmx-swapping, .htmx-settling")
                 expect(busy).to_have_count(0)
-        wide = page.evaluate("document.documentElement.scrollWidth")
+        wide = page_width(page)
         assert wide <= width, f"step {step} scrolls sideways: {wide} px"
         if step < 10:
             page.get_by_role("button", name=f"Continue to step {step + 1}").click()

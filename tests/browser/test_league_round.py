@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from battles.models import Fixture
 from battles.report import services, sides
 from battles.rules import ReportedResult
+from tests.browser.flows import page_width
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from tests.helpers import log_in
 from warbands.models import Warrior
@@ -41,7 +42,7 @@ def settled(page) -> None:
 
 
 def fits(page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
 
 
 def waiting_kinds(page, live_server) -> list[str]:

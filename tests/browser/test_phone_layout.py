@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from battles.models import PostBattleSequence
 from battles.report import services
 from battles.rules import ReportedResult
+from tests.browser.flows import page_width
 from tests.factories import CampaignFactory, mustered_warband
 from tests.helpers import confirm_with_every_side, log_in
 
@@ -33,7 +34,7 @@ def test_the_step_list_folds_on_a_phone(live_server, chromium, width, folded):
 
     page.goto(f"{live_server.url}/sequences/{sequence.pk}/")
 
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page_width(page) <= width
     summary = page.get_by_test_id("steps-summary")
     first_step = page.locator("nav.steps li.step").first
     if folded:

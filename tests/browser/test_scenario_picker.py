@@ -6,6 +6,7 @@ chose."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.flows import page_width
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, mustered_warband
 from tests.helpers import log_in
@@ -23,7 +24,7 @@ def test_the_picker_and_the_roll_on_a_phone(live_server, chromium):
 
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/battles/report/?source=Fanatic")
     page.locator("details.scenario summary").first.click()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     violations = axe_violations(page)
 
     page.locator("details.scenario-roll summary").click()
@@ -34,6 +35,6 @@ def test_the_picker_and_the_roll_on_a_phone(live_server, chromium):
 
     expect(page.locator(".messages")).to_contain_text("5+6 = 11, play Defend the Find.")
     expect(page.locator("select[name=scenario_key]")).to_have_value("defend_the_find")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     assert not violations, "\n".join(violations)
     assert not csp, "\n".join(csp)

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from battles.models import Fixture
 from battles.schedule import challenges, services
+from tests.browser.flows import page_width
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from tests.helpers import log_in
@@ -37,10 +38,10 @@ def test_pairing_and_answering_on_a_phone(live_server, chromium):
     expect(page.get_by_test_id("fixture")).to_have_count(1)
     expect(page.get_by_test_id("done")).to_contain_text("1 game paired.")
     assert Fixture.objects.count() == 1
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
     violations += axe_violations(page)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/schedule/")
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
     violations += axe_violations(page)
 
     player = log_in(chromium.new_context(viewport={"width": WIDTH, "height": 800}), live_server,
@@ -48,11 +49,11 @@ def test_pairing_and_answering_on_a_phone(live_server, chromium):
     watch_csp(player, csp)
     player.goto(f"{live_server.url}/")
     expect(player.get_by_test_id("next-games")).to_be_visible()
-    assert player.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(player) <= WIDTH
     player.locator("[data-kind=challenge]").get_by_role("link").click()
     player.get_by_test_id("accept").click()
     expect(player.get_by_test_id("done")).to_contain_text("the game is planned")
-    assert player.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(player) <= WIDTH
     violations += axe_violations(player)
 
     assert not violations, "\n".join(violations)

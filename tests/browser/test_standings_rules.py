@@ -7,6 +7,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.flows import page_width
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband, record
 from tests.helpers import log_in
 
@@ -31,7 +32,7 @@ def test_an_organiser_sets_the_points_and_tie_breakers_on_a_phone(live_server, c
 
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/settings/")
     page.get_by_test_id("standings-rules-link").click()
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
     page.get_by_label("Points for a draw").fill("2")
     page.get_by_label("Tie-breaker 1").select_option("rating")
     page.get_by_label("Tie-breaker 2").select_option("rating")
@@ -41,14 +42,14 @@ def test_an_organiser_sets_the_points_and_tie_breakers_on_a_phone(live_server, c
     expect(page.locator("#id_tie_breaker_2_error")).to_have_text(
         "This tie-breaker is already chosen above."
     )
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
     shoot(page, "standings-rules")
     page.get_by_label("Tie-breaker 2").select_option("")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_text("The league table's rules are saved.")).to_be_visible()
 
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/table/")
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
     expect(page.get_by_test_id("standings-rules")).to_contain_text(
         "3 points for a win, 2 for a draw, 0 for a loss; ties broken by warband rating, then name"
     )

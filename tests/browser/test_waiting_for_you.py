@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from battles.report import services
 from battles.rules import ReportedResult
 from core import notices
+from tests.browser.flows import page_width
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, mustered_warband
 from tests.helpers import log_in
@@ -35,18 +36,18 @@ def test_waiting_for_you_and_the_notifications_page_fit_a_phone(live_server, chr
     expect(waiting.get_by_role("heading", name="Waiting for you")).to_be_visible()
     expect(waiting.get_by_test_id("waiting-item")).to_have_count(1)
     expect(waiting.get_by_role("link")).to_contain_text("Enter what the warriors of Reikland")
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
     violations = axe_violations(page)
 
     page.get_by_test_id("notice-settings-link").click()
     expect(page.get_by_role("heading", name="Notifications")).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
     violations += axe_violations(page)
     page.get_by_label("E-mails").select_option("each")
     page.get_by_label("E-mail address").fill("")
     page.locator("main").get_by_role("button", name="Save").click()
     expect(page.locator("#id_email_error")).to_contain_text("Give an address for the mails")
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
     page.get_by_label("E-mail address").fill("reavers@example.org")
     page.locator("main").get_by_role("button", name="Save").click()
     expect(page.get_by_text("Your choice of e-mails is saved.")).to_be_visible()
@@ -65,4 +66,4 @@ def test_the_empty_state_says_nothing_waits(live_server, chromium):
         "Nothing waits for you: no side to enter, report to confirm, offer to answer or "
         "post-battle sequence to play."
     )
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page_width(page) <= WIDTH
