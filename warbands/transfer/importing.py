@@ -18,24 +18,18 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils import timezone
 
-from campaign import cache
-from campaign.models import Campaign, CampaignEvent
+from campaign.models import Campaign
 from campaign.permissions import is_member
-from campaign.services import record_event
 from core.errors import RuleViolation
 from core.words import plural, possessive
 from warbands import rules as roster_rules
-from warbands import treasury
 from warbands.equipment import list_entries_by_type
 from warbands.house_rules import allowed
 from warbands.models import (
-    HiredSword,
     HiredSwordType,
     Injury,
     Item,
-    RatingSnapshot,
     Skill,
     Spell,
     Warband,
@@ -46,10 +40,8 @@ from warbands.models import (
     WarriorSpell,
     WarriorType,
 )
-from warbands.services import rating
-from warbands.transfer import rules
 from warbands.transfer.reading import WarbandFile, WarriorEntry, over_maximum
-from warbands.transfer.services import give_starting_gold
+from warbands.transfer.services import arrived, hire_swords, new_treasury
 
 
 @dataclass
@@ -269,24 +261,9 @@ def create(file: WarbandFile, campaign: Campaign, *, actor, name: str = "") -> W
     )  # fmt: skip
     for planned in report.warriors:
         _create_warrior(warband, planned)
-    for sword in report.swords:
-        HiredSword.objects.create(
-            warband=warband, name=sword.name, kind=sword.kind, hire_fee=sword.hire_fee,
-            upkeep=sword.upkeep, notes=sword.notes,
-        )  # fmt: skip
-    chest = treasury.create_starting_chest(warband)
-    if campaign.carried_treasury == rules.STARTING_GOLD:
-        give_starting_gold(warband, chest, warband.starting_gold, actor=actor)
-    fighting = list(warband.warriors.fighting().select_related("warrior_type"))
-    RatingSnapshot.objects.create(
-        warband=warband, rating=rating(fighting), taken_at=timezone.now(), note="imported"
-    )
-    record_event(
-        campaign, CampaignEvent.Kind.MUSTERED,
-        f"{warband.name} ({warband.warband_type.name}) was imported from a warband file.",
-        warband=warband,
-    )  # fmt: skip
-    cache.changed(campaign=campaign, warband=warband)
+    hire_swords(warband, report.swords)
+    new_treasury(warband, actor=actor, rule=campaign.carried_treasury)
+    arrived(warband, note="imported", how="was imported from a warband file")
     return warband
 
 

@@ -119,25 +119,35 @@ def carry_warband(warband: Warband, *, actor, target: Campaign, name: str = "") 
         **{field: getattr(source, field) for field in WARBAND_FIELDS},
     )
     warriors = copy_warriors(source, copy)
-    for sword in source.hired_swords.filter(status=HiredSword.Status.ACTIVE):
-        HiredSword.objects.create(
-            warband=copy, name=sword.name, kind=sword.kind, hire_fee=sword.hire_fee,
-            upkeep=sword.upkeep, notes=sword.notes,
-        )  # fmt: skip
+    hire_swords(copy, source.hired_swords.filter(status=HiredSword.Status.ACTIVE))
     bring_treasury(source, copy, warriors, actor=actor, rule=target.carried_treasury)
-    copied = list(copy.warriors.fighting().select_related("warrior_type"))
-    RatingSnapshot.objects.create(
-        warband=copy, rating=rating(copied), taken_at=timezone.now(), note="carried in"
-    )
-    record_event(
-        target,
-        CampaignEvent.Kind.MUSTERED,
-        f"{copy.name} ({copy.warband_type.name}) came from {source.campaign.name}.",
-        warband=copy,
-    )
-    cache.changed(campaign=target, warband=copy)
+    arrived(copy, note="carried in", how=f"came from {source.campaign.name}")
     cache.changed(campaign=source.campaign_id, warband=source)  # its roster says where it went
     return copy
+
+
+def hire_swords(warband: Warband, swords) -> None:
+    """The hired swords a warband brings (each with its name, kind, fee, upkeep and notes):
+    those of the original it was carried from, or of the file it was imported from."""
+    for sword in swords:
+        HiredSword.objects.create(
+            warband=warband, name=sword.name, kind=sword.kind, hire_fee=sword.hire_fee,
+            upkeep=sword.upkeep, notes=sword.notes,
+        )  # fmt: skip
+
+
+def arrived(warband: Warband, *, note: str, how: str) -> None:
+    """A warband come from elsewhere (carried or imported) enters its campaign as a mustered
+    one does: its first rating, a line in the feed saying ``how`` it came, its pages redrawn."""
+    fighting = list(warband.warriors.fighting().select_related("warrior_type"))
+    RatingSnapshot.objects.create(
+        warband=warband, rating=rating(fighting), taken_at=timezone.now(), note=note
+    )
+    record_event(
+        warband.campaign, CampaignEvent.Kind.MUSTERED,
+        f"{warband.name} ({warband.warband_type.name}) {how}.", warband=warband,
+    )  # fmt: skip
+    cache.changed(campaign=warband.campaign, warband=warband)
 
 
 def copy_warriors(source: Warband, copy: Warband) -> dict[int, Warrior]:
@@ -179,10 +189,16 @@ def bring_treasury(source: Warband, copy: Warband, warriors: dict, *, actor, rul
     if rule == rules.KEPT:
         keep_treasury(source, copy, warriors, context=treasury.Context(actor=actor, note=note))
         return
-    chest = treasury.create_starting_chest(copy)
+    new_treasury(copy, actor=actor, rule=rule)
+
+
+def new_treasury(warband: Warband, *, actor, rule: str) -> None:
+    """The free treasure chest, and the campaign's starting gold when its ``rule`` gives it: a
+    carried warband's treasury when it does not keep its own, and an imported one's always."""
+    chest = treasury.create_starting_chest(warband)
     if rule == rules.STARTING_GOLD:
-        gold = allowed.starting_gold(copy.campaign_id, copy.warband_type)
-        give_starting_gold(copy, chest, gold, actor=actor)
+        gold = allowed.starting_gold(warband.campaign_id, warband.warband_type)
+        give_starting_gold(warband, chest, gold, actor=actor)
 
 
 def give_starting_gold(copy: Warband, chest: StorageContainer, gold: int, *, actor) -> None:
