@@ -1,5 +1,6 @@
-"""The organiser's powers that reach into warbands: removing a player (their warbands are
-archived with them) and removing one warband from play."""
+"""What takes warbands out of play and so reaches into battles (the captives they held go
+home): the organiser removing a player (their warbands are archived with them) or one warband,
+and a player disbanding his own."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from campaign.co_organisers import withdraw_invitations_to
 from campaign.models import Campaign, CampaignEvent, Membership
 from campaign.services import record_event, require_organiser
 from core.errors import RuleViolation
+from warbands import services as warband_services
 from warbands.models import Warband
 
 
@@ -79,3 +81,15 @@ def archive_warband(warband: Warband, *, actor) -> None:
         f"{warband.name} was removed from the campaign.",
         warband=warband,
     )
+
+
+@transaction.atomic
+def disband_warbands(warbands: list[Warband], *, actor, why: str = "was disbanded") -> None:
+    """Their player disbands them (``warbands.services.disband_warband``: each read again
+    under its lock, refused when it is not his or is disbanded already), and the captives
+    they held go home first (``release_held_by``), as when an organiser takes a warband out of
+    play: nobody could ransom, exchange or sell them any more. ``why``: how the feed tells
+    it ("was retired" when the player closes his account)."""
+    release_held_by([w.pk for w in warbands], why=why)
+    for warband in warbands:
+        warband_services.disband_warband(warband, actor=actor)

@@ -5,6 +5,7 @@ from league.accounts import views as accounts
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("warbands/<int:pk>/disband/", views.warband_disband, name="warband_disband"),
     path("accounts/", accounts.account, name="account"),
     path("accounts/download/", accounts.account_download, name="account_download"),
     path("accounts/delete/", accounts.account_delete, name="account_delete"),

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from battles.models import Battle
 from battles.report.forms import FortuneTableForm
@@ -36,6 +37,7 @@ from league.lists import sorting, table_top
 from league.standings import COLUMNS
 from league.todo import reports as todo_reports
 from warbands import corrections
+from warbands import permissions as warband_permissions
 from warbands.forms import ConfirmForm
 from warbands.models import RatingSnapshot, Warband
 from warbands.services import rating_expression
@@ -363,6 +365,27 @@ def warband_archive(request: HttpRequest, pk: int, warband_pk: int) -> HttpRespo
     else:
         messages.success(request, f"{warband.name} was removed from the campaign.")
     return redirect("campaign_settings", campaign.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def warband_disband(request: HttpRequest, pk: int) -> HttpResponse:
+    """Disbanding cannot be undone: the GET asks first. Here rather than with the roster's
+    pages because the captives the warband held go home with it (``services.disband_warbands``),
+    which reaches into battles."""
+    warband = warband_permissions.get_warband_for_user(request, pk, write=True)
+    form = ConfirmForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.disband_warbands([warband], actor=request.user)
+        except RuleViolation as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(request, f"{warband.name} has been disbanded.")
+        url = reverse("dashboard")
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    context = {"warband": warband, "form": form}
+    status = 422 if form.errors else 200
+    return render(request, "warbands/warband_disband.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])

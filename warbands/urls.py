@@ -28,7 +28,6 @@ urlpatterns = [
         name="warband_return_container",
     ),
     path("warbands/<int:pk>/rename/", views.warband_rename, name="warband_rename"),
-    path("warbands/<int:pk>/disband/", views.warband_disband, name="warband_disband"),
     path("warbands/<int:pk>/export.json", views.warband_export, name="warband_export"),
     path("warbands/<int:pk>/carry/", transfer_views.warband_carry, name="warband_carry"),
     path("campaigns/<int:pk>/import/", transfer_views.campaign_import, name="campaign_import"),

@@ -28,7 +28,6 @@ from warbands import equipment, hired_swords, leadership, permissions, services,
 from warbands.export import warband_as_json
 from warbands.forms import (
     BuyItemForm,
-    ConfirmForm,
     GroupSizeForm,
     HireForm,
     HireSwordForm,
@@ -471,24 +470,6 @@ def warrior_rename(request: HttpRequest, pk: int) -> HttpResponse:
         {"form": form, "warrior": warrior},
         status=422 if form.errors else 200,
     )
-
-
-@require_http_methods(["GET", "POST"])
-def warband_disband(request: HttpRequest, pk: int) -> HttpResponse:
-    """Disbanding cannot be undone: the GET asks first."""
-    warband = permissions.get_warband_for_user(request, pk, write=True)
-    form = ConfirmForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.disband_warband(warband, actor=request.user)
-        except RuleViolation as refusal:
-            messages.error(request, str(refusal))
-        else:
-            messages.success(request, f"{warband.name} has been disbanded.")
-        return _redirect(request, "dashboard")
-    context = {"warband": warband, "form": form}
-    status = 422 if form.errors else 200
-    return render(request, "warbands/warband_disband.html", context, status=status)
 
 
 @require_GET

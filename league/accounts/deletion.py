@@ -11,7 +11,7 @@ What becomes of his warbands:
 
 - each that still plays (being mustered or active) in a running campaign is his to decide:
   handed to an organiser of that campaign (who then owns and plays it, and the feed says so)
-  or retired (disbanded by ``warbands.services.disband_warband``, the captives it held going
+  or retired (disbanded by ``league.services.disband_warbands``, the captives it held going
   home);
 - every other (in a closed or archived campaign, or out of play already) stays as history,
   under the placeholder.
@@ -33,15 +33,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from battles.captives.holding import release_held_by
 from campaign import cache
 from campaign.models import Campaign, CampaignEvent, Membership, OrganiserInvitation
 from campaign.services import record_event
 from core.auth import CLOSED_PREFIX
 from core.errors import RuleViolation
 from core.models import FormToken, NoticePreference
+from league.services import disband_warbands
 from warbands.models import Warband
-from warbands.services import disband_warband
 
 RETIRE = "retire"
 HAND = "hand:"  # followed by the organiser's user id
@@ -132,9 +131,8 @@ def delete_account(user, *, choices: Mapping[int, str]) -> str:
     if plan.blocking:
         raise RuleViolation(blocking_refusal(plan.blocking))
     retired, handed = _decided(plan.deciding, choices)
-    release_held_by([w.pk for w in retired], why="was retired")
+    disband_warbands(retired, actor=account, why="was retired")
     for warband in retired:
-        disband_warband(warband, actor=account)
         record_event(
             warband.campaign,
             CampaignEvent.Kind.CAMPAIGN,

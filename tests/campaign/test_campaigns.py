@@ -203,6 +203,28 @@ def test_a_warband_taken_out_of_play_lets_its_captives_go_home(client, league):
     )
 
 
+def test_a_warband_its_player_disbands_lets_its_captives_go_home(client, league):
+    """The same when the captor's own player disbands it from its roster."""
+    campaign, reavers, scourge = league["campaign"], league["reavers"], league["scourge"]
+    battle = record(
+        campaign, league["organiser"], [(reavers, "won", False), (scourge, "lost", True)]
+    )
+    theirs = _held(reavers.warriors.filter(is_hero=True).last(), scourge, battle)
+    client.force_login(scourge.owner)
+
+    client.post(reverse("warband_disband", args=[scourge.pk]), {"confirm": "on"})
+
+    theirs.refresh_from_db()
+    scourge.refresh_from_db()
+    assert scourge.status == "disbanded"
+    assert (theirs.status, theirs.warrior.status) == ("released", "active")
+    line = CampaignEvent.objects.filter(kind="captured").latest("pk").message
+    assert (
+        line
+        == f"{theirs.warrior.name} of Reavers comes home: Scourge was disbanded and let him go."
+    )
+
+
 def test_removing_a_player_lets_his_captives_go_and_takes_a_mustering_purse(client, league):
     campaign, reavers, scourge = league["campaign"], league["reavers"], league["scourge"]
     battle = record(
