@@ -33,6 +33,8 @@ def test_each_step_shows_its_charts_and_says_what_its_buttons_do(client, duel):
             assert 'class="scenario-rules"' in page, step
         if step == 3:
             assert LOCATION_SUMMARIES["Well"] in page
+        if step == 1:  # what the app does not play of an injury says so beside the chart
+            assert 'data-testid="injuries-at-the-table"' in page
 
     client.force_login(duel["scourge"].owner)
     secret = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
