@@ -54,6 +54,8 @@ def test_printout_of_fifteen_fits_two_a4_pages_without_the_treasury(live_server,
     assert pages <= 2
 
     page.get_by_test_id("with-charts").click()  # the post-battle charts: a sheet of their own
+    page.wait_for_url("**/print/?charts=1*")
+    page.get_by_text("The serious injuries chart (D66)").wait_for()
     page.emulate_media(media="print")
     pdf = page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
     assert len(PAGE_OBJECT.findall(pdf)) == pages + 1
