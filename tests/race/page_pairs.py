@@ -12,7 +12,7 @@ from battles.models import Game, Participant
 from tests.factories import MembershipFactory
 from tests.helpers import game_of, mustered_duel, warriors
 from tests.race.captive_races import empty_chest, held
-from tests.race.harness import FIRST_THEN_MAYBE_SECOND, Clash, Shot, pair
+from tests.race.harness import FIRST_THEN_MAYBE_SECOND, ONE, Clash, Shot, pair
 from tests.race.sequence_races import act_shot, entries, last_sack, reavers_at, unstore
 from warbands import treasury
 from warbands.models import (
@@ -104,7 +104,10 @@ def step_sale_against_storing():
 @pair(
     "sequence_act:8:sell:stored",
     "treasury_move_item",
-    note="a stored rope is sold in step 8 or moved to another container on the page",
+    allowed=ONE | {(1, 1)},
+    note="a stored rope is sold in step 8 or moved to another container on the page; a sale "
+    "that reads the rope after the move sells it from there (the sale names the rope, not its "
+    "container); never moved once sold",
 )
 def step_sale_against_item_move():
     sequence, reavers = reavers_at(8)
@@ -122,9 +125,17 @@ def step_sale_against_item_move():
         reavers.owner,
         reverse("treasury_move_item", args=[reavers.pk]),
         {"stored_item": rope.pk, "target": sack.pk},
-        applied=lambda: LedgerEntry.objects.filter(container=sack, kind="item").count(),
+        applied=lambda: LedgerEntry.objects.filter(
+            container=sack, kind="item", reason=Reason.TRANSFER, amount=1
+        ).count(),
     )
-    return Clash(step, move)
+    sold = step.applied
+
+    def problems() -> list[str]:
+        kept = StoredItem.objects.filter(pk=rope.pk).exists()
+        return ["the rope was sold and is still stored"] if kept and sold() else []
+
+    return Clash(step, move, problems)
 
 
 @pair(
