@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from contextlib import nullcontext
+from itertools import groupby
 
 from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist
@@ -139,12 +140,13 @@ def lock_rows(journal: list[dict], warband_id: int) -> dict[tuple[str, int], mod
         if label in BOOKKEEPING:
             continue
         rows = apps.get_model(label).objects.order_by("pk")
-        kept = sorted(wanted[label] - doomed[label])
-        # One statement when the model has rows of one kind only (the common case).
-        for pks, no_key in ((sorted(doomed[label]), False), (kept, True)):
-            if pks:
-                locked = rows.filter(pk__in=pks).select_for_update(of=("self",), no_key=no_key)
-                found.update(((label, row.pk), row) for row in locked)
+        # Primary-key order across both strengths (a created backpack after the chest it was
+        # filled from, as the treasury's moves lock them): one statement per run of rows of one
+        # strength, so one statement when the model has rows of one kind only (the common case).
+        every = sorted(wanted[label] | doomed[label])
+        for kept, run in groupby(every, key=lambda pk, label=label: pk not in doomed[label]):
+            locked = rows.filter(pk__in=list(run)).select_for_update(of=("self",), no_key=kept)
+            found.update(((label, row.pk), row) for row in locked)
     return found
 
 

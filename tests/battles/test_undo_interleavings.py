@@ -8,17 +8,18 @@ import threading
 import time
 
 import pytest
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 
 from battles import aftermath as sequences
 from battles.captives import fates as captive_fates
 from battles.models import Captive, PostBattleSequence
 from core.dice import ScriptedDice
 from core.errors import RuleViolation
+from tests.helpers import act, at
 from tests.race.captive_races import empty_chest
 from tests.race.undo_pairs import captured_in_step_1
 from warbands import treasury
-from warbands.models import Warband
+from warbands.models import StorageContainer, Warband
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,4 +92,40 @@ def test_the_undo_of_a_capture_waits_for_the_slavers_and_is_refused(committed_du
     assert (captive.status, captive.warrior.status) == ("sold", "dead")
     assert PostBattleSequence.objects.get(pk=sequence.pk).current_step == 2
     assert Captive.objects.filter(pk=captive.pk).exists()
+    assert not treasury.conservation_problems()
+
+
+def test_the_undo_of_a_bought_backpack_locks_the_chest_it_was_paid_from_first(committed_duel):
+    """Undo deletes the backpack step 9 bought and gives its price back to the chest; a move
+    between the two on the treasury page locks them in primary-key order, chest first. The
+    undo must take them in the same order: while it waits for the chest, the backpack is still
+    free (taken first, the two would wait on each other and one would fail)."""
+    sequence, reavers = at(committed_duel, 9)
+    act(sequence, "buy_container", reavers.owner, kind="backpack")
+    sequences.complete_step(sequence, actor=reavers.owner, step=9)
+    chest = reavers.containers.get(kind="treasure_chest")
+    pack = reavers.containers.get(kind="backpack")
+    assert chest.pk < pack.pk
+    outcomes: dict[str, str] = {}
+
+    with transaction.atomic():
+        StorageContainer.objects.select_for_update(no_key=True).get(pk=chest.pk)
+        undo = in_thread(
+            lambda: sequences.undo_last_step(sequence, actor=reavers.owner, step=9),
+            outcomes,
+            "undo",
+        )
+        until_waiting(1)
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                sql = "SELECT id FROM warbands_storagecontainer WHERE id = %s FOR UPDATE NOWAIT"
+                cursor.execute(sql, [pack.pk])
+                pack_free = True
+        except OperationalError:
+            pack_free = False
+    undo.join(30)
+
+    assert pack_free, "the undo locked the backpack before the chest"
+    assert outcomes["undo"] == "done"
+    assert not reavers.containers.filter(pk=pack.pk, status="held").exists()
     assert not treasury.conservation_problems()
