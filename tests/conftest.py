@@ -96,6 +96,13 @@ def _plain_static_names(django_test_environment):
 REFERENCE_ROWS: list[tuple[type, list]] = []  # this process's copy of the warband lists
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _keep_the_warband_lists(django_test_environment):
+    """The flush after a transactional test leaves the warband lists alone from the first test
+    on, whichever kind of test a worker runs first (``tests.postgresql.KEPT_TABLES``)."""
+    KEPT_TABLES.update(model._meta.db_table for model in reference_models())
+
+
 def reference_models() -> list[type]:
     """The tables of the warband lists: warbands models that belong to no campaign, and the
     link tables among them."""
