@@ -9,7 +9,6 @@ that does not exist raises ``ReferenceDataError`` naming the file and the key.
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -87,6 +86,11 @@ class _Manager:
 
     def all(self):
         return self.model.objects.all()
+
+    def by_key(self) -> dict[Any, Any]:
+        """Every row by its ``key``: the rows read once for this load, with those it has
+        written since (not the table read again for each warband file)."""
+        return {key: row for (key,), row in self._index(("key",)).items()}
 
     def set_links(self, row, name: str, targets: list) -> None:
         """``row.<name>.set(targets)`` for a many-to-many field, skipped when the links (read
@@ -168,39 +172,6 @@ def _load_skills_and_spells(model, data_dir: Path) -> None:
                     "summary": spell.get("summary", ""),
                 },
             )
-
-
-def load_rule_summaries(apps, data_dir: Path = DATA_DIR) -> None:
-    """Only the rules text: each skill's and spell's ``text`` and ``summary``, the lists' and
-    warriors' special rules, and the ``summary`` of items that have one. For a migration
-    that must not depend on the other reference tables' later fields."""
-    model = partial(apps.get_model, "warbands")
-    warbands = [read(path) for path in warband_files(data_dir)]
-    skill_lists = [*read(data_dir / "skills.json")["lists"]]
-    skill_lists += [row for data in warbands for row in data.get("skill_lists", [])]
-    for skill_list in skill_lists:
-        for skill in skill_list["skills"]:
-            model("Skill").objects.filter(
-                skill_list__key=skill_list["key"], key=skill["key"]
-            ).update(text=skill.get("text", ""), summary=skill.get("summary", ""))
-    for spell_list in read(data_dir / "spells.json")["lists"]:
-        for spell in spell_list["spells"]:
-            model("Spell").objects.filter(
-                spell_list__key=spell_list["key"], key=spell["key"]
-            ).update(text=spell.get("text", ""), summary=spell.get("summary", ""))
-    for data in warbands:
-        model("WarbandType").objects.filter(key=data["key"]).update(
-            special_rules=data.get("special_rules", [])
-        )
-        for warrior in data["warriors"]:
-            model("WarriorType").objects.filter(
-                warband_type__key=data["key"], key=warrior["key"]
-            ).update(special_rules=warrior.get("special_rules", []))
-    chart = read(data_dir / "equipment.json")["items"]
-    chart += [item for data in warbands for item in data.get("items", [])]
-    for item in chart:
-        if item.get("summary"):
-            model("Item").objects.filter(key=item["key"]).update(summary=item["summary"])
 
 
 def _load_item(model, item: dict[str, Any], owner: dict[str, Any] | None = None) -> None:
@@ -297,7 +268,7 @@ def _load_warband(model, data: dict[str, Any], filename: str) -> None:
     for order, skill_list in enumerate(data.get("skill_lists", []), start=100):
         _load_skill_list(model, skill_list, order=order, warband_type=warband_type)
 
-    items = {item.key: item for item in model("Item").objects.all()}
+    items = model("Item").objects.by_key()
     equipment_lists = {}
     for equipment_list in data.get("equipment_lists", []):
         row, _ = model("EquipmentList").objects.update_or_create(
@@ -321,9 +292,9 @@ def _load_warband(model, data: dict[str, Any], filename: str) -> None:
                 },
             )
 
-    races = {race.key: race for race in model("RacialMaximum").objects.all()}
-    skill_lists = {row.key: row for row in model("SkillList").objects.all()}
-    spell_lists = {row.key: row for row in model("SpellList").objects.all()}
+    races = model("RacialMaximum").objects.by_key()
+    skill_lists = model("SkillList").objects.by_key()
+    spell_lists = model("SpellList").objects.by_key()
     for order, warrior in enumerate(data["warriors"]):
         race_key, spell_key = warrior.get("race"), warrior.get("spell_list")
         if race_key and race_key not in races:
@@ -446,7 +417,9 @@ def _load_catalogue(apps, entries, groups, filename: str, *, persona: bool = Fal
                 **{c: entry["profile"][c] for c in CHARACTERISTICS},
             },
         )
-        warrior_type.skill_lists.set([lists[k] for k in entry["skill_lists"]])
+        WarriorType.objects.set_links(
+            warrior_type, "skill_lists", [lists[k] for k in entry["skill_lists"]]
+        )
         HiredSwordType.objects.update_or_create(
             key=key,
             defaults={

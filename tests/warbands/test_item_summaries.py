@@ -13,7 +13,8 @@ from django.utils.html import escape
 from tests.factories import WarbandFactory, hire
 from tests.warbands.test_rule_summaries import RULES, rule_texts, runs
 from warbands.models import Item
-from warbands.reference import DATA_DIR, load_rule_summaries
+from warbands.reference import DATA_DIR
+from warbands.rule_summaries import load_rule_summaries
 
 SWORD = (
     "Lets its wielder parry: beat the enemy's best hit roll on a D6 to cancel that hit"

@@ -4,7 +4,7 @@ depend on the other reference fields added beside it)."""
 
 from django.db import migrations, models
 
-from warbands.reference import load_rule_summaries
+from warbands.rule_summaries import load_rule_summaries
 
 HELP = "What it does in play, in one or two sentences of our own (shown on rosters)."
 

@@ -4,7 +4,7 @@ summary when the data gives one) so existing databases get them."""
 
 from django.db import migrations
 
-from warbands.reference import load_rule_summaries
+from warbands.rule_summaries import load_rule_summaries
 
 
 def load(apps, schema_editor):
