@@ -240,6 +240,12 @@ AXES_IPWARE_META_PRECEDENCE_ORDER, AXES_IPWARE_PROXY_COUNT = client_address_from
 )
 AXES_IPWARE_PROXY_ORDER = "left-most"  # the header as written: client first, proxies after
 IPWARE_STRICT = False
+# The battle helper's pages ask for the game's changes this often, in seconds: a setting, so
+# that an operator may trade load (one request per open page per interval) for liveness (how
+# soon a tap shows on the other phone). The browser tests poll faster so that they do not wait.
+BATTLE_HELPER_POLL_SECONDS = env_int("BATTLE_HELPER_POLL_SECONDS", 1)
+if BATTLE_HELPER_POLL_SECONDS < 1:
+    raise ImproperlyConfigured("BATTLE_HELPER_POLL_SECONDS must be 1 or more")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"

@@ -5,7 +5,6 @@
 - writes released in threads at once (``run_together``);
 - the whole database in one hash, to see that a refused request wrote nothing
   (``fingerprint``);
-- a browser logged in through the log-in form (``log_in``);
 - (data built once for the tests of a module: ``tests.sharing``).
 """
 
@@ -16,7 +15,6 @@ import threading
 
 import pytest
 from django.db import connection
-from playwright.sync_api import expect
 
 from battles import aftermath as sequences
 from battles.aftermath import carried_items
@@ -27,7 +25,7 @@ from battles.report import services, sides
 from battles.rules import ReportedResult
 from core.dice import ScriptedDice
 from core.errors import RuleViolation
-from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, mustered_warband
+from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
 from warbands import treasury
 from warbands.models import (
     Injury,
@@ -319,21 +317,6 @@ PER_REQUEST = re.compile(
 def without_tokens(content: bytes) -> str:
     """A page's text with its per-request tokens blanked, to compare two answers."""
     return PER_REQUEST.sub(lambda m: next(g for g in m.groups() if g), content.decode())
-
-
-# --- The browser ---------------------------------------------------------------------------------
-
-
-def log_in(context, live_server, user):
-    """A new page of the browser ``context``, logged in as ``user`` through the form."""
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
-    return page
 
 
 # --- The treasury ---------------------------------------------------------------------------

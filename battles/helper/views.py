@@ -1,13 +1,14 @@
 """The battle helper's pages: start a game, the live page, its board (polled), a warrior's
 panel of tests and deeds, and the moves.
 
-Live, by polling: the page asks for its board every second with the version it shows
-(``?v=``). While the game has not changed the answer is an empty 204, which htmx leaves alone
-(three small queries: the session, the user, the version). After a change it is only what
-changed since that version, as pieces swapped out of band by their ids (the rows of the
-warriors that changed, the sides' counts and Rout prompts, the turn, the new lines of the log,
-the dice log, and the page's new version: ``battles.helper.delta``); a page too far behind, or
-after a change that redraws everything (a new turn, a rout, the end), is sent the whole board.
+Live, by polling: the page asks for its board every ``BATTLE_HELPER_POLL_SECONDS`` (a second
+unless the settings say otherwise) with the version it shows (``?v=``). While the game has not
+changed the answer is an empty 204, which htmx leaves alone (three small queries: the session,
+the user, the version). After a change it is only what changed since that version, as pieces
+swapped out of band by their ids (the rows of the warriors that changed, the sides' counts and
+Rout prompts, the turn, the new lines of the log, the dice log, and the page's new version:
+``battles.helper.delta``); a page too far behind, or after a change that redraws everything (a
+new turn, a rout, the end), is sent the whole board.
 No connection stays open, so any number of viewers share the ordinary workers of ``make run``
 or gunicorn.
 
@@ -22,6 +23,7 @@ is made.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import F
@@ -55,8 +57,6 @@ from core.dice import DiceError
 from core.errors import RuleViolation
 from core.queries import one
 from warbands.models import Warband
-
-POLL_SECONDS = 1
 
 
 @require_http_methods(["GET", "POST"])
@@ -135,7 +135,7 @@ def _context(request, game: Game, *, note="", error="", fighter_id=None, whole=T
         "note": note,
         "error": error,
         "error_fighter": fighter_id if error else None,
-        "poll": POLL_SECONDS,
+        "poll": settings.BATTLE_HELPER_POLL_SECONDS,
     }
 
 

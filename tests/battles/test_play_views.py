@@ -46,6 +46,17 @@ def test_the_poll_is_empty_until_the_game_changes(client, duel):
     assert client.get(f"{board}?v={version + 1}", headers=HTMX).status_code == 204
 
 
+def test_the_page_polls_as_often_as_the_settings_say(client, duel, settings):
+    """Once a second unless the operator sets ``BATTLE_HELPER_POLL_SECONDS`` (the browser tests
+    set a quarter): the interval reaches htmx as written, never localised."""
+    battle = game_of(duel)
+    client.force_login(duel["scourge"].owner)
+    page = reverse("play_page", args=[battle.pk])
+    assert 'hx-trigger="every 1s"' in client.get(page).content.decode()
+    settings.BATTLE_HELPER_POLL_SECONDS = 0.25
+    assert 'hx-trigger="every 0.25s"' in client.get(page).content.decode()
+
+
 def test_a_stranger_learns_nothing_of_the_game(client, duel, django_user_model):
     battle = game_of(duel)
     client.force_login(django_user_model.objects.create_user("nosy"))

@@ -1,12 +1,18 @@
-"""Steps of the browser journeys that more than one test walks: signing up, mustering, the
-battle helper's taps and the post-battle sequence's forms, written once so that each test
-reads as the story it tells."""
+"""Steps of the browser journeys that more than one test walks: logging in, signing up,
+mustering, the battle helper's taps and the post-battle sequence's forms, written once so that
+each test reads as the story it tells."""
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
+from django.conf import settings
+from django.shortcuts import resolve_url
+from django.test import Client
 from playwright.sync_api import expect
+
+from tests import factories
 
 PASSWORD = "Sigmar-protects-77"
 
@@ -27,6 +33,47 @@ def page_width(page) -> int:
 
 
 # --- Accounts and campaigns ----------------------------------------------------------------
+
+
+def log_in(context, live_server, user):
+    """A new page of the browser ``context``, logged in as ``user`` on the dashboard
+    (``log_in_page``)."""
+    return log_in_page(context.new_page(), live_server, user)
+
+
+def log_in_page(page, live_server, user):
+    """``page`` logged in as ``user``, on the dashboard.
+
+    The session is Django's own (``Client.force_login``, through the backend the log-in form
+    records) handed to the browser as the cookie the form's answer would set, with the same
+    flags: one page load instead of the form's three. The tests of logging in itself, and
+    those where the form's answer matters, use ``log_in_by_form``. A test that watches the page
+    (its console, its requests) sets the watch up before, and the dashboard is watched too."""
+    page.context.set_default_timeout(10_000)
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{
+        "name": cookie.key, "value": cookie.value, "path": cookie["path"],
+        "domain": settings.SESSION_COOKIE_DOMAIN or urlsplit(live_server.url).hostname,
+        "secure": bool(cookie["secure"]), "httpOnly": bool(cookie["httponly"]),
+        **({"sameSite": cookie["samesite"]} if cookie["samesite"] else {}),
+    }])  # fmt: skip
+    page.goto(live_server.url + resolve_url(settings.LOGIN_REDIRECT_URL))
+    expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
+    return page
+
+
+def log_in_by_form(context, live_server, user):
+    """A new page of the browser ``context``, logged in as ``user`` through the log-in form."""
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill(user.username)
+    page.get_by_label("Password").fill(factories.PASSWORD)
+    page.locator("main").get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
+    return page
 
 
 def sign_up(page, username: str) -> None:
@@ -83,7 +130,7 @@ def finish_muster(page, name: str) -> None:
 
 # --- The battle helper ---------------------------------------------------------------------
 
-SEEN = 2_000  # ms: the other page polls its board every second
+SEEN = 2_000  # ms: the other page polls its board every second (a quarter, in these tests)
 PHASES = ("Recovery", "Movement", "Shooting", "Hand-to-hand")
 
 

@@ -6,10 +6,9 @@ Policy rule and need no sideways scrolling."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.flows import page_width
+from tests.browser.flows import log_in, page_width
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import log_in
 from warbands.models import Warband
 
 WIDTH = 360

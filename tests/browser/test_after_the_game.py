@@ -14,8 +14,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from tests.browser.flows import log_in
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import battle_of, log_in, play_to, sequence_of, warriors
+from tests.helpers import battle_of, play_to, sequence_of, warriors
 from warbands import services as warband_services
 
 SHOTS = os.environ.get("SCREENSHOT_DIR")

@@ -9,8 +9,9 @@ from battles.aftermath import carried_items
 from battles.report import services
 from battles.rules import ReportedResult
 from core.dice import ScriptedDice
+from tests.browser.flows import log_in
 from tests.factories import CampaignFactory, mustered_warband
-from tests.helpers import every_side_entered, log_in
+from tests.helpers import every_side_entered
 
 
 def three_warbands(campaign):

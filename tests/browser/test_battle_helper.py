@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 from battles.helper import moves, rout, start
 from battles.models import Battle, Fighter, Participant, PostBattleSequence, WarriorOutcome
 from battles.rules import play
-from tests.browser.flows import PHASES, SEEN, card, open_panel, shows, taken_out_by
+from tests.browser.flows import PHASES, SEEN, card, log_in, open_panel, shows, taken_out_by
 from tests.factories import CampaignFactory, mustered_warband
-from tests.helpers import log_in, warriors
+from tests.helpers import warriors
 
 PHONE = {"width": 390, "height": 844}
 

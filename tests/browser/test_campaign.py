@@ -1,8 +1,8 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.flows import log_in
 from tests.factories import UserFactory
-from tests.helpers import log_in
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,8 +7,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from campaign.models import Campaign
+from tests.browser.flows import log_in
 from tests.factories import MembershipFactory, mustered_warband
-from tests.helpers import log_in
 from warbands.models import Warband
 
 

@@ -7,9 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from campaign.models import Membership
+from tests.browser.flows import log_in, log_in_page
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import log_in
 
 
 @pytest.mark.django_db(transaction=True)
@@ -35,10 +35,9 @@ def test_an_invitation_to_co_organise_goes_from_the_settings_page_to_the_dashboa
     violations += axe_violations(runner)
     assert not Membership.objects.get(campaign=campaign, user=invitee).is_organiser
 
-    player = log_in(chromium.new_context(viewport={"width": 360, "height": 800}), live_server,
-                    invitee)  # fmt: skip
+    player = chromium.new_context(viewport={"width": 360, "height": 800}).new_page()
     watch_csp(player, csp)
-    player.goto(f"{live_server.url}/")
+    log_in_page(player, live_server, invitee)
     expect(player.get_by_test_id("invitation")).to_contain_text("invites you to co-organise")
     violations += axe_violations(player)
     player.get_by_role("button", name="Accept the invitation to co-organise Siege").click()

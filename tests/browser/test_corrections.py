@@ -6,8 +6,9 @@ Security Policy."""
 
 from playwright.sync_api import expect
 
+from tests.browser.flows import log_in
 from tests.browser.test_hardening import axe_violations, watch_csp
-from tests.helpers import log_in, mustered_duel, warriors
+from tests.helpers import mustered_duel, warriors
 from warbands.models import Correction
 
 

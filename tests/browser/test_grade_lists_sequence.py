@@ -12,9 +12,9 @@ from battles.aftermath import carried_items
 from battles.models import PostBattleSequence
 from battles.report import services
 from battles.rules import ReportedResult
-from tests.browser.flows import page_width
+from tests.browser.flows import log_in, page_width
 from tests.factories import MembershipFactory
-from tests.helpers import every_side_entered, log_in
+from tests.helpers import every_side_entered
 from warbands import treasury
 from warbands.models import HouseRules, Warband
 

@@ -12,8 +12,9 @@ from playwright.sync_api import expect
 
 from battles import aftermath as sequences
 from battles.models import PostBattleSequence, StepRecord
+from tests.browser.flows import log_in
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import battle_of, log_in, play_to
+from tests.helpers import battle_of, play_to
 from warbands.models import LedgerEntry
 
 

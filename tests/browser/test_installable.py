@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from core.offline import user_key
+from tests.browser.flows import log_in_by_form
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, mustered_warband
-from tests.helpers import log_in
 
 # Every address kept in every cache of the worker, by cache name.
 KEPT = """async () => {
@@ -75,7 +75,7 @@ def test_own_roster_and_printout_readable_offline_never_another_players(live_ser
     their_roster = f"/warbands/{theirs.pk}/"
     context = chromium.new_context(viewport={"width": 412, "height": 900})
     csp: list[str] = []
-    page = log_in(context, live_server, mine.owner)
+    page = log_in_by_form(context, live_server, mine.owner)
     watch_csp(page, csp)
 
     # Installable: the manifest parses, with its icons at the sizes they claim.
@@ -135,7 +135,7 @@ def test_own_roster_and_printout_readable_offline_never_another_players(live_ser
     assert user_pages(page.evaluate(KEPT)) == set()
 
     # The next user of the same browser, offline, cannot read the first one's roster.
-    other = log_in(context, live_server, theirs.owner)
+    other = log_in_by_form(context, live_server, theirs.owner)
     watch_csp(other, csp)
     assert other.evaluate(CONTROLLED)
     other.goto(live_server.url + their_roster)

@@ -2,8 +2,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from tests.browser.flows import log_in
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
-from tests.helpers import log_in
 
 
 @pytest.mark.django_db(transaction=True)

@@ -14,9 +14,8 @@ from playwright.sync_api import expect
 from battles.models import Fixture
 from battles.report import services, sides
 from battles.rules import ReportedResult
-from tests.browser.flows import page_width
+from tests.browser.flows import log_in, page_width
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import log_in
 from warbands.models import Warrior
 from warbands.services import ratings_of
 

@@ -1,22 +1,14 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.flows import finish_muster, start_muster
-from tests.factories import PASSWORD, MembershipFactory
-
-
-def log_in(page, live_server, user):
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
+from tests.browser.flows import finish_muster, log_in_page, start_muster
+from tests.factories import MembershipFactory
 
 
 @pytest.mark.django_db(transaction=True)
 def test_mustering_a_warband_updates_gold_and_rating_without_reloading(live_server, page):
     membership = MembershipFactory(campaign__name="Siege of Sigmarhafen")
-    log_in(page, live_server, membership.user)
+    log_in_page(page, live_server, membership.user)
 
     start_muster(page, "Reikland Reavers", "Reikland Mercenaries")
     gold = page.get_by_test_id("gold-left")

@@ -8,9 +8,9 @@ import pytest
 from battles.helper import start
 from battles.models import Fighter
 from campaign.models import Campaign
+from tests.browser.flows import log_in
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import log_in
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 from battles.models import PostBattleSequence
 from battles.report import services
 from battles.rules import ReportedResult
-from tests.browser.flows import page_width
+from tests.browser.flows import log_in, page_width
 from tests.factories import CampaignFactory, mustered_warband
-from tests.helpers import confirm_with_every_side, log_in
+from tests.helpers import confirm_with_every_side
 
 
 @pytest.mark.django_db(transaction=True)

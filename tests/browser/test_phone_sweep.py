@@ -30,9 +30,9 @@ from battles.models import Battle, PostBattleSequence
 from battles.report import services
 from battles.rules import ReportedResult
 from core.words import possessive
-from tests.browser.flows import settled
+from tests.browser.flows import log_in, settled
 from tests.factories import PASSWORD
-from tests.helpers import held, log_in, play_to, roll
+from tests.helpers import held, play_to, roll
 from warbands.models import Warband
 
 PHONE = {"width": 360, "height": 800}

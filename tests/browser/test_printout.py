@@ -7,21 +7,14 @@ import re
 
 import pytest
 
+from tests.browser.flows import log_in_page
 from tests.browser.test_hardening import axe_violations, watch_csp
-from tests.factories import PASSWORD, MembershipFactory
+from tests.factories import MembershipFactory
 from tests.secrets import contains_value
 from tests.warbands.test_print_view import printout_warband
 
 # A PDF's page objects: "/Type /Page", not "/Type /Pages" (the page tree).
 PAGE_OBJECT = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
-
-
-def log_in(page, live_server, user) -> None:
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/login" not in url)
 
 
 def printed(page, live_server, warband, *, private: bool = False) -> tuple[str, int]:
@@ -38,7 +31,7 @@ def printed(page, live_server, warband, *, private: bool = False) -> tuple[str, 
 def test_printout_of_fifteen_fits_two_a4_pages_without_the_treasury(live_server, page, plan):
     warband, secrets = printout_warband(plan)
     assert sum(w.group_size for w in warband.warriors.all()) == 15
-    log_in(page, live_server, warband.owner)
+    log_in_page(page, live_server, warband.owner)
     page.goto(f"{live_server.url}/warbands/{warband.pk}/")
     page.get_by_role("link", name="Print the roster").click()
     page.wait_for_url(f"**/warbands/{warband.pk}/print/")
@@ -66,7 +59,7 @@ def test_printout_passes_axe_and_the_content_security_policy(live_server, page):
     warband, _ = printout_warband("orc_mob")
     csp: list[str] = []
     watch_csp(page, csp)
-    log_in(page, live_server, warband.owner)
+    log_in_page(page, live_server, warband.owner)
     violations = []
     for width in (1280, 360):
         page.set_viewport_size({"width": width, "height": 900})
@@ -82,7 +75,7 @@ def test_printout_passes_axe_and_the_content_security_policy(live_server, page):
 def test_printout_opponent_asking_for_the_private_copy_gets_none(live_server, page):
     warband, secrets = printout_warband("orc_mob")
     opponent = MembershipFactory(campaign=warband.campaign).user
-    log_in(page, live_server, opponent)
+    log_in_page(page, live_server, opponent)
     text, pages = printed(page, live_server, warband, private=True)
     assert [value for value in secrets if contains_value(text, value)] == []
     assert "Treasury" not in text

@@ -7,8 +7,8 @@ from playwright.sync_api import expect
 
 from battles.helper import moves, start
 from campaign.models import Membership
+from tests.browser.flows import log_in
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import log_in
 
 
 @pytest.mark.django_db(transaction=True)

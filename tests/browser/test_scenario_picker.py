@@ -6,10 +6,9 @@ chose."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.flows import page_width
+from tests.browser.flows import log_in, page_width
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, mustered_warband
-from tests.helpers import log_in
 
 
 @pytest.mark.django_db(transaction=True)

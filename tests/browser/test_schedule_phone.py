@@ -9,10 +9,9 @@ from playwright.sync_api import expect
 
 from battles.models import Fixture
 from battles.schedule import challenges, services
-from tests.browser.flows import page_width
+from tests.browser.flows import log_in, log_in_page, page_width
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
-from tests.helpers import log_in
 
 WIDTH = 360
 
@@ -44,10 +43,9 @@ def test_pairing_and_answering_on_a_phone(live_server, chromium):
     assert page_width(page) <= WIDTH
     violations += axe_violations(page)
 
-    player = log_in(chromium.new_context(viewport={"width": WIDTH, "height": 800}), live_server,
-                    reavers.owner)  # fmt: skip
+    player = chromium.new_context(viewport={"width": WIDTH, "height": 800}).new_page()
     watch_csp(player, csp)
-    player.goto(f"{live_server.url}/")
+    log_in_page(player, live_server, reavers.owner)
     expect(player.get_by_test_id("next-games")).to_be_visible()
     assert page_width(player) <= WIDTH
     player.locator("[data-kind=challenge]").get_by_role("link").click()

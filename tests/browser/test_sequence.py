@@ -7,9 +7,9 @@ from playwright.sync_api import expect
 from battles.aftermath import carried_items
 from battles.report import services, sides
 from battles.rules import ReportedResult
-from tests.browser.flows import form, go_on, heading, roll, sequence_link
+from tests.browser.flows import form, go_on, heading, log_in, roll, sequence_link
 from tests.factories import SECRET_ITEM, CampaignFactory, hide_secrets, mustered_warband
-from tests.helpers import every_side_entered, log_in
+from tests.helpers import every_side_entered
 from warbands import treasury
 from warbands.models import HiredSword, LedgerEntry, StorageContainer
 

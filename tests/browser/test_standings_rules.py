@@ -7,9 +7,8 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.flows import page_width
+from tests.browser.flows import log_in, page_width
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband, record
-from tests.helpers import log_in
 
 WIDTH = 360
 SHOTS = os.environ.get("SCREENSHOT_DIR")  # each page saved there at 360 px when set

@@ -9,10 +9,9 @@ from playwright.sync_api import expect
 from battles.report import services
 from battles.rules import ReportedResult
 from core import notices
-from tests.browser.flows import page_width
+from tests.browser.flows import log_in, log_in_page, page_width
 from tests.browser.test_hardening import axe_violations, watch_csp
 from tests.factories import CampaignFactory, mustered_warband
-from tests.helpers import log_in
 
 WIDTH = 360
 
@@ -26,11 +25,10 @@ def test_waiting_for_you_and_the_notifications_page_fit_a_phone(live_server, chr
         actor=reavers.owner, campaign=campaign, scenario_key="skirmish", scenario="",
         results=[ReportedResult(reavers.pk, "won"), ReportedResult(scourge.pk, "lost")],
     )  # fmt: skip
-    context = chromium.new_context(viewport={"width": WIDTH, "height": 800})
-    page = log_in(context, live_server, reavers.owner)
+    page = chromium.new_context(viewport={"width": WIDTH, "height": 800}).new_page()
     csp = []
     watch_csp(page, csp)
-    page.reload()
+    log_in_page(page, live_server, reavers.owner)
 
     waiting = page.get_by_test_id("waiting")
     expect(waiting.get_by_role("heading", name="Waiting for you")).to_be_visible()

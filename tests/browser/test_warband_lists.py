@@ -5,8 +5,8 @@ never scrolls sideways at 360 px."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.flows import log_in
 from tests.factories import MembershipFactory
-from tests.helpers import log_in
 from warbands.models import WarbandType
 
 
