@@ -38,21 +38,49 @@ def with_sword(warband, key: str = "ogre_bodyguard") -> Warrior:
     )
 
 
-def test_hired_in_step_7_from_the_catalogue_through_the_ledger(duel):
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 7)
-    before = gold(reavers)
+class TestAtStep7:
+    """The Reavers at step 7, played once for the class."""
 
-    summary = act(sequence, "hire_sword", owner, sword="pit_fighter", name="Krug")
+    AT_STEP = 7
 
-    assert "Hired Krug (Pit Fighter) for 30 gc" in summary
-    krug = reavers.warriors.get(name="Krug")
-    assert krug.hired_sword.key == "pit_fighter" and krug.is_hero and not krug.hired_at_creation
-    assert gold(reavers) == before - 30
-    assert LedgerEntry.objects.filter(warband=reavers, note__contains="hiring Krug").exists()
-    with pytest.raises(RuleViolation, match="one of each type"):
-        act(sequence, "hire_sword", owner, sword="pit_fighter")
-    sequences.complete_step(sequence, actor=owner, step=7)  # no upkeep in his first sequence
+    def test_hired_in_step_7_from_the_catalogue_through_the_ledger(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+        before = gold(reavers)
+
+        summary = act(sequence, "hire_sword", owner, sword="pit_fighter", name="Krug")
+
+        assert "Hired Krug (Pit Fighter) for 30 gc" in summary
+        krug = reavers.warriors.get(name="Krug")
+        assert krug.hired_sword.key == "pit_fighter" and krug.is_hero and not krug.hired_at_creation
+        assert gold(reavers) == before - 30
+        assert LedgerEntry.objects.filter(warband=reavers, note__contains="hiring Krug").exists()
+        with pytest.raises(RuleViolation, match="one of each type"):
+            act(sequence, "hire_sword", owner, sword="pit_fighter")
+        sequences.complete_step(sequence, actor=owner, step=7)  # no upkeep in his first sequence
+
+    def test_step_7_refuses_a_fee_the_treasury_cannot_pay(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+        for box in reavers.containers.filter(gold_crowns__gt=0):
+            treasury.add_treasure(box, gold=-box.gold_crowns, reason="income")
+        treasury.add_treasure(chest(reavers), gold=29, reason="income")
+
+        with pytest.raises(RuleViolation):
+            act(sequence, "hire_sword", owner, sword="pit_fighter")  # 30 gc
+
+        assert gold(reavers) == 29
+        assert not reavers.warriors.filter(hired_sword__isnull=False).exists()
+
+    def test_the_warlock_hired_in_step_7_rolls_his_two_spells(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+
+        act(sequence, "hire_sword", owner, dice=(2, 2, 5), sword="warlock", name="Zed")
+
+        zed = reavers.warriors.get(name="Zed")
+        assert sorted(zed.spells.values_list("roll", flat=True)) == [2, 5]  # the second 2 rerolled
+        assert set(zed.spells.values_list("spell__spell_list__key", flat=True)) == {"lesser_magic"}
 
 
 def test_step_7_refuses_a_sword_the_warband_may_not_hire(duel):
@@ -62,20 +90,6 @@ def test_step_7_refuses_a_sword_the_warband_may_not_hire(duel):
     sequence, owner = at_step(duel, 7)
     with pytest.raises(RuleViolation, match="hire no hired swords"):
         act(sequence, "hire_sword", owner, sword="ogre_bodyguard")
-
-
-def test_step_7_refuses_a_fee_the_treasury_cannot_pay(duel):
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 7)
-    for box in reavers.containers.filter(gold_crowns__gt=0):
-        treasury.add_treasure(box, gold=-box.gold_crowns, reason="income")
-    treasury.add_treasure(chest(reavers), gold=29, reason="income")
-
-    with pytest.raises(RuleViolation):
-        act(sequence, "hire_sword", owner, sword="pit_fighter")  # 30 gc
-
-    assert gold(reavers) == 29
-    assert not reavers.warriors.filter(hired_sword__isnull=False).exists()
 
 
 def test_upkeep_paid_keeps_him(duel):
@@ -206,17 +220,6 @@ def test_a_captive_or_dead_hired_sword_is_not_asked_for_upkeep(duel):
         act(sequence, "upkeep", owner, warrior=ogre.pk, decision="pay")
     sequences.complete_step(sequence, actor=owner, step=7)
     assert gold(reavers) == before
-
-
-def test_the_warlock_hired_in_step_7_rolls_his_two_spells(duel):
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 7)
-
-    act(sequence, "hire_sword", owner, dice=(2, 2, 5), sword="warlock", name="Zed")
-
-    zed = reavers.warriors.get(name="Zed")
-    assert sorted(zed.spells.values_list("roll", flat=True)) == [2, 5]  # the second 2 rerolled
-    assert set(zed.spells.values_list("spell__spell_list__key", flat=True)) == {"lesser_magic"}
 
 
 @pytest.mark.parametrize(

@@ -46,49 +46,130 @@ def seek(sequence, owner, persona, heroes, dice):
     )
 
 
-def test_found_when_a_searcher_rolls_under_his_initiative_then_hired_for_his_fee(duel):
-    reavers = duel["reavers"]
-    captain, champion, _guards = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-    rarity_rolls(sequence)
+class TestAtStep6:
+    """The Reavers at step 6, played once for the class."""
 
-    # The champion's 6 fails; the captain's 3 is under his Initiative 4.
-    summary = seek(sequence, owner, "johann_the_knife", [champion, captain], dice=[6, 3])
+    AT_STEP = 6
 
-    assert (captain.I, champion.I) == (4, 3)
-    assert "found" in summary and "not found" not in summary
-    rolls = rarity_rolls(sequence)
-    assert rolls[captain.pk].void and rolls[champion.pk].void  # no rare items for them
-    with pytest.raises(RuleViolation, match="looked for Johann the knife already"):
+    def test_found_when_a_searcher_rolls_under_his_initiative_then_hired_for_his_fee(
+        self, reavers_at, duel
+    ):
+        reavers = duel["reavers"]
+        captain, champion, _guards = warriors(reavers)
+        sequence, owner = reavers_at
+        rarity_rolls(sequence)
+
+        # The champion's 6 fails; the captain's 3 is under his Initiative 4.
+        summary = seek(sequence, owner, "johann_the_knife", [champion, captain], dice=[6, 3])
+
+        assert (captain.I, champion.I) == (4, 3)
+        assert "found" in summary and "not found" not in summary
+        rolls = rarity_rolls(sequence)
+        assert rolls[captain.pk].void and rolls[champion.pk].void  # no rare items for them
+        with pytest.raises(RuleViolation, match="looked for Johann the knife already"):
+            seek(sequence, owner, "johann_the_knife", [captain], dice=[1])
+        sequences.complete_step(sequence, actor=owner, step=6)
+        sequence.refresh_from_db()
+        before = gold(reavers)
+
+        said = act(sequence, "hire_sword", owner, sword="johann_the_knife", name="Johann")
+
+        assert "Hired Johann (Johann the knife, dramatis persona) for 70 gc" in said
+        johann = reavers.warriors.get(name="Johann")
+        assert johann.hired_sword.is_persona and johann.is_hero and not johann.is_leader
+        assert gold(reavers) == before - 70
+        assert LedgerEntry.objects.filter(warband=reavers, note__contains="hiring Johann").exists()
+        with pytest.raises(RuleViolation, match="one of each type"):
+            act(sequence, "hire_sword", owner, sword="johann_the_knife")
+        sequences.complete_step(sequence, actor=owner, step=7)  # no upkeep before his battle
+
+    def test_not_found_when_no_searcher_rolls_under_his_initiative(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        captain, champion, _guards = warriors(reavers)
+        sequence, owner = reavers_at
+
+        summary = seek(sequence, owner, "johann_the_knife", [captain, champion], dice=[4, 3])
+
+        assert summary.endswith("not found.")  # equal to his Initiative is not under it
+        play_to(sequence, 7, owner)
+        with pytest.raises(RuleViolation, match="has not been found"):
+            act(sequence, "hire_sword", owner, sword="johann_the_knife")
+        assert not reavers.warriors.filter(hired_sword__key="johann_the_knife").exists()
+
+    def test_the_search_refuses_a_persona_the_warband_may_not_hire(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        captain, _champion, _guards = warriors(reavers)
+        sequence, owner = reavers_at
+        with pytest.raises(RuleViolation, match="may not hire"):
+            seek(sequence, owner, "veskit", [captain], dice=[1])  # Skaven only
+        assert not rarity_rolls(sequence)[captain.pk].void
+
+    def test_one_warband_of_the_campaign_has_him_at_a_time(self, reavers_at, duel):
+        reavers, scourge = duel["reavers"], duel["scourge"]
+        captain, _champion, _guards = warriors(reavers)
+        sequence, owner = reavers_at
+        seek(sequence, owner, "aenur", [captain], dice=[1])
+        play_to(sequence, 7, owner)
+        with_persona(scourge, "aenur")  # the Scourge has him meanwhile (as if hired)
+
+        with pytest.raises(RuleViolation, match="fights for another warband of this campaign"):
+            act(sequence, "hire_sword", owner, sword="aenur")
+
+        assert not reavers.warriors.filter(hired_sword__key="aenur").exists()
+
+    def test_the_search_dice_are_logged_for_every_player(self, reavers_at, duel, client):
+        reavers = duel["reavers"]
+        captain, _champion, _guards = warriors(reavers)
+        sequence, owner = reavers_at
+        client.force_login(owner)
+
+        client.post(
+            reverse("sequence_act", args=[sequence.pk]),
+            {"step": 6, "action": "seek_persona", "persona": "johann_the_knife",
+             "heroes": [captain.pk], "dice": "2"},
+            headers={"HX-Request": "true"},
+        )  # fmt: skip
+
+        roll = DiceRoll.objects.get(battle=sequence.participant.battle, purpose__contains="looking")
+        assert (roll.faces, roll.secret) == ([2], False)
+        assert "Johann the knife" in roll.purpose and captain.name in roll.purpose
+        sequence.refresh_from_db()
+        assert sequence.state["persona_searches"][0]["found"] is True
+
+    def test_the_step_6_page_offers_the_search_and_tells_what_was_found(
+        self, reavers_at, duel, client
+    ):
+        reavers = duel["reavers"]
+        captain, _champion, _guards = warriors(reavers)
+        sequence, owner = reavers_at
+        client.force_login(owner)
+        page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+        assert "Look for a dramatis persona" in page and "Johann the knife (70 gc)" in page
+        assert "Veskit, high executioner of clan eshin (80 gc): A Mercenaries" in page
+        assert f"{captain.name} (I 4)" in page
+
+        seek(sequence, owner, "johann_the_knife", [captain], dice=[2])
+
+        page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+        assert "Johann the knife: rolled 2, found: hire him in step 7" in page
+
+    def test_undoing_step_6_takes_back_the_search_and_gives_back_the_rarity_rolls(
+        self, reavers_at, duel
+    ):
+        reavers = duel["reavers"]
+        captain, _champion, _guards = warriors(reavers)
+        sequence, owner = reavers_at
+        rarity_rolls(sequence)
         seek(sequence, owner, "johann_the_knife", [captain], dice=[1])
-    sequences.complete_step(sequence, actor=owner, step=6)
-    sequence.refresh_from_db()
-    before = gold(reavers)
+        for task in sequence.tasks.filter(step=6, void=False, done=False):
+            sequences.run_task(sequence, task, actor=owner, step=6, dice=ScriptedDice([1, 1]))
+        sequences.complete_step(sequence, actor=owner, step=6)
 
-    said = act(sequence, "hire_sword", owner, sword="johann_the_knife", name="Johann")
+        sequences.undo_last_step(sequence, actor=owner, step=6)
 
-    assert "Hired Johann (Johann the knife, dramatis persona) for 70 gc" in said
-    johann = reavers.warriors.get(name="Johann")
-    assert johann.hired_sword.is_persona and johann.is_hero and not johann.is_leader
-    assert gold(reavers) == before - 70
-    assert LedgerEntry.objects.filter(warband=reavers, note__contains="hiring Johann").exists()
-    with pytest.raises(RuleViolation, match="one of each type"):
-        act(sequence, "hire_sword", owner, sword="johann_the_knife")
-    sequences.complete_step(sequence, actor=owner, step=7)  # no upkeep before his battle
-
-
-def test_not_found_when_no_searcher_rolls_under_his_initiative(duel):
-    reavers = duel["reavers"]
-    captain, champion, _guards = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-
-    summary = seek(sequence, owner, "johann_the_knife", [captain, champion], dice=[4, 3])
-
-    assert summary.endswith("not found.")  # equal to his Initiative is not under it
-    play_to(sequence, 7, owner)
-    with pytest.raises(RuleViolation, match="has not been found"):
-        act(sequence, "hire_sword", owner, sword="johann_the_knife")
-    assert not reavers.warriors.filter(hired_sword__key="johann_the_knife").exists()
+        sequence.refresh_from_db()
+        assert "persona_searches" not in sequence.state or not sequence.state["persona_searches"]
+        assert not rarity_rolls(sequence)[captain.pk].void
 
 
 def test_a_hero_out_of_action_or_who_rolled_for_rare_items_does_not_search(duel):
@@ -104,65 +185,6 @@ def test_a_hero_out_of_action_or_who_rolled_for_rare_items_does_not_search(duel)
     with pytest.raises(RuleViolation, match="Only heroes who stood"):
         seek(sequence, owner, "johann_the_knife", [captain], dice=[1])
     assert "persona_searches" not in sequence_of(sequence.participant.battle, reavers).state
-
-
-def test_the_search_refuses_a_persona_the_warband_may_not_hire(duel):
-    reavers = duel["reavers"]
-    captain, _champion, _guards = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-    with pytest.raises(RuleViolation, match="may not hire"):
-        seek(sequence, owner, "veskit", [captain], dice=[1])  # Skaven only
-    assert not rarity_rolls(sequence)[captain.pk].void
-
-
-def test_one_warband_of_the_campaign_has_him_at_a_time(duel):
-    reavers, scourge = duel["reavers"], duel["scourge"]
-    captain, _champion, _guards = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-    seek(sequence, owner, "aenur", [captain], dice=[1])
-    play_to(sequence, 7, owner)
-    with_persona(scourge, "aenur")  # the Scourge has him meanwhile (as if hired)
-
-    with pytest.raises(RuleViolation, match="fights for another warband of this campaign"):
-        act(sequence, "hire_sword", owner, sword="aenur")
-
-    assert not reavers.warriors.filter(hired_sword__key="aenur").exists()
-
-
-def test_the_search_dice_are_logged_for_every_player(duel, client):
-    reavers = duel["reavers"]
-    captain, _champion, _guards = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-    client.force_login(owner)
-
-    client.post(
-        reverse("sequence_act", args=[sequence.pk]),
-        {"step": 6, "action": "seek_persona", "persona": "johann_the_knife",
-         "heroes": [captain.pk], "dice": "2"},
-        headers={"HX-Request": "true"},
-    )  # fmt: skip
-
-    roll = DiceRoll.objects.get(battle=sequence.participant.battle, purpose__contains="looking")
-    assert (roll.faces, roll.secret) == ([2], False)
-    assert "Johann the knife" in roll.purpose and captain.name in roll.purpose
-    sequence.refresh_from_db()
-    assert sequence.state["persona_searches"][0]["found"] is True
-
-
-def test_the_step_6_page_offers_the_search_and_tells_what_was_found(duel, client):
-    reavers = duel["reavers"]
-    captain, _champion, _guards = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-    client.force_login(owner)
-    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
-    assert "Look for a dramatis persona" in page and "Johann the knife (70 gc)" in page
-    assert "Veskit, high executioner of clan eshin (80 gc): A Mercenaries" in page
-    assert f"{captain.name} (I 4)" in page
-
-    seek(sequence, owner, "johann_the_knife", [captain], dice=[2])
-
-    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
-    assert "Johann the knife: rolled 2, found: hire him in step 7" in page
 
 
 # --- With the warband: no experience, injuries as a hero, upkeep, a wanderer leaves -----------
@@ -237,23 +259,6 @@ def test_a_wanderer_leaves_after_his_battle_and_is_not_sought_straight_again(due
     assert "fought the warband's last battle" in refusal
     next_one = sequence_of(battle_of(duel), reavers)
     assert persona_search.fought_last_battle(next_one) == set()
-
-
-def test_undoing_step_6_takes_back_the_search_and_gives_back_the_rarity_rolls(duel):
-    reavers = duel["reavers"]
-    captain, _champion, _guards = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-    rarity_rolls(sequence)
-    seek(sequence, owner, "johann_the_knife", [captain], dice=[1])
-    for task in sequence.tasks.filter(step=6, void=False, done=False):
-        sequences.run_task(sequence, task, actor=owner, step=6, dice=ScriptedDice([1, 1]))
-    sequences.complete_step(sequence, actor=owner, step=6)
-
-    sequences.undo_last_step(sequence, actor=owner, step=6)
-
-    sequence.refresh_from_db()
-    assert "persona_searches" not in sequence.state or not sequence.state["persona_searches"]
-    assert not rarity_rolls(sequence)[captain.pk].void
 
 
 def test_the_step_7_page_offers_the_persona_found_and_lets_a_wanderer_go(duel, client):

@@ -29,7 +29,7 @@ from django.urls import reverse
 from battles import aftermath as sequences
 from core.errors import RuleViolation
 from tests.factories import WarbandFactory, hire
-from tests.helpers import act, at, chest, gold, play_to, roll, state, warriors
+from tests.helpers import act, chest, gold, play_to, roll, state, warriors
 from tests.trading_texts import found_in_exploration, magical_artefacts, terms_of
 from warbands import services
 from warbands.models import EquipmentListEntry, Item, LedgerEntry, WarbandType
@@ -225,76 +225,113 @@ def check_refusal(item, refusal):
         assert refusal.startswith(f"{item.name} is not for sale: it is found") or "list" in refusal
 
 
-def test_step_8_sells_into_the_stash_exactly_what_the_texts_sell(duel):
-    sequence, reavers = at(duel, 8)
-    box = chest(reavers)
-    bought = []
-    for item in items():
-        expected = stash_expected(item, "reikland")
+class TestAtStep8:
+    """The Reavers at step 8, played once for the class."""
 
-        def buy(key=item.key):
-            act(sequence, "buy_stash", reavers.owner, FACES, item=key, into=box.pk)
+    AT_STEP = 8
 
-        refusal, spent, notes = attempt(reavers, buy)
-        if expected is not None and item.refusal("reikland") is None:
-            assert refusal is None, (item.key, refusal)
-            assert spent == expected[0] + dice_total(expected[1]) > 0, item.key
-            assert any(f"bought for {spent} gc" in note for note in notes), (item.key, notes)
-            bought.append(item.key)
-        else:
-            check_refusal(item, refusal)
-            if not item.for_sale:
-                assert "not for sale" in refusal, (item.key, refusal)
-    assert {"sword", "helmet", "rope_and_hook", "torch"} <= set(bought)
-
-
-def test_step_8_sells_each_warrior_the_common_items_of_his_lists(duel):
-    sequence, reavers = at(duel, 8)
-    captain, _, guards = warriors(reavers)
-    for warrior in (captain, guards):
+    def test_step_8_sells_into_the_stash_exactly_what_the_texts_sell(self, reavers_at, duel):
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        box = chest(reavers)
+        bought = []
         for item in items():
-            entry = list_entry(warrior, item)
-            terms = terms_of(item.key)
-            offered = (
-                entry is not None
-                and (warrior.is_hero or not entry.heroes_only)
-                and terms is not None
-                and terms.rarity_of("reikland") is None
-            )
+            expected = stash_expected(item, "reikland")
 
-            def buy(pk=warrior.pk, key=item.key):
-                act(sequence, "buy", reavers.owner, FACES, warrior=pk, item=key)
+            def buy(key=item.key):
+                act(sequence, "buy_stash", reavers.owner, FACES, item=key, into=box.pk)
 
-            refusal, spent, _ = attempt(reavers, buy)
-            if offered:
-                assert refusal is None, (warrior.name, item.key, refusal)
-                assert spent == entry.price * warrior.group_size > 0, (warrior.name, item.key)
+            refusal, spent, notes = attempt(reavers, buy)
+            if expected is not None and item.refusal("reikland") is None:
+                assert refusal is None, (item.key, refusal)
+                assert spent == expected[0] + dice_total(expected[1]) > 0, item.key
+                assert any(f"bought for {spent} gc" in note for note in notes), (item.key, notes)
+                bought.append(item.key)
             else:
                 check_refusal(item, refusal)
+                if not item.for_sale:
+                    assert "not for sale" in refusal, (item.key, refusal)
+        assert {"sword", "helmet", "rope_and_hook", "torch"} <= set(bought)
+
+    def test_step_8_sells_each_warrior_the_common_items_of_his_lists(self, reavers_at, duel):
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        captain, _, guards = warriors(reavers)
+        for warrior in (captain, guards):
+            for item in items():
+                entry = list_entry(warrior, item)
+                terms = terms_of(item.key)
+                offered = (
+                    entry is not None
+                    and (warrior.is_hero or not entry.heroes_only)
+                    and terms is not None
+                    and terms.rarity_of("reikland") is None
+                )
+
+                def buy(pk=warrior.pk, key=item.key):
+                    act(sequence, "buy", reavers.owner, FACES, warrior=pk, item=key)
+
+                refusal, spent, _ = attempt(reavers, buy)
+                if offered:
+                    assert refusal is None, (warrior.name, item.key, refusal)
+                    assert spent == entry.price * warrior.group_size > 0, (warrior.name, item.key)
+                else:
+                    check_refusal(item, refusal)
 
 
-def test_step_6_sells_each_item_rare_for_the_warband_from_its_rarity_up(duel):
-    sequence, reavers = at(duel, 6)
-    sequences.prepare(sequence)
-    task = sequence.tasks.get(step=6, warrior__name="Captain Adler")
-    roll(sequence, task, [6, 6], reavers.owner)  # 12: up to Rare 12
-    box = chest(reavers)
-    bought = []
-    for item in items():
-        expected = rare_expected(item, "reikland")
+class TestAtStep6:
+    """The Reavers at step 6, played once for the class."""
 
-        def buy(key=item.key):
-            act(sequence, "buy_rare", reavers.owner, FACES, task=task.pk, goods=f"item:{key}",
-                to=f"container:{box.pk}")  # fmt: skip
+    AT_STEP = 6
 
-        refusal, spent, _ = attempt(reavers, buy)
-        if expected is not None and expected[0] <= 12 and item.refusal("reikland") is None:
-            assert refusal is None, (item.key, refusal)
-            assert spent == expected[1] + dice_total(expected[2]), item.key
-            bought.append(item.key)
-        else:
-            check_refusal(item, refusal)
-    assert {"lucky_charm", "handgun", "elven_cloak", "gromril_sword"} <= set(bought)
+    def test_step_6_sells_each_item_rare_for_the_warband_from_its_rarity_up(self, reavers_at, duel):
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        sequences.prepare(sequence)
+        task = sequence.tasks.get(step=6, warrior__name="Captain Adler")
+        roll(sequence, task, [6, 6], reavers.owner)  # 12: up to Rare 12
+        box = chest(reavers)
+        bought = []
+        for item in items():
+            expected = rare_expected(item, "reikland")
+
+            def buy(key=item.key):
+                act(sequence, "buy_rare", reavers.owner, FACES, task=task.pk, goods=f"item:{key}",
+                    to=f"container:{box.pk}")  # fmt: skip
+
+            refusal, spent, _ = attempt(reavers, buy)
+            if expected is not None and expected[0] <= 12 and item.refusal("reikland") is None:
+                assert refusal is None, (item.key, refusal)
+                assert spent == expected[1] + dice_total(expected[2]), item.key
+                bought.append(item.key)
+            else:
+                check_refusal(item, refusal)
+        assert {"lucky_charm", "handgun", "elven_cloak", "gromril_sword"} <= set(bought)
+
+    def test_the_pages_offer_exactly_what_the_texts_sell(self, reavers_at, client, duel):
+        """Step 6 for a roll of 12 and step 8's stash, as the Reavers' owner sees them: every
+        item the texts sell there (greyed with why, when the warband may not have it), and
+        nothing else."""
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        sequences.prepare(sequence)
+        task = sequence.tasks.get(step=6, warrior__name="Captain Adler")
+        roll(sequence, task, [6, 6], reavers.owner)
+        client.force_login(reavers.owner)
+        url = reverse("sequence_detail", args=[sequence.pk])
+
+        values, greyed = select_options(client.get(url).content.decode(), 'name="goods"')
+        rare = [i for i in items() if (found := rare_expected(i, "reikland")) and found[0] <= 12]
+        assert sorted(v for v in values if v.startswith("item:")) == sorted(
+            f"item:{i.key}" for i in rare
+        )
+        assert set(greyed) == {f"item:{i.key}" for i in rare if i.refusal("reikland")}
+
+        play_to(sequence, 8, reavers.owner)
+        values, greyed = select_options(client.get(url).content.decode(), "Item for the stash")
+        common = [i for i in items() if stash_expected(i, "reikland")]
+        assert sorted(values) == sorted(i.key for i in common)
+        assert set(greyed) == {i.key for i in common if i.refusal("reikland")}
 
 
 def test_the_muster_sells_each_warrior_his_lists_at_the_list_price():
@@ -335,28 +372,3 @@ def select_options(page: str, marker: str) -> tuple[list[str], list[str]]:
     select = re.search(rf"{marker}.*?</select>", page, flags=re.S)[0]
     values = re.findall(r'<option value="([^"]+)"', select)
     return values, re.findall(r'<option value="([^"]+)" disabled', select)
-
-
-def test_the_pages_offer_exactly_what_the_texts_sell(client, duel):
-    """Step 6 for a roll of 12 and step 8's stash, as the Reavers' owner sees them: every
-    item the texts sell there (greyed with why, when the warband may not have it), and
-    nothing else."""
-    sequence, reavers = at(duel, 6)
-    sequences.prepare(sequence)
-    task = sequence.tasks.get(step=6, warrior__name="Captain Adler")
-    roll(sequence, task, [6, 6], reavers.owner)
-    client.force_login(reavers.owner)
-    url = reverse("sequence_detail", args=[sequence.pk])
-
-    values, greyed = select_options(client.get(url).content.decode(), 'name="goods"')
-    rare = [i for i in items() if (found := rare_expected(i, "reikland")) and found[0] <= 12]
-    assert sorted(v for v in values if v.startswith("item:")) == sorted(
-        f"item:{i.key}" for i in rare
-    )
-    assert set(greyed) == {f"item:{i.key}" for i in rare if i.refusal("reikland")}
-
-    play_to(sequence, 8, reavers.owner)
-    values, greyed = select_options(client.get(url).content.decode(), "Item for the stash")
-    common = [i for i in items() if stash_expected(i, "reikland")]
-    assert sorted(values) == sorted(i.key for i in common)
-    assert set(greyed) == {i.key for i in common if i.refusal("reikland")}

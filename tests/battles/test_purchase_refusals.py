@@ -54,32 +54,83 @@ def options(page: str, label: str) -> list[str]:
     return re.findall(r'<option value="([^"]+)"', select)
 
 
-def test_a_magic_artefact_is_not_offered_in_step_8(client, duel):
-    """Bow of Seeking, Att'la's Plate Mail and the All-seeing Eye of Numas were offered as
-    Common items for 0 gc in step 8's "For the stash" list: they are found exploring, never
-    bought."""
-    sequence, reavers = at(duel, 8)
-    offered = options(page_of(client, sequence, reavers.owner), "Item for the stash")
-    assert "sword" in offered and "torch" in offered
-    assert not set(ARTEFACTS) & set(offered)
+class TestAtStep8:
+    """The Reavers at step 8, played once for the class."""
 
+    AT_STEP = 8
 
-def test_a_magic_artefact_posted_in_step_8_is_refused_and_changes_nothing(client, duel):
-    """A post for one (a script posts any key) was bought ("bought for 0 gc"): it is refused
-    with the reason, where the player looks, and nothing changes."""
-    sequence, reavers = at(duel, 8)
-    client.force_login(reavers.owner)
-    for key in ARTEFACTS:
-        before = fingerprint()
-        response = client.post(
-            reverse("sequence_act", args=[sequence.pk]),
-            {"step": 8, "action": "buy_stash", "item": key, "into": chest(reavers).pk},
-            headers={"HX-Request": "true"},
+    def test_a_magic_artefact_is_not_offered_in_step_8(self, reavers_at, client, duel):
+        """Bow of Seeking, Att'la's Plate Mail and the All-seeing Eye of Numas were offered as
+        Common items for 0 gc in step 8's "For the stash" list: they are found exploring, never
+        bought."""
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        offered = options(page_of(client, sequence, reavers.owner), "Item for the stash")
+        assert "sword" in offered and "torch" in offered
+        assert not set(ARTEFACTS) & set(offered)
+
+    def test_a_magic_artefact_posted_in_step_8_is_refused_and_changes_nothing(
+        self, reavers_at, client, duel
+    ):
+        """A post for one (a script posts any key) was bought ("bought for 0 gc"): it is refused
+        with the reason, where the player looks, and nothing changes."""
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        client.force_login(reavers.owner)
+        for key in ARTEFACTS:
+            before = fingerprint()
+            response = client.post(
+                reverse("sequence_act", args=[sequence.pk]),
+                {"step": 8, "action": "buy_stash", "item": key, "into": chest(reavers).pk},
+                headers={"HX-Request": "true"},
+            )
+            assert "is not for sale: it is found" in response.content.decode(), key
+            assert fingerprint() == before, key
+        assert not LedgerEntry.objects.filter(note__contains="bought for 0 gc").exists()
+        assert not StoredItem.objects.filter(item__key__in=ARTEFACTS).exists()
+
+    def test_a_dagger_bought_back_after_the_founding_costs_its_price(self, reavers_at, duel):
+        """Every warrior's first dagger is free when he is hired. Sold in step 8 for 1 gc (half
+        its 2 gc) and bought back for nothing, it would make a gold crown each time: bought back,
+        it costs 2 gc."""
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        captain, _, _ = warriors(reavers)
+        dagger = captain.items.get(item__key="dagger")
+        assert dagger.price_paid == 0
+        before = gold(reavers)
+
+        act(sequence, "sell", reavers.owner, what=f"owned:{dagger.pk}", into="pile")
+        act(sequence, "buy", reavers.owner, warrior=captain.pk, item="dagger")
+
+        assert gold(reavers) == before + 1 - 2
+        assert captain.items.get(item__key="dagger").price_paid == 2
+
+    def test_a_recruit_comes_with_his_free_dagger(self, reavers_at, duel):
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        warrior = reavers.warband_type.warrior_types.get(key="warrior")
+        before = gold(reavers)
+        act(sequence, "hire", reavers.owner, warrior_type=warrior.pk, name="Hans", group_size=2)
+        hans = reavers.warriors.get(name="Hans")
+        assert gold(reavers) == before - 2 * warrior.cost
+        assert list(hans.items.values_list("item__key", "price_paid")) == [("dagger", 0)]
+
+    def test_a_group_that_carries_a_find_cannot_grow(self, reavers_at, duel):
+        """New henchmen are equipped as their group and pay for it: a group that carries what no
+        trader sells (here, put on it by hand) takes no new models, as recruits or veterans."""
+        sequence, _ = reavers_at
+        reavers = duel["reavers"]
+        _, _, guards = warriors(reavers)
+        Warrior.objects.filter(pk=guards.pk).update(experience=0)  # plain recruits may join
+        WarriorItem.objects.create(
+            warrior=guards, item=Item.objects.get(key="bow_of_seeking"), price_paid=0
         )
-        assert "is not for sale: it is found" in response.content.decode(), key
-        assert fingerprint() == before, key
-    assert not LedgerEntry.objects.filter(note__contains="bought for 0 gc").exists()
-    assert not StoredItem.objects.filter(item__key__in=ARTEFACTS).exists()
+
+        def grow():
+            act(sequence, "add_models", reavers.owner, group=guards.pk, models=1)
+
+        refused(reavers, grow, "Stadtwache carry Bow of Seeking, which no trader")
 
 
 def test_no_path_buys_a_magic_artefact(duel):
@@ -124,33 +175,6 @@ def test_a_find_an_organiser_puts_on_a_list_is_still_never_bought(client, duel):
                                  item=bow.key), "Bow of Seeking is not for sale")  # fmt: skip
 
 
-def test_a_dagger_bought_back_after_the_founding_costs_its_price(duel):
-    """Every warrior's first dagger is free when he is hired. Sold in step 8 for 1 gc (half
-    its 2 gc) and bought back for nothing, it would make a gold crown each time: bought back,
-    it costs 2 gc."""
-    sequence, reavers = at(duel, 8)
-    captain, _, _ = warriors(reavers)
-    dagger = captain.items.get(item__key="dagger")
-    assert dagger.price_paid == 0
-    before = gold(reavers)
-
-    act(sequence, "sell", reavers.owner, what=f"owned:{dagger.pk}", into="pile")
-    act(sequence, "buy", reavers.owner, warrior=captain.pk, item="dagger")
-
-    assert gold(reavers) == before + 1 - 2
-    assert captain.items.get(item__key="dagger").price_paid == 2
-
-
-def test_a_recruit_comes_with_his_free_dagger(duel):
-    sequence, reavers = at(duel, 8)
-    warrior = reavers.warband_type.warrior_types.get(key="warrior")
-    before = gold(reavers)
-    act(sequence, "hire", reavers.owner, warrior_type=warrior.pk, name="Hans", group_size=2)
-    hans = reavers.warriors.get(name="Hans")
-    assert gold(reavers) == before - 2 * warrior.cost
-    assert list(hans.items.values_list("item__key", "price_paid")) == [("dagger", 0)]
-
-
 def test_nothing_is_bought_for_a_hired_sword(duel):
     """Hired swords: "A player cannot buy extra weapons or equipment for a Hired Sword."""
     warband = WarbandFactory(
@@ -166,22 +190,6 @@ def test_nothing_is_bought_for_a_hired_sword(duel):
     play_to(sequence, 8, warband.owner)
     refused(warband, lambda: act(sequence, "buy", warband.owner, warrior=ogre.pk, item="sword"),
             "hired sword: he keeps his own equipment")  # fmt: skip
-
-
-def test_a_group_that_carries_a_find_cannot_grow(duel):
-    """New henchmen are equipped as their group and pay for it: a group that carries what no
-    trader sells (here, put on it by hand) takes no new models, as recruits or veterans."""
-    sequence, reavers = at(duel, 8)
-    _, _, guards = warriors(reavers)
-    Warrior.objects.filter(pk=guards.pk).update(experience=0)  # plain recruits may join
-    WarriorItem.objects.create(
-        warrior=guards, item=Item.objects.get(key="bow_of_seeking"), price_paid=0
-    )
-
-    def grow():
-        act(sequence, "add_models", reavers.owner, group=guards.pk, models=1)
-
-    refused(reavers, grow, "Stadtwache carry Bow of Seeking, which no trader")
 
 
 def sisters(campaign):

@@ -32,31 +32,125 @@ pytestmark = pytest.mark.django_db
 # --- Step 9: reallocation ------------------------------------------------------------------
 
 
-def test_reallocation_moves_equips_stores_and_trades_containers(duel):
-    reavers = duel["reavers"]
-    captain, champion, _ = warriors(reavers)
-    sequence, owner = at_step(duel, 9)
-    box = chest(reavers)
-    sack = sack_with_room(reavers)
+class TestAtStep9:
+    """The Reavers at step 9, played once for the class."""
 
-    act(sequence, "move", owner, source=box.pk, target=sack.pk, gold=20)
-    sword = captain.items.get(item__key="sword")
-    act(sequence, "unequip", owner, owned=sword.pk, target=box.pk)
-    stored = StoredItem.objects.get(container=box, item__key="sword")
-    act(sequence, "equip", owner, stored_item=stored.pk, warrior=champion.pk)
-    act(sequence, "buy_container", owner, kind="backpack", pay_from=sack.pk)
+    AT_STEP = 9
 
-    assert champion.items.filter(item__key="sword").exists()
-    assert not captain.items.filter(item__key="sword").exists()
-    assert reavers.containers.filter(kind="backpack", status="held").count() == 1
-    entries = LedgerEntry.objects.filter(step=9, battle=sequence.participant.battle)
-    assert set(entries.values_list("reason", flat=True)) == {"transfer", "unequip", "equip",
-                                                             "purchase"}  # fmt: skip
-    backpack = reavers.containers.get(kind="backpack")
-    act(sequence, "sell_container", owner, container=backpack.pk, proceeds_to=sack.pk)
-    backpack.refresh_from_db()
-    assert backpack.status == "sold"
-    assert not treasury.ledger_mismatches()
+    def test_reallocation_moves_equips_stores_and_trades_containers(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        captain, champion, _ = warriors(reavers)
+        sequence, owner = reavers_at
+        box = chest(reavers)
+        sack = sack_with_room(reavers)
+
+        act(sequence, "move", owner, source=box.pk, target=sack.pk, gold=20)
+        sword = captain.items.get(item__key="sword")
+        act(sequence, "unequip", owner, owned=sword.pk, target=box.pk)
+        stored = StoredItem.objects.get(container=box, item__key="sword")
+        act(sequence, "equip", owner, stored_item=stored.pk, warrior=champion.pk)
+        act(sequence, "buy_container", owner, kind="backpack", pay_from=sack.pk)
+
+        assert champion.items.filter(item__key="sword").exists()
+        assert not captain.items.filter(item__key="sword").exists()
+        assert reavers.containers.filter(kind="backpack", status="held").count() == 1
+        entries = LedgerEntry.objects.filter(step=9, battle=sequence.participant.battle)
+        assert set(entries.values_list("reason", flat=True)) == {"transfer", "unequip", "equip",
+                                                                 "purchase"}  # fmt: skip
+        backpack = reavers.containers.get(kind="backpack")
+        act(sequence, "sell_container", owner, container=backpack.pk, proceeds_to=sack.pk)
+        backpack.refresh_from_db()
+        assert backpack.status == "sold"
+        assert not treasury.ledger_mismatches()
+
+    def test_undo_of_trading_restores_roster_and_treasury(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        captain, _, _ = warriors(reavers)
+        sequence, owner = reavers_at
+        state = roster_state(reavers)
+        sack = sack_with_room(reavers)
+        act(sequence, "move", owner, source=chest(reavers).pk, target=sack.pk, gold=10)
+        act(sequence, "buy_container", owner, kind="backpack", pay_from=chest(reavers).pk)
+        backpack = reavers.containers.get(kind="backpack")
+        act(sequence, "move", owner, source=chest(reavers).pk, target=backpack.pk, gold=5)
+        act(sequence, "unequip", owner, owned=captain.items.get(item__key="sword").pk,
+            target=backpack.pk)  # fmt: skip
+        sequences.complete_step(sequence, actor=owner, step=9)
+
+        sequences.undo_last_step(sequence, actor=owner)
+
+        after = roster_state(reavers)
+        # The bought backpack stays in the books (its ledger is append-only), marked sold.
+        backpack.refresh_from_db()
+        assert backpack.status == "sold" and backpack.is_empty
+        after["containers"] = [c for c in after["containers"] if c[0] != backpack.pk]
+        assert {k: v for k, v in after.items() if k != "items"} == {
+            k: v for k, v in state.items() if k != "items"
+        }
+        assert sorted(i[1:] for i in after["items"]) == sorted(i[1:] for i in state["items"])
+        assert not treasury.ledger_mismatches()
+
+    def test_each_action_of_a_step_is_a_row_of_its_own(self, reavers_at, duel):
+        """An action writes its own changes and lines (``StepAction``) and never rewrites the
+        earlier ones; the record counts the changes, and the done step's summary is its actions'
+        lines in order."""
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+        sack = sack_with_room(reavers)
+        said = [act(sequence, "move", owner, source=chest(reavers).pk, target=sack.pk, gold=10)]
+        record = sequence.records.get(step=9, undone_at__isnull=True)
+        first = list(record.actions.values_list("pk", "journal", "summary"))
+        said.append(act(sequence, "move", owner, source=sack.pk, target=chest(reavers).pk, gold=4))
+        sequences.complete_step(sequence, actor=owner, step=9)
+
+        actions = list(record.actions.values_list("pk", "journal", "summary"))
+        assert actions[:1] == first  # untouched by the later actions
+        assert len(actions) == 2  # finishing the step changed and said nothing here
+        # A move's journal: its two ledger lines, nothing of the other move.
+        for _, journal, _ in actions:
+            assert [op["op"] for op in journal] == ["ledger"] and len(journal[0]["pks"]) == 2
+        record.refresh_from_db()
+        assert record.changes == 2 and record.completed_by == owner
+        assert record.journal() == [op for _, journal, _ in actions for op in journal]
+        sequence.refresh_progress()
+        shown = sequences.live_records(sequence).get(step=9).summary
+        assert shown == "\n".join(said) and said[0] and said[1]
+        # Each sack by its number (several of one kind), and nothing said of a zero.
+        assert said == [f"Moved 10 gc from the Treasure Chest to the {sack}.",
+                        f"Moved 4 gc from the {sack} to the Treasure Chest."]  # fmt: skip
+        assert str(sack).startswith("Large Sack ") and str(sack)[-1].isdigit()
+
+    def test_stray_input_is_refused_with_a_reason(self, reavers_at, duel):
+        sequence, owner = reavers_at
+        with pytest.raises(RuleViolation, match="whole number"):
+            act(sequence, "move", owner, source="pile", target="pile", gold="lots")
+        with pytest.raises(RuleViolation, match="Choose one of your containers"):
+            act(sequence, "move", owner, source=999999, target="pile", gold=1)
+        theirs = chest(duel["scourge"]).pk
+        with pytest.raises(RuleViolation, match="Choose one of your containers"):
+            act(sequence, "move", owner, source=chest(duel["reavers"]).pk, target=theirs, gold=1)
+        with pytest.raises(RuleViolation, match="Choose one of your containers"):
+            act(sequence, "store", owner, target=theirs, gold=1)
+        with pytest.raises(RuleViolation, match="Choose a container to store it in"):
+            act(sequence, "store", owner, target=pile(duel["reavers"]).pk, gold=1)
+        with pytest.raises(RuleViolation, match="Nothing to do"):
+            act(sequence, "explode", owner)
+        assert not LedgerEntry.objects.filter(step=9).exists()
+
+    def test_a_second_backpack_bought_in_step_9_is_numbered_as_one_bought_anywhere(
+        self, reavers_at, duel
+    ):
+        """Two backpacks read "Backpack 1" and "Backpack 2" on every form, whether bought on the
+        treasury page or in the sequence (as the carried-items form then tells them apart)."""
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+        sack = sack_with_room(reavers)
+
+        act(sequence, "buy_container", owner, kind="backpack", pay_from=sack.pk)
+        act(sequence, "buy_container", owner, kind="backpack", pay_from=sack.pk)
+
+        backpacks = reavers.containers.filter(kind="backpack").order_by("pk")
+        assert [str(b) for b in backpacks] == ["Backpack 1", "Backpack 2"]
 
 
 def test_an_item_off_the_warriors_list_is_refused(duel):
@@ -67,65 +161,6 @@ def test_an_item_off_the_warriors_list_is_refused(duel):
     stored = StoredItem.objects.get(item__key="lucky_charm")
     with pytest.raises(RuleViolation):
         act(sequence, "equip", owner, stored_item=stored.pk, warrior=guards.pk)
-
-
-def test_undo_of_trading_restores_roster_and_treasury(duel):
-    reavers = duel["reavers"]
-    captain, _, _ = warriors(reavers)
-    sequence, owner = at_step(duel, 9)
-    state = roster_state(reavers)
-    sack = sack_with_room(reavers)
-    act(sequence, "move", owner, source=chest(reavers).pk, target=sack.pk, gold=10)
-    act(sequence, "buy_container", owner, kind="backpack", pay_from=chest(reavers).pk)
-    backpack = reavers.containers.get(kind="backpack")
-    act(sequence, "move", owner, source=chest(reavers).pk, target=backpack.pk, gold=5)
-    act(sequence, "unequip", owner, owned=captain.items.get(item__key="sword").pk,
-        target=backpack.pk)  # fmt: skip
-    sequences.complete_step(sequence, actor=owner, step=9)
-
-    sequences.undo_last_step(sequence, actor=owner)
-
-    after = roster_state(reavers)
-    # The bought backpack stays in the books (its ledger is append-only), marked sold.
-    backpack.refresh_from_db()
-    assert backpack.status == "sold" and backpack.is_empty
-    after["containers"] = [c for c in after["containers"] if c[0] != backpack.pk]
-    assert {k: v for k, v in after.items() if k != "items"} == {
-        k: v for k, v in state.items() if k != "items"
-    }
-    assert sorted(i[1:] for i in after["items"]) == sorted(i[1:] for i in state["items"])
-    assert not treasury.ledger_mismatches()
-
-
-def test_each_action_of_a_step_is_a_row_of_its_own(duel):
-    """An action writes its own changes and lines (``StepAction``) and never rewrites the
-    earlier ones; the record counts the changes, and the done step's summary is its actions'
-    lines in order."""
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 9)
-    sack = sack_with_room(reavers)
-    said = [act(sequence, "move", owner, source=chest(reavers).pk, target=sack.pk, gold=10)]
-    record = sequence.records.get(step=9, undone_at__isnull=True)
-    first = list(record.actions.values_list("pk", "journal", "summary"))
-    said.append(act(sequence, "move", owner, source=sack.pk, target=chest(reavers).pk, gold=4))
-    sequences.complete_step(sequence, actor=owner, step=9)
-
-    actions = list(record.actions.values_list("pk", "journal", "summary"))
-    assert actions[:1] == first  # untouched by the later actions
-    assert len(actions) == 2  # finishing the step changed and said nothing here
-    # A move's journal: its two ledger lines, nothing of the other move.
-    for _, journal, _ in actions:
-        assert [op["op"] for op in journal] == ["ledger"] and len(journal[0]["pks"]) == 2
-    record.refresh_from_db()
-    assert record.changes == 2 and record.completed_by == owner
-    assert record.journal() == [op for _, journal, _ in actions for op in journal]
-    sequence.refresh_progress()
-    shown = sequences.live_records(sequence).get(step=9).summary
-    assert shown == "\n".join(said) and said[0] and said[1]
-    # Each sack by its number (several of one kind), and nothing said of a zero.
-    assert said == [f"Moved 10 gc from the Treasure Chest to the {sack}.",
-                    f"Moved 4 gc from the {sack} to the Treasure Chest."]  # fmt: skip
-    assert str(sack).startswith("Large Sack ") and str(sack)[-1].isdigit()
 
 
 # --- Step 10 and the whole sequence --------------------------------------------------------
@@ -193,24 +228,6 @@ def test_a_treasury_step_posted_again_changes_nothing(duel):
         sequences.act(sequence, actor=owner, step=5, action="add_veterans", values={})
 
 
-def test_stray_input_is_refused_with_a_reason(duel):
-    sequence, owner = at_step(duel, 9)
-    with pytest.raises(RuleViolation, match="whole number"):
-        act(sequence, "move", owner, source="pile", target="pile", gold="lots")
-    with pytest.raises(RuleViolation, match="Choose one of your containers"):
-        act(sequence, "move", owner, source=999999, target="pile", gold=1)
-    theirs = chest(duel["scourge"]).pk
-    with pytest.raises(RuleViolation, match="Choose one of your containers"):
-        act(sequence, "move", owner, source=chest(duel["reavers"]).pk, target=theirs, gold=1)
-    with pytest.raises(RuleViolation, match="Choose one of your containers"):
-        act(sequence, "store", owner, target=theirs, gold=1)
-    with pytest.raises(RuleViolation, match="Choose a container to store it in"):
-        act(sequence, "store", owner, target=pile(duel["reavers"]).pk, gold=1)
-    with pytest.raises(RuleViolation, match="Nothing to do"):
-        act(sequence, "explode", owner)
-    assert not LedgerEntry.objects.filter(step=9).exists()
-
-
 def test_the_opponents_stored_items_are_out_of_reach(duel):
     """A stored item of the opponent cannot be equipped or sold by the Reavers."""
     scourge = duel["scourge"]
@@ -224,17 +241,3 @@ def test_the_opponents_stored_items_are_out_of_reach(duel):
         act(sequence, "move_item", owner, stored_item=theirs.pk, target=chest(reavers).pk)
     assert StoredItem.objects.get(pk=theirs.pk).container.warband == scourge
     assert WarriorItem.objects.filter(warrior=captain, item__key="sword").count() == 1
-
-
-def test_a_second_backpack_bought_in_step_9_is_numbered_as_one_bought_anywhere(duel):
-    """Two backpacks read "Backpack 1" and "Backpack 2" on every form, whether bought on the
-    treasury page or in the sequence (as the carried-items form then tells them apart)."""
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 9)
-    sack = sack_with_room(reavers)
-
-    act(sequence, "buy_container", owner, kind="backpack", pay_from=sack.pk)
-    act(sequence, "buy_container", owner, kind="backpack", pay_from=sack.pk)
-
-    backpacks = reavers.containers.filter(kind="backpack").order_by("pk")
-    assert [str(b) for b in backpacks] == ["Backpack 1", "Backpack 2"]

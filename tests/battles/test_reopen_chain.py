@@ -37,52 +37,61 @@ def live_steps(sequence) -> list[int]:
 # --- Later steps: listed, then undone with it ------------------------------------------------
 
 
-def test_reopening_lists_the_later_steps_it_undoes_latest_first_and_changes_nothing(client, duel):
-    sequence, _ = at_step(duel, 5)
-    sequences.prepare(sequence)  # step 5's rolls, listed as it became current
-    client.force_login(duel["organiser"])
-    before = fingerprint()
+class TestAtStep5:
+    """The Reavers at step 5, played once for the class."""
 
-    response = reopen(client, sequence, step=2, current=5, reason="Misread the scenario")
+    AT_STEP = 5
 
-    body = response.content.decode()
-    assert response.status_code == 200
-    assert "Reopen step 2: Experience?" in body
-    listed = [body.index(f"<li>Step {n}: ") for n in (4, 3)] + [body.index("<li>then step 2")]
-    assert listed == sorted(listed)  # step 4, then 3, then 2 itself
-    assert '<input type="hidden" name="confirmed" value="1">' in body
-    assert 'name="reason" value="Misread the scenario"' in body
-    assert fingerprint() == before
-    sequence.refresh_from_db()
-    assert sequence.current_step == 5
+    def test_reopening_lists_the_later_steps_it_undoes_latest_first_and_changes_nothing(
+        self, reavers_at, client, duel
+    ):
+        sequence, _ = reavers_at
+        sequences.prepare(sequence)  # step 5's rolls, listed as it became current
+        client.force_login(duel["organiser"])
+        before = fingerprint()
 
+        response = reopen(client, sequence, step=2, current=5, reason="Misread the scenario")
 
-def test_a_confirmed_reopening_undoes_the_later_steps_latest_first_then_the_step(client, duel):
-    sequence, _ = at_step(duel, 5)
-    done = {r.step: r.pk for r in sequence.records.filter(undone_at__isnull=True)}
-    client.force_login(duel["organiser"])
+        body = response.content.decode()
+        assert response.status_code == 200
+        assert "Reopen step 2: Experience?" in body
+        listed = [body.index(f"<li>Step {n}: ") for n in (4, 3)] + [body.index("<li>then step 2")]
+        assert listed == sorted(listed)  # step 4, then 3, then 2 itself
+        assert '<input type="hidden" name="confirmed" value="1">' in body
+        assert 'name="reason" value="Misread the scenario"' in body
+        assert fingerprint() == before
+        sequence.refresh_from_db()
+        assert sequence.current_step == 5
 
-    response = reopen(client, sequence, step=2, current=5, reason="Misread", confirmed=1)
+    def test_a_confirmed_reopening_undoes_the_later_steps_latest_first_then_the_step(
+        self, reavers_at, client, duel
+    ):
+        sequence, _ = reavers_at
+        done = {r.step: r.pk for r in sequence.records.filter(undone_at__isnull=True)}
+        client.force_login(duel["organiser"])
 
-    assert response.status_code == 200
-    sequence.refresh_from_db()
-    assert sequence.current_step == 2
-    assert live_steps(sequence) == [0, 1]
-    undone = StepRecord.objects.filter(pk__in=[done[2], done[3], done[4]]).order_by("undone_at")
-    assert [r.step for r in undone] == [4, 3, 2]
-    assert {r.reason for r in undone} == {"Misread"}
-    assert not treasury.ledger_mismatches()
+        response = reopen(client, sequence, step=2, current=5, reason="Misread", confirmed=1)
 
+        assert response.status_code == 200
+        sequence.refresh_from_db()
+        assert sequence.current_step == 2
+        assert live_steps(sequence) == [0, 1]
+        undone = StepRecord.objects.filter(pk__in=[done[2], done[3], done[4]]).order_by("undone_at")
+        assert [r.step for r in undone] == [4, 3, 2]
+        assert {r.reason for r in undone} == {"Misread"}
+        assert not treasury.ledger_mismatches()
 
-def test_the_last_step_done_is_reopened_at_once_with_nothing_later_to_undo(client, duel):
-    sequence, _ = at_step(duel, 5)
-    client.force_login(duel["organiser"])
+    def test_the_last_step_done_is_reopened_at_once_with_nothing_later_to_undo(
+        self, reavers_at, client, duel
+    ):
+        sequence, _ = reavers_at
+        client.force_login(duel["organiser"])
 
-    response = reopen(client, sequence, step=4, current=5, reason="Misread")
+        response = reopen(client, sequence, step=4, current=5, reason="Misread")
 
-    assert response.status_code == 200 and "Reopen step 4" not in response.content.decode()
-    sequence.refresh_from_db()
-    assert sequence.current_step == 4
+        assert response.status_code == 200 and "Reopen step 4" not in response.content.decode()
+        sequence.refresh_from_db()
+        assert sequence.current_step == 4
 
 
 def test_a_confirmation_drawn_before_the_sequence_moved_on_changes_nothing(client, duel):

@@ -54,65 +54,109 @@ def test_the_owner_plays_a_step_and_gets_the_next_one_back(client, duel):
     assert '<div id="step-panel"' in response.content.decode()
 
 
-def test_a_step_posted_twice_applies_once_and_says_so(client, duel):
-    reavers = duel["reavers"]
-    sequence = play_to(sequence_of(battle_of(duel), reavers), 4, reavers.owner)
-    client.force_login(reavers.owner)
+class TestAtStep4:
+    """The Reavers at step 4, played once for the class."""
 
-    first = post(client, "sequence_complete", sequence, {"step": 4})
-    second = post(client, "sequence_complete", sequence, {"step": 4})
+    AT_STEP = 4
 
-    assert first.status_code == 200 and second.status_code == 422
-    assert "already done: nothing changed" in second.content.decode()
-    sequence.refresh_from_db()
-    assert sequence.current_step == 5
-    assert sequence.records.filter(step=4, undone_at__isnull=True).count() == 1
+    def test_a_step_posted_twice_applies_once_and_says_so(self, reavers_at, client, duel):
+        reavers = duel["reavers"]
+        sequence, _ = reavers_at
+        client.force_login(reavers.owner)
+
+        first = post(client, "sequence_complete", sequence, {"step": 4})
+        second = post(client, "sequence_complete", sequence, {"step": 4})
+
+        assert first.status_code == 200 and second.status_code == 422
+        assert "already done: nothing changed" in second.content.decode()
+        sequence.refresh_from_db()
+        assert sequence.current_step == 5
+        assert sequence.records.filter(step=4, undone_at__isnull=True).count() == 1
+
+    def test_bad_input_is_refused_with_its_reason_and_changes_nothing(
+        self, reavers_at, client, duel
+    ):
+        reavers = duel["reavers"]
+        sequence, _ = reavers_at
+        before = LedgerEntry.objects.count()
+        client.force_login(reavers.owner)
+
+        response = post(
+            client, "sequence_act", sequence,
+            {"step": 4, "action": "sell", "shards": "lots", "into": "pile"},
+        )  # fmt: skip
+
+        assert response.status_code == 422
+        assert "Shards to sell: give a whole number." in response.content.decode()
+        assert LedgerEntry.objects.count() == before
+        response = post(client, "sequence_act", sequence, {"step": "four", "action": "sell"})
+        assert response.status_code == 422 and "out of date" in response.content.decode()
+
+    def test_who_may_open_and_play_a_sequence(self, reavers_at, client, duel, django_user_model):
+        sequence, _ = reavers_at
+        stranger = django_user_model.objects.create_user("stranger", password="x" * 12)
+
+        assert page(client, sequence, stranger).status_code == 404
+        assert page(client, sequence, duel["bystander"]).status_code == 403
+        assert page(client, sequence, duel["scourge"].owner).status_code == 403
+        assert page(client, sequence, duel["organiser"]).status_code == 200
+        for user in (duel["scourge"].owner, duel["organiser"]):
+            response = post(client, "sequence_complete", sequence, {"step": 4}, user)
+            assert response.status_code == 403
+        sequence.refresh_from_db()
+        assert sequence.current_step == 4
 
 
-def test_bad_input_is_refused_with_its_reason_and_changes_nothing(client, duel):
-    reavers = duel["reavers"]
-    sequence = play_to(sequence_of(battle_of(duel), reavers), 4, reavers.owner)
-    before = LedgerEntry.objects.count()
-    client.force_login(reavers.owner)
+class TestAtStep9:
+    """The Reavers at step 9, played once for the class."""
 
-    response = post(client, "sequence_act", sequence,
-                    {"step": 4, "action": "sell", "shards": "lots", "into": "pile"})  # fmt: skip
+    AT_STEP = 9
 
-    assert response.status_code == 422
-    assert "Shards to sell: give a whole number." in response.content.decode()
-    assert LedgerEntry.objects.count() == before
-    response = post(client, "sequence_act", sequence, {"step": "four", "action": "sell"})
-    assert response.status_code == 422 and "out of date" in response.content.decode()
+    def test_an_action_of_the_step_answers_with_the_step_alone(self, reavers_at, client, duel):
+        """An action changes nothing in the list of steps: its answer is the step's part only,
+        swapped in place of the page's (HX-Retarget), and a second post of the same form gets the
+        same answer without moving the gold again."""
+        reavers = duel["reavers"]
+        sequence, _ = reavers_at
+        boxes = sorted(
+            (c for c in treasury.held_containers(reavers) if c.kind != "loose"),
+            key=lambda c: c.gold_crowns,
+        )
+        rich, other = boxes[-1], boxes[0]
+        client.force_login(reavers.owner)
+        data = {"step": 9, "action": "move", "source": rich.pk, "target": other.pk, "gold": 1,
+                "wyrdstone": 0, "form_token": "6f1b2a52-3c1e-4f7e-9a51-0d6c3f1e2b7a"}  # fmt: skip
 
+        first = post(client, "sequence_act", sequence, data)
+        again = post(client, "sequence_act", sequence, data)
 
-def test_an_action_of_the_step_answers_with_the_step_alone(client, duel):
-    """An action changes nothing in the list of steps: its answer is the step's part only,
-    swapped in place of the page's (HX-Retarget), and a second post of the same form gets the
-    same answer without moving the gold again."""
-    reavers = duel["reavers"]
-    sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)
-    boxes = sorted(
-        (c for c in treasury.held_containers(reavers) if c.kind != "loose"),
-        key=lambda c: c.gold_crowns,
-    )
-    rich, other = boxes[-1], boxes[0]
-    client.force_login(reavers.owner)
-    data = {"step": 9, "action": "move", "source": rich.pk, "target": other.pk, "gold": 1,
-            "wyrdstone": 0, "form_token": "6f1b2a52-3c1e-4f7e-9a51-0d6c3f1e2b7a"}  # fmt: skip
+        assert first.status_code == again.status_code == 200
+        for response in (first, again):
+            assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#step-body", "outerHTML")
+        html = first.content.decode()
+        assert (
+            html.lstrip().startswith('<section id="step-body"') and 'aria-label="Steps"' not in html
+        )
+        assert f'<option value="{rich.pk}">' in html and "Step 9:" in html
+        assert "Undo step 8" not in html  # the step has started: the earlier one stays done
+        assert again.content == first.content and again["X-Replayed"] == "1"
+        moved = LedgerEntry.objects.filter(container=other, reason="transfer", amount=1).count()
+        assert moved == 1
 
-    first = post(client, "sequence_act", sequence, data)
-    again = post(client, "sequence_act", sequence, data)
+    def test_undo_from_two_tabs_undoes_one_step(self, reavers_at, client, duel):
+        reavers = duel["reavers"]
+        sequence, _ = reavers_at
+        client.force_login(reavers.owner)
+        page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
+        assert "Undo step 8" in page
 
-    assert first.status_code == again.status_code == 200
-    for response in (first, again):
-        assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#step-body", "outerHTML")
-    html = first.content.decode()
-    assert html.lstrip().startswith('<section id="step-body"') and 'aria-label="Steps"' not in html
-    assert f'<option value="{rich.pk}">' in html and "Step 9:" in html
-    assert "Undo step 8" not in html  # the step has started: the earlier one stays done
-    assert again.content == first.content and again["X-Replayed"] == "1"
-    moved = LedgerEntry.objects.filter(container=other, reason="transfer", amount=1).count()
-    assert moved == 1
+        first = post(client, "sequence_undo", sequence, {"step": 8})
+        second = post(client, "sequence_undo", sequence, {"step": 8})
+
+        assert first.status_code == 200 and second.status_code == 422
+        assert "not the last step done any more" in second.content.decode()
+        sequence.refresh_from_db()
+        assert sequence.current_step == 8
 
 
 @pytest.mark.parametrize("step", [3, 4, 5, 6, 7, 8, 9, 10])
@@ -164,22 +208,6 @@ def test_every_list_of_containers_names_the_hero_who_carries_a_pouch(client, due
         assert (str(pouch.pk), shown) in pay_from
         assert pay_from[0] == ("", "Any container with enough (or several together)")
         assert all(label != "(empty)" and "(empty)" not in label for _, label in pay_from)
-
-
-def test_who_may_open_and_play_a_sequence(client, duel, django_user_model):
-    reavers = duel["reavers"]
-    sequence = play_to(sequence_of(battle_of(duel), reavers), 4, reavers.owner)
-    stranger = django_user_model.objects.create_user("stranger", password="x" * 12)
-
-    assert page(client, sequence, stranger).status_code == 404
-    assert page(client, sequence, duel["bystander"]).status_code == 403
-    assert page(client, sequence, duel["scourge"].owner).status_code == 403
-    assert page(client, sequence, duel["organiser"]).status_code == 200
-    for user in (duel["scourge"].owner, duel["organiser"]):
-        response = post(client, "sequence_complete", sequence, {"step": 4}, user)
-        assert response.status_code == 403
-    sequence.refresh_from_db()
-    assert sequence.current_step == 4
 
 
 def test_an_organiser_follows_the_treasury_steps_by_name_only(client, duel):
@@ -306,22 +334,6 @@ def test_rolls_made_before_a_question_say_what_they_decided_once_it_is_answered(
     ]  # fmt: skip
     assert all("Dice 6 2 3 = 11; Wyrdstone Hunter (Brandt): re-rolled 1 into 6" in r
                for _, r in results)  # fmt: skip
-
-
-def test_undo_from_two_tabs_undoes_one_step(client, duel):
-    reavers = duel["reavers"]
-    sequence = play_to(sequence_of(battle_of(duel), reavers), 9, reavers.owner)
-    client.force_login(reavers.owner)
-    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
-    assert "Undo step 8" in page
-
-    first = post(client, "sequence_undo", sequence, {"step": 8})
-    second = post(client, "sequence_undo", sequence, {"step": 8})
-
-    assert first.status_code == 200 and second.status_code == 422
-    assert "not the last step done any more" in second.content.decode()
-    sequence.refresh_from_db()
-    assert sequence.current_step == 8
 
 
 # --- A refused reopening names no secret ---------------------------------------------------

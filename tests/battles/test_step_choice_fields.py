@@ -47,47 +47,58 @@ def post(client, url, data):
     return response, unescape(response.content.decode())
 
 
-def test_the_hire_select_offers_the_list_with_what_may_not_be_hired_disabled(client, duel):
-    sequence, owner = at_step(duel, 8)
-    client.force_login(owner)
+class TestAtStep8:
+    """The Reavers at step 8, played once for the class."""
 
-    page = unescape(client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode())
+    AT_STEP = 8
 
-    select = re.search(r'<select[^>]*name="warrior_type".*?</select>', page, re.S)[0]
-    assert "required" in select.split(">")[0]
-    assert '<option value="" selected>Choose…</option>' in select
-    assert re.search(r'<option value="\d+">Youngblood, 15 gc</option>', select)
-    # A hero type at its maximum (the captain) is offered disabled, with why.
-    assert re.search(r'<option value="\d+" disabled>Mercenary Captain, \d+ gc \(', select)
+    def test_the_hire_select_offers_the_list_with_what_may_not_be_hired_disabled(
+        self, reavers_at, client, duel
+    ):
+        sequence, owner = reavers_at
+        client.force_login(owner)
 
+        page = unescape(client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode())
 
-def test_a_refused_warrior_type_is_told_beside_its_select_and_changes_nothing(client, duel):
-    sequence, owner = at_step(duel, 8)
-    client.force_login(owner)
-    before = fingerprint()
+        select = re.search(r'<select[^>]*name="warrior_type".*?</select>', page, re.S)[0]
+        assert "required" in select.split(">")[0]
+        assert '<option value="" selected>Choose…</option>' in select
+        assert re.search(r'<option value="\d+">Youngblood, 15 gc</option>', select)
+        # A hero type at its maximum (the captain) is offered disabled, with why.
+        assert re.search(r'<option value="\d+" disabled>Mercenary Captain, \d+ gc \(', select)
 
-    posted = {"step": 8, "action": "hire", "warrior_type": "", "name": "Kurt"}
-    response, html = post(client, reverse("sequence_act", args=[sequence.pk]), posted)
+    def test_a_refused_warrior_type_is_told_beside_its_select_and_changes_nothing(
+        self, reavers_at, client, duel
+    ):
+        sequence, owner = reavers_at
+        client.force_login(owner)
+        before = fingerprint()
 
-    assert response.status_code == 422
-    assert beside_select(html, "warrior_type") == "Choose a warrior type of your list."
-    assert alerts(html) == ["Choose a warrior type of your list."]
-    assert re.search(r'name="name"[^>]*value="Kurt"|value="Kurt"[^>]*name="name"', html)
-    assert fingerprint() == before
+        posted = {"step": 8, "action": "hire", "warrior_type": "", "name": "Kurt"}
+        response, html = post(client, reverse("sequence_act", args=[sequence.pk]), posted)
 
+        assert response.status_code == 422
+        assert beside_select(html, "warrior_type") == "Choose a warrior type of your list."
+        assert alerts(html) == ["Choose a warrior type of your list."]
+        assert re.search(r'name="name"[^>]*value="Kurt"|value="Kurt"[^>]*name="name"', html)
+        assert fingerprint() == before
 
-def test_a_refused_sale_is_told_beside_its_item_select_and_changes_nothing(client, duel):
-    sequence, owner = at_step(duel, 8)
-    client.force_login(owner)
-    before = fingerprint()
+    def test_a_refused_sale_is_told_beside_its_item_select_and_changes_nothing(
+        self, reavers_at, client, duel
+    ):
+        sequence, owner = reavers_at
+        client.force_login(owner)
+        before = fingerprint()
 
-    response, html = post(client, reverse("sequence_act", args=[sequence.pk]),
-                          {"step": 8, "action": "sell", "what": "", "into": "pile"})  # fmt: skip
+        response, html = post(
+            client, reverse("sequence_act", args=[sequence.pk]),
+            {"step": 8, "action": "sell", "what": "", "into": "pile"},
+        )  # fmt: skip
 
-    assert response.status_code == 422
-    assert beside_select(html, "what") == "Choose an item to sell."
-    assert alerts(html) == ["Choose an item to sell."]
-    assert fingerprint() == before
+        assert response.status_code == 422
+        assert beside_select(html, "what") == "Choose an item to sell."
+        assert alerts(html) == ["Choose an item to sell."]
+        assert fingerprint() == before
 
 
 def test_dice_too_long_for_the_post_are_told_beside_the_rows_dice(client, duel):

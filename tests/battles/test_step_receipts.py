@@ -35,17 +35,97 @@ def smallest_sack(warband):
 # --- Step 8: receipts ----------------------------------------------------------------------
 
 
-def test_a_step_8_purchase_gives_a_receipt_naming_the_container_paid_from(client, duel):
-    reavers = duel["reavers"]
-    _, brandt, _ = warriors(reavers)
-    sequence, owner = at_step(duel, 8)
-    sword = Item.objects.get(key="sword").name
+class TestAtStep8:
+    """The Reavers at step 8, played once for the class."""
 
-    act(sequence, "buy", owner, warrior=brandt.pk, item="sword", pay_from=chest(reavers).pk)
+    AT_STEP = 8
 
-    line = f"Bought {sword} for Brandt: 10 gc from the Treasure Chest."
-    assert sequences.handler(8).page_context(sequence, owner)["receipts"] == [line]
-    assert line in page(client, sequence, owner)
+    def test_a_step_8_purchase_gives_a_receipt_naming_the_container_paid_from(
+        self, reavers_at, client, duel
+    ):
+        reavers = duel["reavers"]
+        _, brandt, _ = warriors(reavers)
+        sequence, owner = reavers_at
+        sword = Item.objects.get(key="sword").name
+
+        act(sequence, "buy", owner, warrior=brandt.pk, item="sword", pay_from=chest(reavers).pk)
+
+        line = f"Bought {sword} for Brandt: 10 gc from the Treasure Chest."
+        assert sequences.handler(8).page_context(sequence, owner)["receipts"] == [line]
+        assert line in page(client, sequence, owner)
+
+    def test_hires_buys_for_a_group_and_sales_each_give_a_line_in_order(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        _, _, guards = warriors(reavers)
+        sequence, owner = reavers_at
+        warrior_type = reavers.warband_type.warrior_types.get(key="warrior")
+        shield = Item.objects.get(key="shield").name
+        spear = Item.objects.get(key="spear").name
+        box = chest(reavers).pk
+
+        act(sequence, "hire", owner, warrior_type=warrior_type.pk, name="Guards", group_size=2,
+            pay_from=box)  # fmt: skip
+        act(sequence, "buy", owner, warrior=guards.pk, item="shield", pay_from=box)
+        owned = guards.items.get(item__key="spear")
+        act(sequence, "sell", owner, what=f"owned:{owned.pk}", into=box)
+
+        cost = warrior_type.cost * 2
+        assert sequence.state["receipts"]["8"] == [
+            f"Hired Guards ({warrior_type.name} ×2): {cost} gc from the Treasure Chest.",
+            f"Bought {shield} ×3 for Stadtwache: 15 gc from the Treasure Chest.",
+            f"Sold {spear} of Stadtwache: {Item.objects.get(key='spear').sale_price * 3} gc into "
+            "the Treasure Chest.",
+        ]
+
+    def test_the_receipt_comes_back_with_the_htmx_swap(self, reavers_at, client, duel):
+        reavers = duel["reavers"]
+        _, brandt, _ = warriors(reavers)
+        sequence, owner = reavers_at
+        client.force_login(owner)
+
+        response = client.post(
+            reverse("sequence_act", args=[sequence.pk]),
+            {"step": 8, "action": "buy", "warrior": brandt.pk, "item": "sword",
+             "pay_from": chest(reavers).pk},
+            headers=HTMX,
+        )  # fmt: skip
+
+        assert response.status_code == 200
+        assert response["HX-Retarget"] == "#step-body"
+        body = response.content.decode()
+        assert 'data-testid="receipts"' in body
+        assert "for Brandt: 10 gc from the Treasure Chest." in body
+
+    def test_undoing_step_8_takes_its_receipts_back(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        _, brandt, _ = warriors(reavers)
+        sequence, owner = reavers_at
+        act(sequence, "buy", owner, warrior=brandt.pk, item="sword", pay_from=chest(reavers).pk)
+        sequences.complete_step(sequence, actor=owner, step=8)
+
+        sequences.undo_last_step(sequence, actor=owner, step=8)
+
+        sequence.refresh_from_db()
+        assert sequence.current_step == 8
+        assert sequences.handler(8).page_context(sequence, owner)["receipts"] == []
+
+    def test_nobody_but_the_owner_sees_a_receipt(self, reavers_at, client, duel):
+        """The opponent follows the sequence on the battle page, the organiser (who may not see
+        the treasury) on the sequence page: neither reads what was bought from which container."""
+        reavers = duel["reavers"]
+        _, brandt, _ = warriors(reavers)
+        sequence, owner = reavers_at
+        act(sequence, "buy", owner, warrior=brandt.pk, item="sword", pay_from=chest(reavers).pk)
+        battle = sequence.participant.battle
+
+        client.force_login(duel["scourge"].owner)
+        opponent = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
+        organiser = page(client, sequence, duel["organiser"])
+
+        for shown in (opponent, organiser):
+            assert "from the Treasure Chest" not in shown
+            assert "receipts" not in shown
+        assert "Step 8" in organiser  # he follows it, by name only
 
 
 def test_a_price_paid_from_two_containers_names_both(duel):
@@ -64,83 +144,6 @@ def test_a_price_paid_from_two_containers_names_both(duel):
     assert sequence.state["receipts"]["8"] == [
         f"Bought {sword} for Captain Adler: 10 gc: 4 from the {sack}, 6 from the {first}."
     ]
-
-
-def test_hires_buys_for_a_group_and_sales_each_give_a_line_in_order(duel):
-    reavers = duel["reavers"]
-    _, _, guards = warriors(reavers)
-    sequence, owner = at_step(duel, 8)
-    warrior_type = reavers.warband_type.warrior_types.get(key="warrior")
-    shield = Item.objects.get(key="shield").name
-    spear = Item.objects.get(key="spear").name
-    box = chest(reavers).pk
-
-    act(sequence, "hire", owner, warrior_type=warrior_type.pk, name="Guards", group_size=2,
-        pay_from=box)  # fmt: skip
-    act(sequence, "buy", owner, warrior=guards.pk, item="shield", pay_from=box)
-    owned = guards.items.get(item__key="spear")
-    act(sequence, "sell", owner, what=f"owned:{owned.pk}", into=box)
-
-    cost = warrior_type.cost * 2
-    assert sequence.state["receipts"]["8"] == [
-        f"Hired Guards ({warrior_type.name} ×2): {cost} gc from the Treasure Chest.",
-        f"Bought {shield} ×3 for Stadtwache: 15 gc from the Treasure Chest.",
-        f"Sold {spear} of Stadtwache: {Item.objects.get(key='spear').sale_price * 3} gc into "
-        "the Treasure Chest.",
-    ]
-
-
-def test_the_receipt_comes_back_with_the_htmx_swap(client, duel):
-    reavers = duel["reavers"]
-    _, brandt, _ = warriors(reavers)
-    sequence, owner = at_step(duel, 8)
-    client.force_login(owner)
-
-    response = client.post(
-        reverse("sequence_act", args=[sequence.pk]),
-        {"step": 8, "action": "buy", "warrior": brandt.pk, "item": "sword",
-         "pay_from": chest(reavers).pk},
-        headers=HTMX,
-    )  # fmt: skip
-
-    assert response.status_code == 200
-    assert response["HX-Retarget"] == "#step-body"
-    body = response.content.decode()
-    assert 'data-testid="receipts"' in body
-    assert "for Brandt: 10 gc from the Treasure Chest." in body
-
-
-def test_undoing_step_8_takes_its_receipts_back(duel):
-    reavers = duel["reavers"]
-    _, brandt, _ = warriors(reavers)
-    sequence, owner = at_step(duel, 8)
-    act(sequence, "buy", owner, warrior=brandt.pk, item="sword", pay_from=chest(reavers).pk)
-    sequences.complete_step(sequence, actor=owner, step=8)
-
-    sequences.undo_last_step(sequence, actor=owner, step=8)
-
-    sequence.refresh_from_db()
-    assert sequence.current_step == 8
-    assert sequences.handler(8).page_context(sequence, owner)["receipts"] == []
-
-
-def test_nobody_but_the_owner_sees_a_receipt(client, duel):
-    """The opponent follows the sequence on the battle page, the organiser (who may not see
-    the treasury) on the sequence page: neither reads what was bought from which container."""
-    reavers = duel["reavers"]
-    _, brandt, _ = warriors(reavers)
-    sequence, owner = at_step(duel, 8)
-    act(sequence, "buy", owner, warrior=brandt.pk, item="sword", pay_from=chest(reavers).pk)
-    battle = sequence.participant.battle
-
-    client.force_login(duel["scourge"].owner)
-    opponent = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
-    organiser = page(client, sequence, duel["organiser"])
-
-    for shown in (opponent, organiser):
-        assert "from the Treasure Chest" not in shown
-        assert "receipts" not in shown
-    assert "Step 8" in organiser  # he follows it, by name only
 
 
 # --- Step 6: receipts and rarity modifiers -------------------------------------------------
@@ -188,29 +191,33 @@ def test_rarity_modifiers_name_the_lists_own_bonus_only(key, expected):
 # --- Step 10: the rating before and after --------------------------------------------------
 
 
-def test_step_10_shows_the_rating_before_the_battle_and_now(client, duel):
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 10)
-    before = sequence.participant.rating_before
-    now = warband_services.ratings_of([reavers])[reavers.pk]
-    assert now > before  # the experience of step 2 counts
+class TestAtStep10:
+    """The Reavers at step 10, played once for the class."""
 
-    shown = page(client, sequence, owner)
+    AT_STEP = 10
 
-    assert 'data-testid="rating-change"' in shown
-    assert f"<td>{before}</td><td>{now}</td><td>+{now - before}</td>" in shown
+    def test_step_10_shows_the_rating_before_the_battle_and_now(self, reavers_at, client, duel):
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+        before = sequence.participant.rating_before
+        now = warband_services.ratings_of([reavers])[reavers.pk]
+        assert now > before  # the experience of step 2 counts
 
+        shown = page(client, sequence, owner)
 
-def test_finishing_step_10_keeps_both_ratings_in_its_summary(duel):
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 10)
-    before = sequence.participant.rating_before
+        assert 'data-testid="rating-change"' in shown
+        assert f"<td>{before}</td><td>{now}</td><td>+{now - before}</td>" in shown
 
-    sequences.complete_step(sequence, actor=owner, step=10)
+    def test_finishing_step_10_keeps_both_ratings_in_its_summary(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+        before = sequence.participant.rating_before
 
-    now = warband_services.ratings_of([reavers])[reavers.pk]
-    summary = sequences.live_records(sequence).get(step=10).summary
-    assert summary == f"Rating {now}. Before the battle: {before}."
+        sequences.complete_step(sequence, actor=owner, step=10)
+
+        now = warband_services.ratings_of([reavers])[reavers.pk]
+        summary = sequences.live_records(sequence).get(step=10).summary
+        assert summary == f"Rating {now}. Before the battle: {before}."
 
 
 # --- Step 2: the gains stay on screen -------------------------------------------------------

@@ -62,26 +62,37 @@ def test_wyrdstone_sells_once_at_the_table_price_for_the_warband_size(duel):
     assert sorted(sale.values_list("kind", "amount")) == [("gold", 70), ("wyrdstone", -3)]
 
 
-def test_selling_more_shards_than_held_is_refused(duel):
-    sequence, owner = at_step(duel, 4)
-    with pytest.raises(RuleViolation, match="holds 2 wyrdstone"):
-        act(sequence, "sell", owner, shards=3, into="pile")
-    assert not sequence.state.get("wyrdstone_sold")
+class TestAtStep4:
+    """The Reavers at step 4, played once for the class."""
 
+    AT_STEP = 4
 
-def test_a_sale_that_fits_no_container_says_to_sell_into_not_stored_yet(duel):
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 4)  # chest 100 gc, sacks 50, 50, 50, 27; 2 shards found
-    with pytest.raises(
-        RuleViolation, match=r"\(that would make 155\)\. Room left: Large Sack 4 23"
-    ):
-        act(sequence, "sell", owner, shards=2, into=chest(reavers).pk)
-    last = reavers.containers.filter(kind="large_sack").order_by("pk").last()
-    treasury.add_treasure(last, gold=23, reason="income")
+    def test_selling_more_shards_than_held_is_refused(self, reavers_at, duel):
+        sequence, owner = reavers_at
+        with pytest.raises(RuleViolation, match="holds 2 wyrdstone"):
+            act(sequence, "sell", owner, shards=3, into="pile")
+        assert not sequence.state.get("wyrdstone_sold")
 
-    with pytest.raises(RuleViolation, match="sell into “not stored yet” instead, spend it in"):
-        act(sequence, "sell", owner, shards=2, into=chest(reavers).pk)
-    assert "into the unstored treasure" in act(sequence, "sell", owner, shards=2, into="pile")
+    def test_a_sale_that_fits_no_container_says_to_sell_into_not_stored_yet(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at  # chest 100 gc, sacks 50, 50, 50, 27; 2 shards found
+        with pytest.raises(
+            RuleViolation, match=r"\(that would make 155\)\. Room left: Large Sack 4 23"
+        ):
+            act(sequence, "sell", owner, shards=2, into=chest(reavers).pk)
+        last = reavers.containers.filter(kind="large_sack").order_by("pk").last()
+        treasury.add_treasure(last, gold=23, reason="income")
+
+        with pytest.raises(RuleViolation, match="sell into “not stored yet” instead, spend it in"):
+            act(sequence, "sell", owner, shards=2, into=chest(reavers).pk)
+        assert "into the unstored treasure" in act(sequence, "sell", owner, shards=2, into="pile")
+
+    def test_no_experienced_group_means_no_veterans_roll(self, reavers_at, duel):
+        sequence, owner = reavers_at
+        duel["reavers"].warriors.filter(is_hero=False).update(experience=0)
+        sequence = play_to(sequence, 5, owner)  # its rolls listed as it is reached
+        assert sequence.current_step == 5
+        assert not sequence.tasks.filter(step=5).exists()
 
 
 # --- Step 5: veterans ----------------------------------------------------------------------
@@ -104,14 +115,6 @@ def test_veterans_join_an_experienced_group_within_the_roll(duel):
     guards.refresh_from_db()
     assert guards.group_size == 4
     assert gold(reavers) == before - (25 + 10 + 2 * 3)
-
-
-def test_no_experienced_group_means_no_veterans_roll(duel):
-    sequence, owner = at_step(duel, 4)
-    duel["reavers"].warriors.filter(is_hero=False).update(experience=0)
-    sequence = play_to(sequence, 5, owner)  # its rolls listed as it is reached
-    assert sequence.current_step == 5
-    assert not sequence.tasks.filter(step=5).exists()
 
 
 # --- Step 6: rare items --------------------------------------------------------------------
@@ -182,33 +185,39 @@ def test_a_rarity_roll_takes_the_modifier_its_label_shows(duel):
     assert older.result["total"] == 8
 
 
-def test_a_variable_price_is_rolled_once_and_a_rare_item_may_go_onto_a_hero(duel):
-    reavers = duel["reavers"]
-    captain, _, guards = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-    sequences.prepare(sequence)
-    task = sequence.tasks.get(step=6, warrior=captain)
-    roll(sequence, task, [5, 4], owner)  # 9
+class TestAtStep6:
+    """The Reavers at step 6, played once for the class."""
 
-    with pytest.raises(RuleViolation, match="one for each model"):
-        act(sequence, "buy_rare", owner, [1, 1, 1], task=task.pk, goods="item:holy_relic",
-            to=f"warrior:{guards.pk}")  # fmt: skip
-    act(sequence, "buy_rare", owner, [1, 2, 3], task=task.pk, goods="item:holy_relic",
-        to=f"warrior:{captain.pk}")  # fmt: skip
+    AT_STEP = 6
 
-    owned = captain.items.get(item__key="holy_relic")
-    assert owned.price_paid == 15 + 6
+    def test_a_variable_price_is_rolled_once_and_a_rare_item_may_go_onto_a_hero(
+        self, reavers_at, duel
+    ):
+        reavers = duel["reavers"]
+        captain, _, guards = warriors(reavers)
+        sequence, owner = reavers_at
+        sequences.prepare(sequence)
+        task = sequence.tasks.get(step=6, warrior=captain)
+        roll(sequence, task, [5, 4], owner)  # 9
 
+        with pytest.raises(RuleViolation, match="one for each model"):
+            act(sequence, "buy_rare", owner, [1, 1, 1], task=task.pk, goods="item:holy_relic",
+                to=f"warrior:{guards.pk}")  # fmt: skip
+        act(sequence, "buy_rare", owner, [1, 2, 3], task=task.pk, goods="item:holy_relic",
+            to=f"warrior:{captain.pk}")  # fmt: skip
 
-def test_a_rare_container_is_bought_with_a_rarity_roll(duel):
-    reavers = duel["reavers"]
-    captain, _, _ = warriors(reavers)
-    sequence, owner = at_step(duel, 6)
-    sequences.prepare(sequence)
-    task = sequence.tasks.get(step=6, warrior=captain)
-    roll(sequence, task, [4, 3], owner)  # 7: a mule may be found
-    act(sequence, "buy_rare", owner, task=task.pk, goods="container:pack_mule")
-    assert reavers.containers.filter(kind="pack_mule", status="held").exists()
+        owned = captain.items.get(item__key="holy_relic")
+        assert owned.price_paid == 15 + 6
+
+    def test_a_rare_container_is_bought_with_a_rarity_roll(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        captain, _, _ = warriors(reavers)
+        sequence, owner = reavers_at
+        sequences.prepare(sequence)
+        task = sequence.tasks.get(step=6, warrior=captain)
+        roll(sequence, task, [4, 3], owner)  # 7: a mule may be found
+        act(sequence, "buy_rare", owner, task=task.pk, goods="container:pack_mule")
+        assert reavers.containers.filter(kind="pack_mule", status="held").exists()
 
 
 # --- Step 7: hired swords ------------------------------------------------------------------
@@ -245,58 +254,61 @@ def test_a_hired_sword_not_paid_leaves(duel):
 # --- Step 8: recruits, common items, sales -------------------------------------------------
 
 
-def test_recruits_are_paid_from_the_treasury_and_buy_common_items_only(duel):
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 8)
-    before = gold(reavers)
-    marksman = reavers.warband_type.warrior_types.get(key="marksman")
+class TestAtStep8:
+    """The Reavers at step 8, played once for the class."""
 
-    act(sequence, "hire", owner, warrior_type=marksman.pk, name="Hawkeyes", group_size=2)
+    AT_STEP = 8
 
-    recruits = reavers.warriors.get(name="Hawkeyes")
-    assert (recruits.group_size, recruits.hired_at_creation) == (2, False)
-    assert gold(reavers) == before - 2 * marksman.cost
-    act(sequence, "buy", owner, warrior=recruits.pk, item="bow")
-    assert gold(reavers) == before - 2 * marksman.cost - 2 * 10
-    with pytest.raises(RuleViolation, match=r"Hochland long rifle is Rare 11: .* step 6"):
-        act(sequence, "buy", owner, warrior=recruits.pk, item="hochland_long_rifle")
-    assert LedgerEntry.objects.filter(reason="purchase", step=8).exists()
+    def test_recruits_are_paid_from_the_treasury_and_buy_common_items_only(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+        before = gold(reavers)
+        marksman = reavers.warband_type.warrior_types.get(key="marksman")
 
+        act(sequence, "hire", owner, warrior_type=marksman.pk, name="Hawkeyes", group_size=2)
 
-def test_hiring_beyond_the_list_limits_or_the_treasury_is_refused(duel):
-    reavers = duel["reavers"]
-    sequence, owner = at_step(duel, 8)
-    state = roster_state(reavers)
-    captain_type = reavers.warband_type.warrior_types.get(key="mercenary_captain")
-    with pytest.raises(RuleViolation, match="at most 1 Mercenary Captain"):
-        act(sequence, "hire", owner, warrior_type=captain_type.pk)
-    warrior_type = reavers.warband_type.warrior_types.get(key="warrior")
-    with pytest.raises(RuleViolation, match="groups of 1 to 5"):
-        act(sequence, "hire", owner, warrior_type=warrior_type.pk, group_size=6)
-    for container in reavers.containers.filter(gold_crowns__gt=0):
-        treasury.add_treasure(container, gold=-container.gold_crowns, reason="loss")
-    state = roster_state(reavers)
-    with pytest.raises(RuleViolation, match="costs 25 gc but the treasury holds only 0 gc"):
-        act(sequence, "hire", owner, warrior_type=warrior_type.pk, group_size=1)
-    assert roster_state(reavers) == state  # each refusal changed nothing
+        recruits = reavers.warriors.get(name="Hawkeyes")
+        assert (recruits.group_size, recruits.hired_at_creation) == (2, False)
+        assert gold(reavers) == before - 2 * marksman.cost
+        act(sequence, "buy", owner, warrior=recruits.pk, item="bow")
+        assert gold(reavers) == before - 2 * marksman.cost - 2 * 10
+        with pytest.raises(RuleViolation, match=r"Hochland long rifle is Rare 11: .* step 6"):
+            act(sequence, "buy", owner, warrior=recruits.pk, item="hochland_long_rifle")
+        assert LedgerEntry.objects.filter(reason="purchase", step=8).exists()
 
+    def test_hiring_beyond_the_list_limits_or_the_treasury_is_refused(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        sequence, owner = reavers_at
+        state = roster_state(reavers)
+        captain_type = reavers.warband_type.warrior_types.get(key="mercenary_captain")
+        with pytest.raises(RuleViolation, match="at most 1 Mercenary Captain"):
+            act(sequence, "hire", owner, warrior_type=captain_type.pk)
+        warrior_type = reavers.warband_type.warrior_types.get(key="warrior")
+        with pytest.raises(RuleViolation, match="groups of 1 to 5"):
+            act(sequence, "hire", owner, warrior_type=warrior_type.pk, group_size=6)
+        for container in reavers.containers.filter(gold_crowns__gt=0):
+            treasury.add_treasure(container, gold=-container.gold_crowns, reason="loss")
+        state = roster_state(reavers)
+        with pytest.raises(RuleViolation, match="costs 25 gc but the treasury holds only 0 gc"):
+            act(sequence, "hire", owner, warrior_type=warrior_type.pk, group_size=1)
+        assert roster_state(reavers) == state  # each refusal changed nothing
 
-def test_selling_pays_half_the_price_rounded_down(duel):
-    reavers = duel["reavers"]
-    _, champion, guards = warriors(reavers)
-    sequence, owner = at_step(duel, 8)
-    before = gold(reavers)
-    axe = champion.items.get(item__key="axe")  # 5 gc: sells for 2
-    act(sequence, "sell", owner, what=f"owned:{axe.pk}", into="pile")
-    assert gold(reavers) == before + 2
-    spears = guards.items.get(item__key="spear")  # 10 gc × 3 models
-    act(sequence, "sell", owner, what=f"owned:{spears.pk}", into="pile")
-    assert gold(reavers) == before + 2 + 15
-    manual = treasury.add_item(
-        chest(reavers), item=Item.objects.get(key="training_manual"), reason="income"
-    )
-    act(sequence, "sell", owner, what=f"stored:{manual.pk}", into="pile")
-    assert gold(reavers) == before + 2 + 15 + 100
+    def test_selling_pays_half_the_price_rounded_down(self, reavers_at, duel):
+        reavers = duel["reavers"]
+        _, champion, guards = warriors(reavers)
+        sequence, owner = reavers_at
+        before = gold(reavers)
+        axe = champion.items.get(item__key="axe")  # 5 gc: sells for 2
+        act(sequence, "sell", owner, what=f"owned:{axe.pk}", into="pile")
+        assert gold(reavers) == before + 2
+        spears = guards.items.get(item__key="spear")  # 10 gc × 3 models
+        act(sequence, "sell", owner, what=f"owned:{spears.pk}", into="pile")
+        assert gold(reavers) == before + 2 + 15
+        manual = treasury.add_item(
+            chest(reavers), item=Item.objects.get(key="training_manual"), reason="income"
+        )
+        act(sequence, "sell", owner, what=f"stored:{manual.pk}", into="pile")
+        assert gold(reavers) == before + 2 + 15 + 100
 
 
 # --- Step 8: a Wolfcloak is won in the hunt --------------------------------------------------
