@@ -14,6 +14,7 @@ from tests.factories import (
     mustered_warband,
 )
 from tests.helpers import FAST_PASSWORD_HASHERS, table_checksums
+from tests.matrix_answers import MatrixAnswers
 from tests.postgresql.base import KEPT_TABLES
 from tests.sharing import (
     MODULES_WITH_TRANSACTIONAL_TESTS,
@@ -177,3 +178,10 @@ def duel(_duel_built, db):
     """A campaign with an organiser and two mustered warbands, Reavers and Scourge: built once
     per module, rolled back to as built after every test (``tests.sharing.per_test``)."""
     return per_test(_duel_built, build_duel)
+
+
+@pytest.fixture(scope="session")
+def matrix_answers() -> MatrixAnswers:
+    """The URL matrix's crawls, made once per worker for the tests that read them
+    (``tests.matrix_answers``)."""
+    return MatrixAnswers()

@@ -53,9 +53,9 @@ from core.dice import ScriptedDice
 from tests.battles.test_recovery_dice import confirmed, declared
 from tests.factories import UserFactory, WarbandFactory, hire
 from tests.helpers import every_side_entered, reported
+from tests.matrix_answers import ROLES, build_scenario, path_for
 from tests.sharing import built_once
 from tests.test_bad_input import pages as step_pages
-from tests.test_url_matrix import ROLES, build_scenario, path_for
 from tests.urlwalk import iter_routes
 from warbands import treasury
 from warbands.export import warband_as_json

@@ -2,7 +2,8 @@
 
 The whole URLconf is walked as the owner of everything in it (GET, htmx GET and htmx POST)
 and as an anonymous visitor: every answer, page, partial, refusal or redirect, is
-``private, no-store`` and varies on the session cookie and ``HX-Request``.
+``private, no-store`` and varies on the session cookie and ``HX-Request``. The answers are the
+URL matrix's crawl's (``tests.matrix_answers``), shared with ``tests/test_url_matrix.py``.
 
 The app keeps no page cache of its own (a page cache that loses ``Vary: Cookie`` would hand
 one user's page to another); the last two tests put Django's own page cache in
@@ -16,30 +17,29 @@ import uuid
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_not_required
 from django.core.cache import caches
-from django.db import transaction
 from django.http import HttpResponse
 from django.urls import path, reverse
 from django.views.decorators.cache import cache_control
 
 from tests.factories import mustered_warband
+from tests.matrix_answers import GET, HTMX_GET, HTMX_POST, build_scenario
 from tests.sharing import built_once
-from tests.test_url_matrix import build_scenario, path_for
 from tests.urlwalk import iter_routes
 from warbands import treasury
 
 HTMX = {"HX-Request": "true"}
 
 
-def private(response) -> bool:
-    directives = {part.strip() for part in response.get("Cache-Control", "").split(",")}
+def private(headers) -> bool:
+    """``headers``: an answer, or the headers ``tests.matrix_answers`` recorded of one."""
+    directives = {part.strip() for part in headers.get("Cache-Control", "").split(",")}
     return {"private", "no-store"} <= directives
 
 
-def varies(response) -> set[str]:
-    return {part.strip().lower() for part in response.get("Vary", "").split(",")}
+def varies(headers) -> set[str]:
+    return {part.strip().lower() for part in headers.get("Vary", "").split(",")}
 
 
 @pytest.fixture(scope="module")
@@ -47,43 +47,22 @@ def built_scenario(django_db_setup, django_db_blocker):
     yield from built_once(django_db_blocker, build_scenario)
 
 
-class _Undo(Exception):
-    pass
-
-
-def answer(client, method: str, url: str, headers: dict):
-    """One request, rolled back afterwards (a savepoint)."""
-    response = None
-    try:
-        with transaction.atomic():
-            response = getattr(client, method)(url, headers=headers)
-            raise _Undo
-    except _Undo:
-        pass
-    return response
-
-
 @pytest.mark.django_db
-def test_every_answer_of_every_url_is_private_and_varies_on_cookie_and_htmx(client, built_scenario):
-    owner = get_user_model().objects.get(pk=built_scenario["users"]["owner"])
+def test_every_answer_of_every_url_is_private_and_varies_on_cookie_and_htmx(
+    built_scenario, matrix_answers
+):
     wrong, asked = [], 0
-    for user in (owner, None):
-        client.logout()
-        if user is not None:
-            client.force_login(user)
-        session = client.cookies.get(settings.SESSION_COOKIE_NAME)
-        for route in iter_routes():
-            url = path_for(route, built_scenario)
-            for method, headers in (("get", {}), ("get", HTMX), ("post", HTMX)):
-                if session is not None:  # a log-out, rolled back, drops the cookie
-                    client.cookies[settings.SESSION_COOKIE_NAME] = session.value
-                response = answer(client, method, url, headers)
+    for role in ("owner", "anonymous"):
+        for variant in (GET, HTMX_GET, HTMX_POST):
+            method, htmx = variant
+            for each in matrix_answers.of(built_scenario, role, variant):
+                got = each.answer
                 asked += 1
-                if not private(response) or not {"cookie", "hx-request"} <= varies(response):
+                if not private(got.headers) or not {"cookie", "hx-request"} <= varies(got.headers):
                     wrong.append(
-                        f"{method.upper()} {url} ({route.name}, {response.status_code}): "
-                        f"Cache-Control {response.get('Cache-Control')!r}, "
-                        f"Vary {response.get('Vary')!r}"
+                        f"{method.upper()}{' htmx' if htmx else ''} {each.path} ({each.route}, "
+                        f"{got.status}): Cache-Control {got.headers['Cache-Control']!r}, "
+                        f"Vary {got.headers['Vary']!r}"
                     )
     assert not wrong, "\n".join(wrong)
     assert asked == 6 * len(list(iter_routes()))
