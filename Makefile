@@ -32,13 +32,14 @@ run: $(VENV)/.installed-run
 
 # pytest's own exit code is make's: 5 (no tests collected) fails like any other error.
 # Two workers (pytest-xdist; CI has two cores), each on a test database of its own on the one
-# embedded server. --dist worksteal gives each worker one half of the tests in collection order
-# and lets the first to finish take tests from the end of the other's queue: a module's tests
-# stay on one worker, so the data a module builds once (tests/sharing.py) is built once, not
-# once per worker as round-robin handing (--dist load) did.
+# embedded server. --dist loadfile hands a worker whole modules, the longest first
+# (tests/conftest.py FIRST) and the rest in collection order, so that the data a module builds
+# once (tests/sharing.py) is built once, and the small modules at the end even out the
+# workers. Handing out single tests (--dist load, worksteal) split modules between the
+# workers, and each built the module's data again.
 # PYTEST_ARGS comes last and wins: PYTEST_ARGS="-n 0 tests/rules" runs in this process alone,
 # PYTEST_ARGS="-n logical" uses every core of a bigger machine.
-PYTEST_XDIST ?= -n 2 --dist worksteal
+PYTEST_XDIST ?= -n 2 --dist loadfile --no-loadscope-reorder
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
