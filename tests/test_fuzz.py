@@ -19,7 +19,7 @@ and every URL that only takes posts must have had a form drawn for it.
 Every request runs in a savepoint rolled back afterwards, so each starts from the same
 campaign, and the requests need not be sent in one go: the pages are read once for the module
 (``crawl``, which plans the posts, queries and paths they lead to), and the plan is sent in
-``PARTS`` tests that the workers share. The forms of the post-battle sequence and of the other
+``PARTS`` tests, each a part of the plan. The forms of the post-battle sequence and of the other
 states are sent as each state is reached, in a test of their own. ``-s`` prints how many
 requests each test sent, of which kind.
 """
@@ -75,7 +75,7 @@ TEXT = ["x" * 5_000, "two\r\nlines\tand a tab"]
 # warbands' ids: a digit ``int`` refuses, a negative number and a 30-digit one.
 NUMBERS = ["³", "-1", "9" * 30]
 NUMERIC = re.compile(r"-?\d+")
-#: The planned requests are sent in this many tests, so that both workers may take some.
+#: The planned requests are sent in this many tests (a failure names its part of the plan).
 PARTS = 4
 
 
