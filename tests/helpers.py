@@ -373,6 +373,14 @@ def act(sequence, action, actor, dice=(), **data):
     ).summary  # fmt: skip
 
 
+def backpack_bought_in_step_9(sequence, reavers):
+    """Step 9 buys a backpack and is finished (a step that undo may then be asked to take
+    back); the backpack."""
+    act(sequence, "buy_container", reavers.owner, kind="backpack")
+    sequences.complete_step(sequence, actor=reavers.owner, step=9)
+    return reavers.containers.get(kind="backpack")
+
+
 def task_of(sequence, kind):
     sequences.prepare(sequence)
     return sequence.tasks.get(step=sequence.current_step, kind=kind, void=False, done=False)

@@ -15,7 +15,7 @@ from battles.captives import fates as captive_fates
 from battles.models import Captive, PostBattleSequence
 from core.dice import ScriptedDice
 from core.errors import RuleViolation
-from tests.helpers import act, at
+from tests.helpers import at, backpack_bought_in_step_9
 from tests.race.captive_races import empty_chest
 from tests.race.undo_pairs import captured_in_step_1
 from warbands import treasury
@@ -101,10 +101,8 @@ def test_the_undo_of_a_bought_backpack_locks_the_chest_it_was_paid_from_first(co
     undo must take them in the same order: while it waits for the chest, the backpack is still
     free (taken first, the two would wait on each other and one would fail)."""
     sequence, reavers = at(committed_duel, 9)
-    act(sequence, "buy_container", reavers.owner, kind="backpack")
-    sequences.complete_step(sequence, actor=reavers.owner, step=9)
+    pack = backpack_bought_in_step_9(sequence, reavers)
     chest = reavers.containers.get(kind="treasure_chest")
-    pack = reavers.containers.get(kind="backpack")
     assert chest.pk < pack.pk
     outcomes: dict[str, str] = {}
 

@@ -10,7 +10,7 @@ import pytest
 from battles import aftermath as sequences
 from battles.aftermath.undoing import REOPEN_REFUSED
 from core.errors import RuleViolation
-from tests.helpers import act, at, fingerprint, warriors
+from tests.helpers import act, at, backpack_bought_in_step_9, fingerprint, warriors
 from warbands import treasury
 from warbands.models import Item, StorageContainer, Warrior, WarriorType
 
@@ -84,9 +84,7 @@ class TestAtStep9:
     def test_a_backpack_bought_in_step_9_and_filled_since_stays(self, reavers_at, duel):
         sequence, _ = reavers_at
         reavers = duel["reavers"]
-        act(sequence, "buy_container", reavers.owner, kind="backpack")
-        sequences.complete_step(sequence, actor=reavers.owner, step=9)
-        pack = reavers.containers.get(kind="backpack")
+        pack = backpack_bought_in_step_9(sequence, reavers)
         chest = reavers.containers.get(kind="treasure_chest")
         treasury.move_treasure(chest, pack, actor=reavers.owner, gold=5)
 
@@ -134,9 +132,7 @@ class TestAtStep9:
     ):
         sequence, _ = reavers_at
         reavers = duel["reavers"]
-        act(sequence, "buy_container", reavers.owner, kind="backpack")
-        sequences.complete_step(sequence, actor=reavers.owner, step=9)
-        pack = reavers.containers.get(kind="backpack")
+        pack = backpack_bought_in_step_9(sequence, reavers)
         chest = reavers.containers.get(kind="treasure_chest")
         treasury.move_treasure(chest, pack, actor=reavers.owner, gold=5)
 

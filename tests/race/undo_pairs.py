@@ -10,7 +10,17 @@ from django.urls import reverse
 from battles import aftermath as sequences
 from battles.captives import exchange, ransom
 from battles.models import Captive, PostBattleSequence
-from tests.helpers import act, at, fought, mustered_duel, play_to, roll, sequence_of, warriors
+from tests.helpers import (
+    act,
+    at,
+    backpack_bought_in_step_9,
+    fought,
+    mustered_duel,
+    play_to,
+    roll,
+    sequence_of,
+    warriors,
+)
 from tests.race.captive_races import empty_chest, held
 from tests.race.harness import Clash, Shot, pair
 from tests.race.sequence_races import last_sack
@@ -200,9 +210,7 @@ def undo_against_move():
 )
 def undo_against_filling():
     sequence, reavers = at(mustered_duel(), 9)
-    act(sequence, "buy_container", reavers.owner, kind="backpack")
-    sequences.complete_step(sequence, actor=reavers.owner, step=9)
-    pack = reavers.containers.get(kind="backpack")
+    pack = backpack_bought_in_step_9(sequence, reavers)
     move = Shot(
         reavers.owner,
         reverse("treasury_move", args=[reavers.pk]),
