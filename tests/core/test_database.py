@@ -95,10 +95,23 @@ def test_the_settings_read_db_prepared_statements(switch, options):
         assert done.stdout.split("\n")[-2] == options
 
 
+@pytest.fixture
+def app_threshold():
+    """The live connection prepares as the app's settings say (the suite's own settings switch
+    preparing off, ``tests/settings.py``); psycopg reads its threshold on every execution."""
+    connection.ensure_connection()
+    live = connection.connection
+    suite_threshold = live.prepare_threshold
+    live.prepare_threshold = PREPARE_THRESHOLD
+    yield
+    live.prepare_threshold = suite_threshold
+
+
 @pytest.mark.django_db
-def test_a_statement_run_again_is_prepared_on_the_server():
-    """The settings reach the live connection: after ``PREPARE_THRESHOLD`` runs PostgreSQL
-    holds the statement prepared (and plans it no more)."""
+def test_a_statement_run_again_is_prepared_on_the_server(app_threshold):
+    """With the app's server-side binding (which the suite keeps) and threshold: after
+    ``PREPARE_THRESHOLD`` runs PostgreSQL holds the statement prepared (and plans it no more)."""
+    assert connection.settings_dict["OPTIONS"]["server_side_binding"] is True
 
     # a shape of statement no other test runs on this connection: seven ids
     ids = range(-424249, -424242)
