@@ -129,10 +129,12 @@ def muster_problems(warband: Warband, warriors) -> list[rules.MusterProblem]:
 
 
 def _locked(warband: Warband, actor) -> Warband:
-    """Re-read the warband under a row lock and check that ``actor`` may change it."""
+    """Re-read the warband under a row lock and check that ``actor`` may change it. Its
+    campaign comes in the same query (the check reads whether it is open); only the warband's
+    row is locked."""
     locked = (
         Warband.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("warband_type")
+        .select_related("warband_type", "campaign")
         .get(pk=warband.pk)
     )
     if not permissions.can_edit_warband(actor, locked):
