@@ -10,6 +10,7 @@ from battles.report import sides
 from battles.rules import ReportedResult
 from campaign.models import Campaign, Membership
 from core.dice import ScriptedDice
+from tests.muster_copies import Recipe, rules_of
 from warbands import leadership, services, treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warband, WarbandType
 
@@ -112,12 +113,29 @@ def finish(warband) -> Warband:
 def mustered_warband(**kwargs) -> Warband:
     """A legal Reikland warband, mustering finished: a captain, a champion, three warriors.
     285 gc are left; four large sacks (8 gc) make room, and the 277 gc fill the free chest
-    (100) and the sacks (50, 50, 50, 27)."""
+    (100) and the sacks (50, 50, 50, 27). The first of a process under a campaign's rules is
+    mustered through the services; later ones get the rows they wrote (``tests.muster_copies``:
+    the same rows in a few statements)."""
     warband = WarbandFactory(**kwargs)
+    rules = rules_of(warband.campaign) if set(kwargs) <= {"campaign", "name", "owner"} else None
+    if rules in MUSTERS:  # the same rows the services wrote for the first (tests.muster_copies)
+        return MUSTERS[rules].replay(warband)
+    muster_through_services(warband)
+    if rules is not None:
+        MUSTERS[rules] = Recipe.of(warband)
+    return warband
+
+
+def muster_through_services(warband: Warband) -> Warband:
+    """``mustered_warband``'s muster of a warband fresh from the factory, through the services."""
     hire(warband, "mercenary_captain", items=["sword"], name="Captain Adler")
     hire(warband, "champion", items=["axe"], name="Brandt")
     hire(warband, "warrior", models=3, items=["spear"], name="Stadtwache")
     return finish(warband)
+
+
+#: ``mustered_warband``'s musters through the services, by the campaign rules they ran under.
+MUSTERS: dict[tuple, Recipe] = {}
 
 
 SECRET_GOLD = 37
