@@ -41,7 +41,7 @@ run: $(VENV)/.installed-run
 # PYTEST_ARGS="-n logical" uses every core of a bigger machine.
 PYTEST_XDIST ?= -n 2 --dist loadfile --no-loadscope-reorder
 # The suite keeps Python's bytecode caches (the git-ignored __pycache__ folders) even where
-# PYTHONDONTWRITEBYTECODE is set, as it is on our CI machines: the workers and the dozens of
+# PYTHONDONTWRITEBYTECODE is set, as it is on the machines we work on: the workers and the dozens of
 # Python processes the tests start (manage.py, the server's start and stop, the deploy checks)
 # each compiled the whole app again. On a fresh clone the suite took 60 s more CPU without them
 # (490 s against 430 s) and about 40 s more time.

@@ -55,6 +55,11 @@ def rules_of(campaign: Campaign) -> tuple:
     )
 
 
+def values_of(row: models.Model) -> dict:
+    """The row's stored values, by column (``attname``: a pointer's key, not its row)."""
+    return {f.attname: getattr(row, f.attname) for f in type(row)._meta.concrete_fields}
+
+
 def rows_of(warband: Warband) -> dict[type[models.Model], list[dict]]:
     """Every row the muster wrote for ``warband``, model by model, in the order written."""
     mine = {
@@ -66,10 +71,7 @@ def rows_of(warband: Warband) -> dict[type[models.Model], list[dict]]:
         CampaignEvent: {"warband": warband},
     }
     return {
-        model: [
-            {f.attname: getattr(row, f.attname) for f in model._meta.concrete_fields}
-            for row in model._base_manager.filter(**mine[model]).order_by("pk")
-        ]
+        model: [values_of(row) for row in model._base_manager.filter(**mine[model]).order_by("pk")]
         for model in WRITTEN
     }
 
@@ -84,8 +86,7 @@ class Recipe:
     @classmethod
     def of(cls, warband: Warband) -> Recipe:
         warband.refresh_from_db()
-        source = {f.attname: getattr(warband, f.attname) for f in Warband._meta.concrete_fields}
-        return cls(source, rows_of(warband))
+        return cls(values_of(warband), rows_of(warband))
 
     def replay(self, warband: Warband) -> Warband:
         """Give ``warband``, fresh from the factory (its free chest made), the same rows."""
@@ -94,8 +95,8 @@ class Recipe:
             (get_user_model(), self.source["owner_id"]): warband.owner_id,
             (Campaign, self.source["campaign_id"]): warband.campaign_id,
         }
-        chests = self.rows[StorageContainer]
-        new[(StorageContainer, chests[0]["id"])] = (
+        free_chest = self.rows[StorageContainer][0]  # the factory's, made before any other
+        new[(StorageContainer, free_chest["id"])] = (
             StorageContainer.objects.filter(warband=warband).order_by("pk").first().pk
         )
         for model in WRITTEN:

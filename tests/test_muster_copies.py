@@ -19,7 +19,7 @@ def as_written(warband: Warband) -> dict:
     warband.refresh_from_db()
     rows = rows_of(warband)
     place = {(m, row["id"]): (m.__name__, i) for m in WRITTEN for i, row in enumerate(rows[m])}
-    own = {(Warband, warband.pk): "warband", ("User", warband.owner_id): "owner",
+    own = {("Warband", warband.pk): "warband", ("User", warband.owner_id): "owner",
            ("Campaign", warband.campaign_id): "campaign"}  # fmt: skip
 
     def plain(model, row):
