@@ -10,6 +10,8 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 from django.db import transaction
 
+from tests.secrets import IDS
+
 HTMX = {"HX-Request": "true"}
 NOT_FOLLOWED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password_change/")
 
@@ -139,12 +141,6 @@ def crawl(client, user, *, filled: bool = False) -> dict[str, str]:
             except _Undo:
                 pass
     return seen
-
-
-# Where a page names rows by id: an option's value ("1557", "container:1557") and a hidden
-# input's. A secret total of gold is a number too, and a container numbered 1557 is no leak of
-# the 1557 gc of another warband (the database's sequences do not restart between tests).
-IDS = re.compile(r'(<option value=|<input type="hidden" name="\w+" value=)"[^"]*"')
 
 
 def _shown(secrets: list[str]) -> re.Pattern | None:

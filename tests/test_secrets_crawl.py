@@ -31,6 +31,7 @@ from battles.dice import dice_for
 from battles.helper import end
 from battles.models import Battle, Captive
 from tests.crawler import crawl, leaks, ordering, requests
+from tests.secrets import contains_value
 from tests.sharing import built_once
 from warbands import corrections, treasury
 from warbands.models import Item, LedgerEntry, StorageContainer, Warband, Warrior
@@ -51,6 +52,19 @@ def test_a_number_is_a_leak_wherever_it_is_shown_but_not_as_an_id():
     ):
         assert leaks({"shown": ids + shown}, ["1557"]) == ["'1557' in shown"], shown
     assert leaks({"label": '<option value="Strongbox1ZV">'}, ["Strongbox1ZV"])  # not a number
+
+
+def test_a_secret_number_is_found_in_a_page_but_not_as_an_id():
+    for shown in ("<p>214 gc</p>", '<input type="number" name="gold" value="214">', ">214<"):
+        assert contains_value(shown, 214), shown
+    for named in (
+        '<input type="hidden" name="fighter" value="214">',
+        '<option value="214">Scout</option>',
+        "/warriors/214/",
+        'id="fighter-214"',
+    ):
+        assert not contains_value(named, 214), named
+    assert contains_value('<option value="Heirloom214">', "Heirloom214")  # not a number
 
 
 def test_the_crawl_reads_one_ordering_of_a_table_and_every_other_query():
