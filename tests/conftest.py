@@ -1,3 +1,5 @@
+import gc
+
 import pytest
 from django.apps import apps
 from django.conf import settings
@@ -31,6 +33,20 @@ def pytest_configure(config):
     embedded PostgreSQL before any test connects. Each xdist worker creates its own test
     database on it (``test_mordheim_gw0``, ``test_mordheim_gw1``)."""
     start_embedded(settings)
+
+
+def pytest_collection_finish(session):
+    """What the collection built (Django, the app, every test's item: about 280,000 objects a
+    worker) lives as long as the session: frozen (``gc.freeze``), the cyclic garbage
+    collector no longer walks it. Its full collections come ten times rarer than Python's
+    default: what a worker keeps still grows (Django's test client leaves a finalizer behind
+    for each request), and the collector walked it about a hundred times a run. Together they
+    cut the collector's CPU over a run from about 49 s to 23 s (both workers); the garbage
+    that waits longer costs a few hundred MB at most."""
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 100)
 
 
 @pytest.fixture(autouse=True)

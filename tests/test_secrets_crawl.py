@@ -164,10 +164,10 @@ def crawls() -> Crawls:
 
 
 @pytest.fixture
-def league(settings, seeded):
-    """The seeded league's warbands, their secrets and its members, read afresh for the test;
-    pages are drawn as the demo serves them (DEBUG on)."""
-    settings.DEBUG = True
+def league(seeded):
+    """The seeded league's warbands, their secrets and its members, read afresh for the test.
+    Pages are drawn as a league's server draws them, with DEBUG off (seeding alone needs it
+    on): its error pages are the app's own."""
     warbands = list(Warband.objects.order_by("pk"))
     users = {u.username: u for u in get_user_model().objects.exclude(username="admin")}
     return warbands, seeded, users
