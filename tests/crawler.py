@@ -3,14 +3,13 @@ member can reach from the dashboard, and the leak check that reads what it found
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 from django.db import transaction
 
-from tests.secrets import IDS
+from tests.secrets import shown_pattern, without_ids
 
 HTMX = {"HX-Request": "true"}
 NOT_FOLLOWED = ("/accounts/logout/", "/admin/", "/static/", "/accounts/password_change/")
@@ -143,23 +142,18 @@ def crawl(client, user, *, filled: bool = False) -> dict[str, str]:
     return seen
 
 
-def _shown(secrets: list[str]) -> re.Pattern | None:
-    """One pattern for all of ``secrets``, each a whole word (read once per page, not once per
-    secret: a crawl reads thousands of pages)."""
-    if not secrets:
-        return None
-    words = "|".join(re.escape(s) for s in sorted(set(secrets), key=len, reverse=True))
-    return re.compile(rf"(?<![\w/-])({words})(?![\w/-])")
-
-
 def leaks(pages: dict[str, str], secrets: list[str]) -> list[str]:
-    numbers = _shown([s for s in secrets if s.isdigit()])
-    words = _shown([s for s in secrets if not s.isdigit()])
+    """Where each of ``secrets`` is shown in ``pages``: one pattern for all of them, read once
+    per page (a crawl reads thousands); a number, not where it is an id (``without_ids``)."""
+    numbers = [s for s in secrets if s.isdigit()]
+    words = [s for s in secrets if not s.isdigit()]
+    numbers_shown = shown_pattern(numbers) if numbers else None
+    words_shown = shown_pattern(words) if words else None
     found = []
     for where, body in pages.items():
-        shown = set(words.findall(body)) if words else set()
-        if numbers:
-            shown.update(numbers.findall(IDS.sub(r'\1""', body)))
+        shown = set(words_shown.findall(body)) if words_shown else set()
+        if numbers_shown:
+            shown.update(numbers_shown.findall(without_ids(body)))
         found += [f"{secret!r} in {where}" for secret in secrets if secret in shown]
     return found
 

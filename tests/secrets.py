@@ -26,15 +26,26 @@ _CSRF = [
 IDS = re.compile(r'(<option value=|<input type="hidden" name="\w+" value=)"[^"]*"')
 
 
-def contains_value(text: str, value: object) -> bool:
-    """True when ``value`` appears in ``text`` as a value of its own: 137 in "137 gc", ">137<"
+def without_ids(text: str) -> str:
+    """``text`` with the values of its options and hidden inputs emptied (``IDS``)."""
+    return IDS.sub(r'\1""', text)
+
+
+def shown_pattern(values) -> re.Pattern:
+    """One pattern finding any of ``values`` as a value of its own: 137 in "137 gc", ">137<"
     or "value=\\"137\\"", but not as part of a token, an element id or a path ("aB137x",
-    "warrior-137", "/warriors/137/"), which object ids and CSRF tokens produce by chance; a
-    number, nor as the value of an option or a hidden input (``IDS``)."""
+    "warrior-137", "/warriors/137/"), which object ids and CSRF tokens produce by chance. The
+    longest first, so that one value inside another is found as the longer."""
+    texts = sorted({str(value) for value in values}, key=len, reverse=True)
+    return re.compile(rf"(?<![\w/-])({'|'.join(re.escape(text) for text in texts)})(?![\w/-])")
+
+
+def contains_value(text: str, value: object) -> bool:
+    """True when ``value`` appears in ``text`` as a value of its own (``shown_pattern``); a
+    number, not as the value of an option or a hidden input (``IDS``)."""
     if str(value).isdigit():
-        text = IDS.sub(r'\1""', text)
-    pattern = rf"(?<![\w/-]){re.escape(str(value))}(?![\w/-])"
-    return re.search(pattern, text) is not None
+        text = without_ids(text)
+    return shown_pattern([value]).search(text) is not None
 
 
 def normalised(text: str) -> str:
