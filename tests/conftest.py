@@ -3,6 +3,8 @@ import gc
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
 from django.core.cache import caches
 from django.db import connection, transaction
 from django.test import override_settings
@@ -116,8 +118,11 @@ REFERENCE_ROWS: list[tuple[type, list]] = []  # this process's copy of the warba
 @pytest.fixture(autouse=True, scope="session")
 def _keep_the_warband_lists(django_test_environment):
     """The flush after a transactional test leaves the warband lists alone from the first test
-    on, whichever kind of test a worker runs first (``tests.postgresql.KEPT_TABLES``)."""
+    on, whichever kind of test a worker runs first (``tests.postgresql.KEPT_TABLES``); and the
+    content types and permissions, which the migrations made: emptied, Django's ``post_migrate``
+    made them all again after every flush (30 ms a test); kept, it finds them there."""
     KEPT_TABLES.update(model._meta.db_table for model in reference_models())
+    KEPT_TABLES.update(model._meta.db_table for model in (ContentType, Permission))
 
 
 def reference_models() -> list[type]:

@@ -21,9 +21,10 @@ from django.db.backends.postgresql import base, operations
 
 from tests.postgresql.creation import DatabaseCreation
 
-#: Tables the flush leaves as they are: the warband lists (``tests/conftest.py`` names them),
-#: which the migrations load and no test may change. The ``reference_data`` fixture checks
-#: that every transactional test leaves them as it found them.
+#: Tables the flush leaves as they are: the warband lists, the content types and the
+#: permissions (``tests/conftest.py`` names them), which the migrations load and no test may
+#: change. The ``reference_data`` fixture checks that every transactional test leaves them as
+#: it found them.
 KEPT_TABLES: set[str] = set()
 
 
