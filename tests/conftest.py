@@ -19,6 +19,7 @@ from tests.factories import (
 )
 from tests.helpers import FAST_PASSWORD_HASHERS, table_checksums
 from tests.matrix_answers import MatrixAnswers
+from tests.postgresql import prebuild
 from tests.postgresql.base import KEPT_TABLES
 from tests.sharing import (
     MODULES_WITH_TRANSACTIONAL_TESTS,
@@ -29,12 +30,20 @@ from tests.sharing import (
 from warbands.models import WarbandType
 from warbands.reference import load_reference_data
 
+TEMPLATE_PREBUILD = pytest.StashKey()
+
 
 def pytest_configure(config):
     """The test setup is an entry point: without DATABASE_URL it starts (or joins) the
     embedded PostgreSQL before any test connects. Each xdist worker creates its own test
-    database on it (``test_mordheim_gw0``, ``test_mordheim_gw1``)."""
+    database on it (``test_mordheim_gw0``, ``test_mordheim_gw1``), a copy of a template
+    that the controlling process starts migrating at once (``tests.postgresql.prebuild``)."""
     start_embedded(settings)
+    config.stash[TEMPLATE_PREBUILD] = prebuild.start(config)
+
+
+def pytest_unconfigure(config):
+    prebuild.finish(config.stash.get(TEMPLATE_PREBUILD, None))
 
 
 def pytest_collection_finish(session):

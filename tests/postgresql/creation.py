@@ -87,19 +87,33 @@ class DatabaseCreation(creation.DatabaseCreation):
             return super()._create_test_db(verbosity, autoclobber, keepdb)
         name = self._get_test_db_name()
         template = template_name(self.connection.settings_dict["NAME"])
-        with self._nodb_cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_lock(%s)", [TEMPLATE_LOCK])
-            try:
-                if not self._database_exists(cursor, template):
-                    self._build_template(cursor, template, verbosity)
-                cursor.execute(f"DROP DATABASE IF EXISTS {self._quote_name(name)}")
-                cursor.execute(
-                    f"CREATE DATABASE {self._quote_name(name)} "
-                    f"{self._get_database_create_suffix(template=template)}"
-                )
-            finally:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [TEMPLATE_LOCK])
+        with self._nodb_cursor() as cursor, self._template_lock(cursor):
+            if not self._database_exists(cursor, template):
+                self._build_template(cursor, template, verbosity)
+            cursor.execute(f"DROP DATABASE IF EXISTS {self._quote_name(name)}")
+            cursor.execute(
+                f"CREATE DATABASE {self._quote_name(name)} "
+                f"{self._get_database_create_suffix(template=template)}"
+            )
         return name
+
+    def ensure_template(self) -> None:
+        """Migrate the template now if it is missing (``tests.postgresql.prebuild``)."""
+        if not self.connection.is_superuser():
+            return
+        template = template_name(self.connection.settings_dict["NAME"])
+        with self._nodb_cursor() as cursor, self._template_lock(cursor):
+            if not self._database_exists(cursor, template):
+                self._build_template(cursor, template, verbosity=0)
+
+    @contextlib.contextmanager
+    def _template_lock(self, cursor):
+        """The processes take turns on the template (``TEMPLATE_LOCK``)."""
+        cursor.execute("SELECT pg_advisory_lock(%s)", [TEMPLATE_LOCK])
+        try:
+            yield
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [TEMPLATE_LOCK])
 
     def _build_template(self, cursor, template: str, verbosity: int) -> None:
         """Migrate an empty database under a name of its own, then give it the template's
