@@ -215,7 +215,6 @@ FIRST = (
     "tests/browser/test_sequence.py",
     "tests/race/test_pairs.py",
     "tests/browser/test_league_round.py",
-    "tests/core/test_cache_headers.py",
     "tests/test_data_migrations.py",
     "tests/league/test_backup.py",
     "tests/core/test_database.py",

@@ -1,5 +1,5 @@
 """The URL matrix's scenario and the answers of its crawl, shared by the tests that ask every URL
-as a role on it (``tests/test_url_matrix.py``, ``tests/core/test_cache_headers.py``).
+as a role on it (``tests/test_url_matrix.py``), and what they check of an answer's headers.
 
 Each (role, method) is crawled once per worker (``MatrixAnswers``, the session's
 ``matrix_answers`` fixture): every route asked once, rolled back, and what each of those tests
@@ -44,6 +44,18 @@ RESET_LINK = re.compile(r"/accounts/reset/([\w-]+)/([\w-]+)/")
 #: Statements that only read, or mark, release or undo a savepoint: a request that ran no
 #: other left every row as it was, and needs no fingerprint of the database to show it.
 READS = ("SELECT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+def private(headers) -> bool:
+    """``headers``: an answer, or the headers a crawl recorded of one: ``private, no-store``
+    (``core.middleware.PrivateAnswersMiddleware``)."""
+    directives = {part.strip() for part in headers.get("Cache-Control", "").split(",")}
+    return {"private", "no-store"} <= directives
+
+
+def varies(headers) -> set[str]:
+    """What a cache must tell apart before it hands ``headers``' answer on (``Vary``)."""
+    return {part.strip().lower() for part in headers.get("Vary", "").split(",")}
 
 
 def build_scenario() -> dict:

@@ -9,8 +9,11 @@ server error or a redirect to the log-in page); L redirected to the log-in page 
 visitors); F 403 Forbidden (may know it exists, may not do it); H 404 Not Found (may not even
 learn that it exists); M 405 Method Not Allowed.
 
-The requests are the worker's crawl's (``tests.matrix_answers``), which these tests and the
-cache headers' share: each (role, method) is asked once."""
+Every answer is also private and varies on the session cookie and ``HX-Request``, so that no
+cache hands one user's page to another (``core.middleware.PrivateAnswersMiddleware``).
+
+The requests are the worker's crawl's (``tests.matrix_answers``), which these tests share:
+each (role, method) is asked once."""
 
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from tests.factories import UserFactory
 from tests.matrix_answers import (
     GET,
     HTMX,
+    HTMX_GET,
     HTMX_POST,
     POST,
     ROLES,
@@ -33,6 +37,8 @@ from tests.matrix_answers import (
     build_scenario,
     logged_in,
     path_for,
+    private,
+    varies,
 )
 from tests.sharing import built_once
 from tests.urlwalk import iter_routes
@@ -212,6 +218,30 @@ def test_every_url_answers_each_role_as_the_matrix_says(db, built_scenario, matr
                              "changed the database")  # fmt: skip
     assert not wrong, "\n".join(wrong)
     assert checked == 3 * len(list(iter_routes()))
+
+
+def test_every_answer_of_every_url_is_private_and_varies_on_cookie_and_htmx(
+    db, built_scenario, matrix_answers
+):
+    """No cache keeps an answer unless its view says so (``PrivateAnswersMiddleware``): every
+    page, partial, refusal or redirect of the crawl, as the owner of everything and as an
+    anonymous visitor. Here rather than with ``tests/core/test_cache_headers.py`` so that it
+    reads the crawl this module makes anyway, whichever worker runs it."""
+    wrong, asked = [], 0
+    for role in ("owner", "anonymous"):
+        for variant in (GET, HTMX_GET, HTMX_POST):
+            method, htmx = variant
+            for each in matrix_answers.of(built_scenario, role, variant):
+                got = each.answer
+                asked += 1
+                if not private(got.headers) or not {"cookie", "hx-request"} <= varies(got.headers):
+                    wrong.append(
+                        f"{method.upper()}{' htmx' if htmx else ''} {each.path} ({each.route}, "
+                        f"{got.status}): Cache-Control {got.headers['Cache-Control']!r}, "
+                        f"Vary {got.headers['Vary']!r}"
+                    )
+    assert not wrong, "\n".join(wrong)
+    assert asked == 6 * len(list(iter_routes()))
 
 
 def test_an_unknown_user_of_the_same_site_is_a_stranger_everywhere(client, scenario):
