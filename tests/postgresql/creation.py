@@ -86,10 +86,8 @@ class DatabaseCreation(creation.DatabaseCreation):
         if keepdb or not self.connection.is_superuser():
             return super()._create_test_db(verbosity, autoclobber, keepdb)
         name = self._get_test_db_name()
-        template = template_name(self.connection.settings_dict["NAME"])
         with self._nodb_cursor() as cursor, self._template_lock(cursor):
-            if not self._database_exists(cursor, template):
-                self._build_template(cursor, template, verbosity)
+            template = self._template(cursor, verbosity)
             cursor.execute(f"DROP DATABASE IF EXISTS {self._quote_name(name)}")
             cursor.execute(
                 f"CREATE DATABASE {self._quote_name(name)} "
@@ -101,10 +99,15 @@ class DatabaseCreation(creation.DatabaseCreation):
         """Migrate the template now if it is missing (``tests.postgresql.prebuild``)."""
         if not self.connection.is_superuser():
             return
-        template = template_name(self.connection.settings_dict["NAME"])
         with self._nodb_cursor() as cursor, self._template_lock(cursor):
-            if not self._database_exists(cursor, template):
-                self._build_template(cursor, template, verbosity=0)
+            self._template(cursor, verbosity=0)
+
+    def _template(self, cursor, verbosity: int) -> str:
+        """The template's name, migrated first if it is missing (under ``_template_lock``)."""
+        template = template_name(self.connection.settings_dict["NAME"])
+        if not self._database_exists(cursor, template):
+            self._build_template(cursor, template, verbosity)
+        return template
 
     @contextlib.contextmanager
     def _template_lock(self, cursor):
