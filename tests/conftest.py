@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from django.test import override_settings
 
 from core.embedded import start_embedded
+from tests.checksums import table_checksums
 from tests.factories import (
     PASSWORD,
     CampaignFactory,
@@ -17,10 +18,11 @@ from tests.factories import (
     UserFactory,
     mustered_warband,
 )
-from tests.helpers import FAST_PASSWORD_HASHERS, table_checksums
+from tests.helpers import FAST_PASSWORD_HASHERS
 from tests.matrix_answers import MatrixAnswers
 from tests.postgresql import prebuild
 from tests.postgresql.base import KEPT_TABLES
+from tests.replays import replayable
 from tests.sharing import (
     MODULES_WITH_TRANSACTIONAL_TESTS,
     is_transactional,
@@ -176,6 +178,7 @@ def reference_data(transactional_db):
         pytest.fail(f"the test changed the warband lists, which the flush would keep: {changed}")
 
 
+@replayable
 def build_duel() -> dict:
     """A campaign with an organiser and two mustered warbands, Reavers and Scourge."""
     campaign = CampaignFactory(name="Siege")

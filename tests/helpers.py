@@ -25,7 +25,9 @@ from battles.report import services, sides
 from battles.rules import ReportedResult
 from core.dice import ScriptedDice
 from core.errors import RuleViolation
+from tests.checksums import checksum, checksum_sql
 from tests.factories import CampaignFactory, MembershipFactory, mustered_warband
+from tests.replays import replayable
 from warbands import treasury
 from warbands.models import (
     Injury,
@@ -44,10 +46,12 @@ FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # --- Battles and post-battle sequences -----------------------------------------------------------
 
+
 #: Exploration dice without a double or a triple: nothing is found.
 NO_DOUBLES = [1, 2, 4, 5, 6, 3]
 
 
+@replayable
 def fought(duel, outcomes=(), *, reavers_won=True, carried=True):
     """A confirmed battle between the Reavers and the Scourge, with its step 0 done (every
     carried item controlled). ``outcomes``: (warrior, out_of_action, models, scenario xp, by)."""
@@ -128,44 +132,51 @@ def battle_of(duel, *, champion_out=False, won=True):
 
 def play_to(sequence, step, actor):
     """Finish the steps before ``step`` with dull dice: no doubles when exploring, no rarity
-    roll, nothing bought."""
+    roll, nothing bought (``finish_step``)."""
     while sequence.current_step < step:
-        sequences.prepare(sequence)
-        sequence.refresh_from_db()
-        current = sequence.current_step
-        if current == 2 and not sequence.state.get("experience_awarded"):
-            sequences.act(sequence, actor=actor, step=2, action="award")
-        for task in sequence.tasks.filter(step=current, void=False, done=False):
-            if current == 3 and task.kind == "exploration":
-                count = sequences.handler(3).setup(sequence).heroes_standing
-                count += 1 if sequence.participant.result == "won" else 0
-                # Every die is rolled; past six the first ones are set aside (the first
-                # option of each question below), leaving six without a double.
-                faces = (NO_DOUBLES * 2)[:count]
-            else:
-                faces = [3, 3, 1, 3, 3]
-            answers = {}
-            for _ in range(8):  # answer any question with its first option
-                task = roll(sequence, task, faces, actor, answers)
-                if task.done:
-                    break
-                answers = {task.question["key"]: task.question["options"][0][0]}
-        if current == 3:
-            loose = treasury.loose_pile(sequence.participant.warband)
-            if loose.wyrdstone:
-                # its own chest: a captured one may have joined it
-                box = (
-                    sequence.participant.warband.containers.filter(kind="treasure_chest")
-                    .order_by("pk")
-                    .first()
-                )
-                values = step_forms.clean_action(
-                    3, "store", {"target": box.pk, "wyrdstone": loose.wyrdstone},
-                    warband=sequence.participant.warband,
-                )  # fmt: skip
-                sequences.act(sequence, actor=actor, step=3, action="store", values=values)
-        sequences.complete_step(sequence, actor=actor, step=current)
-        sequence.refresh_from_db()
+        finish_step(sequence, actor)
+    return sequence
+
+
+@replayable
+def finish_step(sequence, actor):
+    """Finish the sequence's current step as ``play_to`` does; the sequence, read again."""
+    sequences.prepare(sequence)
+    sequence.refresh_from_db()
+    current = sequence.current_step
+    if current == 2 and not sequence.state.get("experience_awarded"):
+        sequences.act(sequence, actor=actor, step=2, action="award")
+    for task in sequence.tasks.filter(step=current, void=False, done=False):
+        if current == 3 and task.kind == "exploration":
+            count = sequences.handler(3).setup(sequence).heroes_standing
+            count += 1 if sequence.participant.result == "won" else 0
+            # Every die is rolled; past six the first ones are set aside (the first
+            # option of each question below), leaving six without a double.
+            faces = (NO_DOUBLES * 2)[:count]
+        else:
+            faces = [3, 3, 1, 3, 3]
+        answers = {}
+        for _ in range(8):  # answer any question with its first option
+            task = roll(sequence, task, faces, actor, answers)
+            if task.done:
+                break
+            answers = {task.question["key"]: task.question["options"][0][0]}
+    if current == 3:
+        loose = treasury.loose_pile(sequence.participant.warband)
+        if loose.wyrdstone:
+            # its own chest: a captured one may have joined it
+            box = (
+                sequence.participant.warband.containers.filter(kind="treasure_chest")
+                .order_by("pk")
+                .first()
+            )
+            values = step_forms.clean_action(
+                3, "store", {"target": box.pk, "wyrdstone": loose.wyrdstone},
+                warband=sequence.participant.warband,
+            )  # fmt: skip
+            sequences.act(sequence, actor=actor, step=3, action="store", values=values)
+    sequences.complete_step(sequence, actor=actor, step=current)
+    sequence.refresh_from_db()
     return sequence
 
 
@@ -224,6 +235,7 @@ def game_of(duel):
     )  # fmt: skip
 
 
+@replayable
 def mustered_duel() -> dict:
     """The Reavers and the Scourge, mustered in one campaign with its organiser: the
     ``committed_duel`` fixture of the transactional tests (``tests/battles/conftest.py``)."""
@@ -264,33 +276,6 @@ def run_together(*actions):
 
 
 _FINGERPRINT_SQL: str | None = None
-
-
-def per_table_checksum_sql(tables: list[str]) -> str:
-    """One query answering, for each of ``tables``, its name and a checksum of its rows: their
-    number and the sum of their 64-bit hashes, which does not depend on their order (no sort,
-    so the crawls can afford it before and after every request)."""
-    rows = "count(*) || ':' || coalesce(sum(hashtextextended(t::text, 0)::numeric), 0)"
-    return " UNION ALL ".join(f"SELECT '{t}' AS n, {rows} AS h FROM \"{t}\" t" for t in tables)
-
-
-def checksum_sql(tables: list[str]) -> str:
-    """One query answering one checksum of every row of ``tables`` (``per_table_checksum_sql``)."""
-    parts = per_table_checksum_sql(tables)
-    return f"SELECT md5(string_agg(n || h, '' ORDER BY n)) FROM ({parts}) x"
-
-
-def checksum(sql: str) -> str:
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        return cursor.fetchone()[0]
-
-
-def table_checksums(tables: list[str]) -> dict[str, str]:
-    """{table: checksum of its rows} for ``tables``, in one query."""
-    with connection.cursor() as cursor:
-        cursor.execute(per_table_checksum_sql(tables))
-        return dict(cursor.fetchall())
 
 
 def fingerprint() -> str:
