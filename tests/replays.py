@@ -214,9 +214,7 @@ class Recipe:
 @functools.cache
 def _integer_keys(table: str) -> bool:
     model = next(m for m in apps.get_models(include_auto_created=True) if m._meta.db_table == table)
-    return isinstance(
-        model._meta.pk, models.AutoField | models.BigAutoField | models.SmallAutoField
-    )
+    return isinstance(model._meta.pk, AUTO_KEYS)
 
 
 #: The recipes of this process, by call and the digest of the database it started from (no
