@@ -55,28 +55,27 @@ class NotReplayable(Exception):
 
 
 @functools.cache
-def _tables() -> dict[str, str]:
-    """Every table a test may write, with its primary key's column."""
+def _tables() -> dict[str, type[models.Model]]:
+    """Every table a test may write, with its model (the link tables' too)."""
     return {
-        model._meta.db_table: model._meta.pk.column
+        model._meta.db_table: model
         for model in apps.get_models(include_auto_created=True)
         if model._meta.managed and model._meta.db_table not in KEPT_TABLES
     }
 
 
-@functools.cache
-def _columns(table: str) -> list[str]:
-    with connection.cursor() as cursor:
-        description = connection.introspection.get_table_description(cursor, table)
-    return [column.name for column in description]
+def _key(table: str) -> str:
+    """The column of the table's primary key."""
+    return _tables()[table]._meta.pk.column
 
 
 def rows() -> dict[Row, str]:
     """Every row ``_tables`` holds, as JSON, by table and key."""
     quote = connection.ops.quote_name
     sql = " UNION ALL ".join(
-        f"SELECT '{table}', t.{quote(pk)}::text, row_to_json(t)::text FROM {quote(table)} t"
-        for table, pk in sorted(_tables().items())
+        f"SELECT '{table}', t.{quote(_key(table))}::text, row_to_json(t)::text "
+        f"FROM {quote(table)} t"
+        for table in sorted(_tables())
     )
     with connection.cursor() as cursor:
         cursor.execute(sql)
@@ -167,11 +166,14 @@ class Recipe:
         quote = connection.ops.quote_name
         with transaction.atomic(), connection.cursor() as cursor:
             for table, keys in self.deleted.items():
-                pk = quote(_tables()[table])
+                pk = quote(_key(table))
                 cursor.execute(f"DELETE FROM {quote(table)} WHERE {pk}::text = ANY(%s)", [keys])
             for table, changed in self.changed.items():
-                pk = quote(_tables()[table])
-                columns = [quote(c) for c in _columns(table) if c != _tables()[table]]
+                pk = quote(_key(table))
+                model = _tables()[table]
+                columns = [
+                    quote(f.column) for f in model._meta.concrete_fields if not f.primary_key
+                ]
                 cursor.execute(
                     f"UPDATE {quote(table)} t SET ({', '.join(columns)}) "
                     f"= ROW({', '.join('s.' + c for c in columns)}) "
@@ -196,9 +198,9 @@ class Recipe:
         already: a restore of a campaign's backup sets the sequences back to the keys it
         finds (``league.backup``), and the services must not later take a key written here."""
         tops = [
-            (table, _tables()[table], max(int(json.loads(row)[_tables()[table]]) for row in made))
+            (table, _key(table), max(int(json.loads(row)[_key(table)]) for row in made))
             for table, made in self.made.items()
-            if _integer_keys(table)
+            if isinstance(_tables()[table]._meta.pk, AUTO_KEYS)
         ]
         if tops:
             values = ", ".join(["(%s, %s, %s)"] * len(tops))
@@ -209,12 +211,6 @@ class Recipe:
                 "WHERE coalesce(q.last_value, 0) < v.top",
                 [value for top in tops for value in top],
             )
-
-
-@functools.cache
-def _integer_keys(table: str) -> bool:
-    model = next(m for m in apps.get_models(include_auto_created=True) if m._meta.db_table == table)
-    return isinstance(model._meta.pk, AUTO_KEYS)
 
 
 #: The recipes of this process, by call and the digest of the database it started from (no
