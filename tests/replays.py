@@ -145,6 +145,8 @@ class Recipe:
     changed: dict[str, list[str]] = field(default_factory=dict)
     deleted: dict[str, list[str]] = field(default_factory=dict)
     result: object = None
+    #: (table, key column, highest key made) for the tables whose keys a sequence hands out
+    tops: list[tuple[str, str, int]] = field(default_factory=list)
 
     @classmethod
     def between(cls, before: dict[Row, str], after: dict[Row, str], result) -> Recipe:
@@ -156,6 +158,10 @@ class Recipe:
                 recipe.changed.setdefault(table, []).append(row)
         for table, pk in before.keys() - after.keys():
             recipe.deleted.setdefault(table, []).append(pk)
+        for table, made in recipe.made.items():
+            if isinstance(_tables()[table]._meta.pk, AUTO_KEYS):
+                key = _key(table)
+                recipe.tops.append((table, key, max(int(json.loads(row)[key]) for row in made)))
         return recipe
 
     def replay(self, handed=()):
@@ -197,19 +203,14 @@ class Recipe:
         """Each table's sequence moved on past the keys written, where it is not past them
         already: a restore of a campaign's backup sets the sequences back to the keys it
         finds (``league.backup``), and the services must not later take a key written here."""
-        tops = [
-            (table, _key(table), max(int(json.loads(row)[_key(table)]) for row in made))
-            for table, made in self.made.items()
-            if isinstance(_tables()[table]._meta.pk, AUTO_KEYS)
-        ]
-        if tops:
-            values = ", ".join(["(%s, %s, %s)"] * len(tops))
+        if self.tops:
+            values = ", ".join(["(%s, %s, %s)"] * len(self.tops))
             cursor.execute(
                 f"SELECT setval(s.name, v.top) FROM (VALUES {values}) v(name, pk, top) "
                 "CROSS JOIN LATERAL (SELECT pg_get_serial_sequence(v.name, v.pk) AS name) s "
                 "JOIN pg_sequences q ON q.schemaname || '.' || q.sequencename = s.name "
                 "WHERE coalesce(q.last_value, 0) < v.top",
-                [value for top in tops for value in top],
+                [value for top in self.tops for value in top],
             )
 
 
