@@ -40,7 +40,7 @@ def test_creating_a_campaign_makes_the_creator_its_organiser(client, user):
         },
     )
 
-    campaign = Campaign.objects.get()
+    campaign = Campaign.objects.get(name="Mordheim Summer")
     assert response["Location"] == reverse("campaign_settings", args=[campaign.pk])
     assert campaign.memberships.get().is_organiser
     assert (campaign.mim_carried_items, campaign.organiser_sees_secrets) == (True, False)
@@ -49,11 +49,12 @@ def test_creating_a_campaign_makes_the_creator_its_organiser(client, user):
 
 def test_a_campaign_without_a_name_is_refused(client, user):
     client.force_login(user)
+    before = Campaign.objects.count()
 
     response = client.post(reverse("campaign_create"), {"name": "", "start_date": "2026-12-01"})
 
     assert response.status_code == 422
-    assert not Campaign.objects.exists()
+    assert Campaign.objects.count() == before
 
 
 def test_joining_by_code_makes_a_player_once(client, league):
