@@ -8,6 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from battles.forms import scenario_list
 from battles.helper import start
 from battles.models import Battle, Participant, WarriorOutcome
 from battles.report import scenario_roll, services, sides
@@ -58,6 +59,38 @@ def test_the_filter_narrows_the_scenarios_offered_and_listed(client, duel):
     assert options(page) == ["tc_ambush", "ambush_ap_89", "ambush_ap_90", ""]
     page = client.get(url, {"warbands": "lots", "words": "x" * 99}).content.decode()
     assert "skirmish" in options(page)  # a filter that does not read filters nothing
+
+
+def listed(page: str) -> list[str]:
+    """The titles in the picker's list of scenarios."""
+    titles = re.findall(r'<details class="scenario">\s*<summary>([^<]*?) <small', page)
+    return [html.unescape(t) for t in titles]
+
+
+def test_the_list_is_drawn_once_for_each_set_of_scenarios(client, duel):
+    """The list shows only the rules' data, so a process draws it once for each set a filter
+    leaves (battles.forms.scenario_list) and every later page shows that copy."""
+    scenario_list.cache_clear()
+    client.force_login(duel["reavers"].owner)
+    url = reverse("battle_report", args=[duel["campaign"].pk])
+    drawn = "battles/_scenario_list.html"
+
+    first = client.get(url, {"source": "Fanatic", "warbands": 4})
+    again = client.get(url, {"source": "Fanatic", "warbands": 4, "words": ""})
+    other = client.get(url, {"source": "Fanatic", "warbands": 4, "words": "thief"})
+    none = client.get(url, {"words": "no such scenario"})
+
+    assert [drawn in [t.name for t in r.templates] for r in (first, again, other, none)] == [
+        True, False, True, True,
+    ]  # fmt: skip
+    fanatic = [s.title for s in scenarios.matching(warbands=4, source="Fanatic")]
+    assert len(fanatic) == 5
+    assert listed(first.content.decode()) == listed(again.content.decode()) == fanatic
+    thief = [s.title for s in scenarios.matching(warbands=4, source="Fanatic", words="thief")]
+    assert listed(other.content.decode()) == thief and len(thief) == 1
+    assert "(5 shown)" in first.content.decode()
+    assert "No scenario fits this filter." in none.content.decode()
+    assert listed(none.content.decode()) == []
 
 
 def test_a_scenario_the_filter_hid_is_still_reported(client, duel):
