@@ -169,7 +169,8 @@ def scenario_list(keys: tuple[str, ...]) -> str:
     leaves: it shows only the scenarios' own data, which is loaded from the rules' files at
     import and never changes while the process runs. About a hundred scenarios took 20 ms
     to draw on every report, record and helper page. A filter's free words can ask for many
-    sets; the cache keeps the 64 last asked."""
+    sets; the cache keeps the 64 last asked. An edit of the list's template shows once the
+    process restarts (``make run``'s server reloads on Python files, not templates)."""
     shown = [scenarios.scenario(key) for key in keys]
     return render_to_string("battles/_scenario_list.html", {"shown": shown})
 
