@@ -119,8 +119,12 @@ def _game(request: HttpRequest, pk: int) -> Game:
     return game
 
 
-def _context(request, game: Game, *, note="", error="", fighter_id=None, whole=True) -> dict:
-    drawn = board(game, request.user) if whole else None
+def _context(
+    request, game: Game, *, note="", error="", fighter_id=None, whole=True, drawn=None
+) -> dict:
+    """The page's context; ``drawn``: the board when the caller has drawn it already."""
+    if drawn is None and whole:
+        drawn = board(game, request.user)
     return {
         "board": drawn,
         # the forms the board draws (drawn lazily: an answer of changes draws few of them)
@@ -195,13 +199,11 @@ def _move_url(game: Game) -> str:
     return reverse("play_move", args=[game.battle_id])
 
 
-def _panel(request, game: Game, fighter_pk: int) -> dict | None:
-    """The panel of one of the user's warriors, or None when he is not the user's."""
-    view = next(
-        (f for s in board(game, request.user).sides for f in s.fighters
-         if f.fighter.pk == fighter_pk),
-        None,
-    )  # fmt: skip
+def _panel(request, game: Game, fighter_pk: int, drawn=None) -> dict | None:
+    """The panel of one of the user's warriors, or None when he is not the user's. It is
+    found on the board (``drawn``, when the caller needs the board too)."""
+    drawn = drawn or board(game, request.user)
+    view = next((f for s in drawn.sides for f in s.fighters if f.fighter.pk == fighter_pk), None)
     if view is None:
         raise Http404("No such warrior in this game.")
     if not view.mine:
@@ -222,12 +224,15 @@ def _panel(request, game: Game, fighter_pk: int) -> dict | None:
 def play_panel(request: HttpRequest, pk: int, fighter_pk: int) -> HttpResponse:
     """One of the user's warriors: his tests, his fall, out of action, loot."""
     game = _game(request, pk)
-    panel = None if request.GET.get("close") else _panel(request, game, fighter_pk)
+    closed = request.GET.get("close")
+    # the whole page, the panel open, draws the board once for both
+    drawn = None if request.htmx or closed else board(game, request.user)
+    panel = None if closed else _panel(request, game, fighter_pk, drawn)
     if panel is None:
         return render(request, "battles/helper/play.html#panel", {"closed": True})
-    if not request.htmx:  # the whole page, the panel open
-        return render(request, "battles/helper/play.html", {"game": game, **_context(request, game),
-                                                     **panel})  # fmt: skip
+    if not request.htmx:
+        context = {"game": game, **_context(request, game, drawn=drawn), **panel}
+        return render(request, "battles/helper/play.html", context)
     return render(request, "battles/helper/play.html#panel", {"game": game, **panel})
 
 

@@ -206,6 +206,25 @@ def test_the_pages_cost_the_same_whatever_the_size_of_the_warbands(client, duel)
     assert small["page"] <= 15, small
 
 
+def test_the_page_with_a_warriors_panel_open_reads_the_game_once(client, duel):
+    """The whole page (a panel's link opened without htmx) draws its board and finds the
+    warrior's panel on that same board: the game's log is read once, as on the page alone."""
+    battle = game_of(duel)
+    client.force_login(duel["reavers"].owner)
+    captain = captain_of(battle, duel["reavers"])
+    read = {}
+    for name, path in (
+        ("page", reverse("play_page", args=[battle.pk])),
+        ("panel", reverse("play_panel", args=[battle.pk, captain.pk])),
+    ):
+        with CaptureQueriesContext(connection) as captured:
+            answer = client.get(path)
+        assert answer.status_code == 200
+        read[name] = sum('FROM "battles_gameevent"' in q["sql"] for q in captured)
+    assert 'data-testid="panel"' in answer.content.decode()  # open, on the whole page
+    assert read == {"page": 1, "panel": 1}
+
+
 def test_nothing_of_a_treasury_reaches_the_opponent(client, duel):
     secrets = hide_secrets(duel["reavers"])
     battle = game_of(duel)
