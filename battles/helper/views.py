@@ -202,7 +202,8 @@ def _move_url(game: Game) -> str:
 def _panel(request, game: Game, fighter_pk: int, drawn=None) -> dict | None:
     """The panel of one of the user's warriors, or None when he is not the user's. It is
     found on the board (``drawn``, when the caller needs the board too)."""
-    drawn = drawn or board(game, request.user)
+    if drawn is None:
+        drawn = board(game, request.user)
     view = next((f for s in drawn.sides for f in s.fighters if f.fighter.pk == fighter_pk), None)
     if view is None:
         raise Http404("No such warrior in this game.")
