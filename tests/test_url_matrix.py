@@ -104,7 +104,7 @@ MATRIX: dict[str, tuple[str, str]] = {
     # The warband's owner only.
     "warband_muster": ("LHFOF", "LMMMM"),
     "warband_hire": ("LMMMM", "LHFOF"),
-    "warband_hire_sword": ("LMMMM", "LHFOF"),
+    "warband_hire_sword": ("LHFOF", "LHFOF"),
     "warband_finish": ("LMMMM", "LHFOF"),
     "warband_buy_container": ("LMMMM", "LHFOF"),
     "warband_return_container": ("LMMMM", "LHFOF"),

@@ -111,8 +111,8 @@ def _posted_row(refused, at: str, field: str, rows: list, key) -> str | None:
 
 def muster_context(warband: Warband, *, refused=None) -> dict:
     """The muster board. ``refused``: (where, the posted form refused there), drawn in place
-    of that form with its messages: "hire", "hire-sword", "storage", "finish" or a warrior's
-    pk (his card's forms and buttons)."""
+    of that form with its messages: "hire", "storage", "finish" or a warrior's pk (his card's
+    forms and buttons). The hired swords are a page of their own (``warband_hire_sword``)."""
     warriors = list(services.roster(warband))
     entries = equipment.list_entries_by_type({w.warrior_type_id for w in warriors})
     cards, chooses = [], warband.warband_type.limits.leader_from is not None
@@ -131,8 +131,6 @@ def muster_context(warband: Warband, *, refused=None) -> dict:
         )
     hireable = services.hireable_types(warband, warriors)
     hire_at = _posted_row(refused, "hire", "warrior_type", hireable, lambda t: t.pk)
-    swords = hired_swords.hireable_swords(warband)
-    sword_at = _posted_row(refused, "hire-sword", "sword", swords, lambda s: s.key)
     container = _placed(
         refused, "storage", MusterContainerForm, lambda: MusterContainerForm(warband=warband)
     )
@@ -158,20 +156,12 @@ def muster_context(warband: Warband, *, refused=None) -> dict:
             )
             for wt, reason in hireable
         ],
-        "sword_catalogue": [
-            (
-                sword,
-                reason,
-                (refused[1] if sword_at == sword.key else HireSwordForm()).drawn_for(sword),
-            )
-            for sword, reason in swords
-        ],
         "problems": services.muster_problems(warband, warriors),
         "refused_at": refused[0] if refused else None,
         "refusal": refused[1] if refused else None,
         # a hire refused for a row the board does not offer: its message above the list
         "unplaced": first_message(refused[1])
-        if refused and refused[0] in ("hire", "hire-sword") and not (hire_at or sword_at)
+        if refused and refused[0] == "hire" and not hire_at
         else "",
     }
 
@@ -223,24 +213,53 @@ def warband_hire(request: HttpRequest, pk: int) -> HttpResponse:
     return _board(request, warband)
 
 
-@require_POST
+def sword_context(warband: Warband, *, refused: HireSwordForm | None = None) -> dict:
+    """The catalogue: each hired sword with why this warband may not hire him, or his form;
+    ``refused``, the posted form, in its row (above the list when it has no such row)."""
+    swords = hired_swords.hireable_swords(warband)
+    posted = str(refused.data.get("sword", "")) if refused is not None else None
+    at = next((posted for sword, _ in swords if sword.key == posted), None)
+    return {
+        "warband": warband,
+        "sword_catalogue": [
+            (sword, reason, (refused if at == sword.key else HireSwordForm()).drawn_for(sword))
+            for sword, reason in swords
+        ],
+        "unplaced": first_message(refused) if refused is not None and not at else "",
+    }
+
+
+@require_http_methods(["GET", "POST"])
 def warband_hire_sword(request: HttpRequest, pk: int) -> HttpResponse:
-    """Hire a hired sword of the catalogue while mustering (``hired_swords.hire_at_muster``)."""
+    """Hire from the catalogue while mustering (``hired_swords.hire_at_muster``), then back to
+    the board. A page of its own: on the board its fifty-odd entries would triple every answer."""
     warband = permissions.get_warband_for_user(request, pk, write=True)
+    if request.method == "GET":
+        if not warband.is_draft:
+            return redirect("warband_roster", warband.pk)
+        return render(request, "warbands/warband_hire_sword.html", sword_context(warband))
     form = HireSwordForm(request.POST)
-    if not form.is_valid():
-        return _board(request, warband, refused=("hire-sword", form))
-    try:
-        hired_swords.hire_at_muster(
-            warband,
-            actor=request.user,
-            sword_key=form.cleaned_data["sword"],
-            name=form.cleaned_data["name"],
-            dice=ServerDice(),  # the Warlock's starting spells
-        )
-    except (RuleViolation, DiceError) as refusal:
-        return _board(request, warband, refused=("hire-sword", with_refusal(form, refusal)))
-    return _board(request, warband)
+    if form.is_valid():
+        try:
+            hired = hired_swords.hire_at_muster(
+                warband,
+                actor=request.user,
+                sword_key=form.cleaned_data["sword"],
+                name=form.cleaned_data["name"],
+                dice=ServerDice(),  # the Warlock's starting spells
+            )
+        except (RuleViolation, DiceError) as refusal:
+            with_refusal(form, refusal)
+        else:
+            messages.success(request, f"{hired.name} is hired and on the roster.")
+            return _redirect(request, "warband_muster", warband.pk)
+    return refuse(
+        request,
+        form,
+        partial="warbands/warband_hire_sword.html#sword-catalogue",
+        context=lambda: sword_context(warband, refused=form),
+        page=reverse("warband_hire_sword", args=[warband.pk]),
+    )
 
 
 @require_POST

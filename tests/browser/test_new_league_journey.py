@@ -79,7 +79,10 @@ def muster(page, watch, name, warband_list, hires, sword):
     watch.fits(page)
     for who, warrior, many in hires:
         hire(page, who, name=warrior, many=many)
-    hire(page, sword, section="Hired swords")
+    page.get_by_role("button", name="Choose a hired sword").click()  # the catalogue's page
+    watch.fits(page)
+    hire(page, sword, section="Hired swords")  # and back to the board
+    expect(page.get_by_role("heading", name=f"Muster {name}")).to_be_visible()
     expect(page.locator("ul.problems")).to_have_count(0)
     watch.fits(page)
     finish_muster(page, name)

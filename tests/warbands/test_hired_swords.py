@@ -304,26 +304,6 @@ def test_rating_counts_his_value_and_experience_in_sql_and_rules():
     assert services.ratings_of([warband])[warband.pk] == expected
 
 
-def test_muster_page_offers_the_catalogue_and_hires(client):
-    warband = WarbandFactory()
-    client.force_login(warband.owner)
-    page = client.get(reverse("warband_muster", args=[warband.pk]))
-    assert b"Ogre Bodyguard" in page.content and b"80 gc to hire" in page.content
-    client.post(reverse("warband_hire_sword", args=[warband.pk]), {"sword": "halfling_scout"})
-    assert warband.warriors.get().hired_sword.key == "halfling_scout"
-
-
-def test_muster_hire_denied_to_a_stranger(client, django_user_model):
-    warband = WarbandFactory()
-    stranger = django_user_model.objects.create_user("stranger", password="x")
-    client.force_login(stranger)
-    response = client.post(
-        reverse("warband_hire_sword", args=[warband.pk]), {"sword": "halfling_scout"}
-    )
-    assert response.status_code in (403, 404)
-    assert not warband.warriors.exists()
-
-
 def test_roster_shows_the_hired_sword_his_terms_and_equipment(client):
     warband = WarbandFactory()
     hire(warband, "mercenary_captain", items=["sword"], name="Adler")
@@ -418,16 +398,6 @@ def test_the_warlock_is_hired_with_two_spells_of_lesser_magic():
     assert warlock.warrior_type.spell_list.key == "lesser_magic"
     ogre = hired_swords.hire_at_muster(warband, actor=warband.owner, sword_key="ogre_bodyguard")
     assert not ogre.spells.exists()
-
-
-def test_the_warlock_rolled_by_the_server_on_the_muster_page(client):
-    warband = WarbandFactory()
-    client.force_login(warband.owner)
-    client.post(
-        reverse("warband_hire_sword", args=[warband.pk]), {"sword": "warlock", "name": "Zed"}
-    )
-    zed = warband.warriors.get(name="Zed")
-    assert zed.spells.count() == 2
 
 
 @pytest.mark.parametrize(
