@@ -151,6 +151,7 @@ def pages(duel):
     sequence = sequence_of(battle, reavers)
     undeclared = fought(duel, carried=False)
     yield duel["bystander"], reverse("warband_muster", args=[draft.pk])
+    yield duel["bystander"], reverse("warband_hire_sword", args=[draft.pk])
     yield owner, reverse("warband_treasury", args=[reavers.pk])
     yield owner, reverse("warband_rename", args=[reavers.pk])
     yield owner, reverse("warrior_rename", args=[reavers.warriors.first().pk])
@@ -180,6 +181,8 @@ def pages(duel):
         if step in (5, 6) and task is not None:  # a roll to buy veterans and rare items with
             sequences.run_task(sequence, task, actor=owner, step=step, dice=ScriptedDice([6, 6]))
         yield owner, reverse("sequence_detail", args=[sequence.pk])
+        if step == 7:  # the catalogue of hired swords, drawn when asked
+            yield owner, reverse("sequence_detail", args=[sequence.pk]) + "?catalogue=swords"
     yield organiser, reverse("sequence_detail", args=[sequence.pk])
     # A question waiting for its answer: the Well asks which hero goes down.
     theirs = play_to(sequence_of(battle, scourge), 3, scourge.owner)

@@ -36,6 +36,7 @@ def sequence_context(
     body: bool = False,
     record=None,
     refused=None,
+    catalogue: bool = False,
 ) -> dict:
     """What the page shows. ``body``: only the current step's part (``#step-body``), after an
     action of the step, with ``record``, the step's record as the action left it
@@ -44,7 +45,10 @@ def sequence_context(
     with its messages beside its fields instead of above the step (``_refused``): ("board",
     name, form) of a treasury form the step drew (``TreasuryBoard.forms``), ("step", action,
     form) of one of the step's own, ("task", task's key, (post, message)) of a task's roll,
-    ("answer", task's key, (post, message)) of a task's question."""
+    ("answer", task's key, (post, message)) of a task's question. ``catalogue``: step 7's
+    catalogue of hired swords drawn row by row (``?catalogue=swords``, and after a refused post
+    from one of its rows); else the step links to it (its fifty-odd rows, each a form with the
+    containers to pay from, would triple every answer of the step)."""
     step = sequence.current_step
     if body:
         live = {step: record} if record else {}
@@ -130,6 +134,7 @@ def sequence_context(
             sequence, context, (name, page_forms.refused_at_its_fields(form)) if mine else None
         )
         refused_at_form = refused_at_form or mine
+    context["catalogue_open"] = catalogue
     context["refused_at_form"] = refused_at_form
     if handler is not None and not secret_step and getattr(handler, "after_tasks", False):
         context["after_template"] = f"battles/aftermath/steps/_step_{step}_after.html"
@@ -168,6 +173,8 @@ def _panel(
         body=body,
         record=outcome and outcome.record,
         refused=refused,
+        # a refused hire from the catalogue draws it again; one that succeeded closes it
+        catalogue=bool(error) and request.POST.get("catalogue") == "swords",
     )
     context["reopen"] = reopen
     if not request.htmx:  # the confirmation, on a page of its own
@@ -192,17 +199,19 @@ def _panel(
 def sequence_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The steps and the current step's part, kept under the versions of the battle and the
     warband for this user and browser (``campaign.fragments``: its forms get fresh one-time
-    tokens each time)."""
+    tokens each time); ``?catalogue=swords`` draws step 7's catalogue of hired swords."""
     sequence = get_sequence_for_user(request, pk)
+    catalogue = request.GET.get("catalogue") == "swords"
     panel = fragments.kept(
         (sequence.participant.battle, sequence.participant.warband),
         "sequence-panel",
         sequence.pk,
         request.user.pk,
+        catalogue,
         request=request,
         draw=lambda: render_to_string(
             "battles/aftermath/sequence.html#step-panel",
-            sequence_context(request, sequence),
+            sequence_context(request, sequence, catalogue=catalogue),
             request=request,
         ),
     )

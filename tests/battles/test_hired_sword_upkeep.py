@@ -157,10 +157,14 @@ def test_step_7_page_offers_the_catalogue_and_asks_the_upkeep(duel, client):
     sequence, owner = at_step(duel, 7)
     client.force_login(owner)
 
-    page = client.get(reverse("sequence_detail", args=[sequence.pk])).content.decode()
-
-    assert "Hire a hired sword" in page and "Ogre Bodyguard" in page
+    url = reverse("sequence_detail", args=[sequence.pk])
+    page = client.get(url).content.decode()
+    # the step links to the catalogue, which draws its rows when asked
+    assert "Hire a hired sword" in page and "Ogre Bodyguard" not in page
+    assert f'href="{url}?catalogue=swords#sword-catalogue-heading"' in page
     assert "Warlock" in page and "Pay 15 gc" in page
+    page = client.get(f"{url}?catalogue=swords").content.decode()
+    assert "Ogre Bodyguard" in page and 'value="ogre_bodyguard"' in page
 
     response = client.post(
         reverse("sequence_act", args=[sequence.pk]),
@@ -169,6 +173,37 @@ def test_step_7_page_offers_the_catalogue_and_asks_the_upkeep(duel, client):
     )
     assert response.status_code == 200
     assert reavers.warriors.get(name="Pip").hired_sword.key == "halfling_scout"
+    assert "Ogre Bodyguard" not in response.content.decode()  # hired: the catalogue closes
+
+
+def test_a_refused_hire_from_the_catalogue_is_told_in_its_row(duel, client):
+    """A post from the catalogue (its rows say so: ``catalogue``) that the step refuses
+    draws the catalogue again, with the refusal above the step; one that succeeded closes it.
+    Nothing paid, nobody hired."""
+    reavers = duel["reavers"]
+    sequence, owner = at_step(duel, 7)
+    act(sequence, "hire_sword", owner, sword="pit_fighter", name="Krug")
+    client.force_login(owner)
+    before = gold(reavers)
+    response = client.post(
+        reverse("sequence_act", args=[sequence.pk]),
+        {"step": 7, "action": "hire_sword", "sword": "pit_fighter", "name": "Grom",
+         "catalogue": "swords"},
+        headers={"HX-Request": "true"},
+    )  # fmt: skip
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "one of each type" in page
+    assert 'value="ogre_bodyguard"' in page and 'name="catalogue" value="swords"' in page
+    assert gold(reavers) == before
+    assert not reavers.warriors.filter(name="Grom").exists()
+    # the same refusal posted from elsewhere (a script): the step as it is, catalogue closed
+    response = client.post(
+        reverse("sequence_act", args=[sequence.pk]),
+        {"step": 7, "action": "hire_sword", "sword": "pit_fighter", "name": "Grom"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 422 and 'value="ogre_bodyguard"' not in response.content.decode()
 
 
 def test_he_earns_as_a_henchman_on_the_henchmens_track_and_rolls_the_heroes_table(duel):

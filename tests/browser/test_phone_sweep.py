@@ -2,11 +2,12 @@
 the demo league (an organiser and two players; a confirmed battle whose post-battle sequence
 waits, a game under way with the battle helper, a captive, a schedule round, a side still to
 enter) visits every page linked from each user's dashboard and the pages of the table: each
-step of a post-battle sequence (step 2's choice of a new skill among them), a side's form,
-the battle helper, the treasury and the printout. On each page nothing scrolls sideways, no
-two texts or controls are drawn over each other, the forms' controls are tall enough for a
-finger (44 px), and a table wider than the screen scrolls in its own box under a hint that
-says so. The forms of the table, and step 2's choice, are read again at 1280 px.
+step of a post-battle sequence (step 2's choice of a new skill and step 7's catalogue of hired
+swords among them), a side's form, the battle helper, the treasury and the printout. On each
+page nothing scrolls sideways, no two texts or controls are drawn over each other, the forms'
+controls are tall enough for a finger (44 px), and a table wider than the screen scrolls in
+its own box under a hint that says so. The forms of the table, and step 2's choice, are read
+again at 1280 px.
 
 PHONE_SHOTS=<folder> keeps a screenshot of every page visited, to look at what was measured.
 """
@@ -284,6 +285,10 @@ def test_the_league_on_a_phone(live_server, chromium):
             task.get_by_role("button", name="Go on").click()
             expect(phone.locator("li.task-done", has_text="advance").first).to_be_visible()
             assert captain.skills.filter(skill__key="haggle").exists()
+        if step == 7:  # the catalogue of hired swords, a row per sword, opened with a tap
+            phone.get_by_test_id("open-catalogue").click()
+            expect(phone.locator("form.hire-row").first).to_be_visible()
+            problems += measured(phone, "step 7's catalogue of hired swords")
         if step == 8:  # the captain haggles over a purchase
             item = phone.get_by_label(f"Item for {captain.name}")
             buy = phone.locator("form", has=item)
