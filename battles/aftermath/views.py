@@ -46,8 +46,8 @@ def sequence_context(
     name, form) of a treasury form the step drew (``TreasuryBoard.forms``), ("step", action,
     form) of one of the step's own, ("task", task's key, (post, message)) of a task's roll,
     ("answer", task's key, (post, message)) of a task's question. ``catalogue``: step 7's
-    catalogue of hired swords drawn row by row (``?catalogue=swords``, and after a refused post
-    from one of its rows); else the step links to it (its fifty-odd rows, each a form with the
+    catalogue of hired swords drawn row by row (``?catalogue=swords``, and after a post from one
+    of its rows); else the step links to it (its fifty-odd rows, each a form with the
     containers to pay from, would triple every answer of the step)."""
     step = sequence.current_step
     if body:
@@ -173,8 +173,9 @@ def _panel(
         body=body,
         record=outcome and outcome.record,
         refused=refused,
-        # a refused hire from the catalogue draws it again; one that succeeded closes it
-        catalogue=bool(error) and request.POST.get("catalogue") == "swords",
+        # a post from the catalogue draws it again: the hired sword's row now says he is
+        # with the warband, a refused one says why
+        catalogue=request.POST.get("catalogue") == "swords",
     )
     context["reopen"] = reopen
     if not request.htmx:  # the confirmation, on a page of its own

@@ -173,13 +173,22 @@ def test_step_7_page_offers_the_catalogue_and_asks_the_upkeep(duel, client):
     )
     assert response.status_code == 200
     assert reavers.warriors.get(name="Pip").hired_sword.key == "halfling_scout"
-    assert "Ogre Bodyguard" not in response.content.decode()  # hired: the catalogue closes
+    assert "Ogre Bodyguard" not in response.content.decode()  # not posted from the catalogue
+    response = client.post(
+        reverse("sequence_act", args=[sequence.pk]),
+        {"step": 7, "action": "hire_sword", "sword": "elf_ranger", "catalogue": "swords"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert reavers.warriors.filter(hired_sword__key="elf_ranger").exists()
+    page = response.content.decode()  # posted from it: the catalogue, his row saying so
+    row = page[page.index('value="elf_ranger"') :]
+    assert "already" in row[: row.index("</form>")] and "Ogre Bodyguard" in page
 
 
 def test_a_refused_hire_from_the_catalogue_is_told_in_its_row(duel, client):
     """A post from the catalogue (its rows say so: ``catalogue``) that the step refuses
-    draws the catalogue again, with the refusal above the step; one that succeeded closes it.
-    Nothing paid, nobody hired."""
+    draws the catalogue again, with the refusal above the step. Nothing paid, nobody hired."""
     reavers = duel["reavers"]
     sequence, owner = at_step(duel, 7)
     act(sequence, "hire_sword", owner, sword="pit_fighter", name="Krug")
