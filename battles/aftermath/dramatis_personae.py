@@ -26,6 +26,8 @@ player settles them at the table and pays or lets him go here.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.db.models import Q
 
 from battles.aftermath import persona_search
@@ -37,6 +39,23 @@ from core.errors import RuleViolation
 from core.words import possessive
 from warbands import dramatis_personae, hired_swords
 from warbands.models import HiredSword, Warrior
+
+
+class SwordCatalogue:
+    """The catalogue of hired swords, each with why the warband may not hire him
+    (``hired_swords.hireable_swords``), read when the page first draws its rows: the step
+    draws them only when the player opens the catalogue."""
+
+    def __init__(self, warband) -> None:
+        self.warband = warband
+
+    @cached_property
+    def rows(self) -> list:
+        return hired_swords.hireable_swords(self.warband)
+
+    def __iter__(self):
+        return iter(self.rows)
+
 
 #: Warriors of the list who ask an upkeep like a hired sword's (the Troll's Always Hungry).
 KEPT_FOR_UPKEEP = Q(hired_sword__isnull=False) | Q(
@@ -105,7 +124,7 @@ class DramatisPersonae(TreasuryStep):
                 warband=sequence.participant.warband, status=HiredSword.Status.ACTIVE
             )
         )
-        context["sword_catalogue"] = hired_swords.hireable_swords(sequence.participant.warband)
+        context["sword_catalogue"] = SwordCatalogue(sequence.participant.warband)
         found = persona_search.found_keys(sequence)
         context["persona_catalogue"] = [
             (persona, reason)
