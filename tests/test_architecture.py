@@ -5,6 +5,7 @@ lines, and no module uses Django's internals (a model's ``_state``, ``is_cached`
 paginator's cached properties)."""
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -116,10 +117,17 @@ def test_modules_stay_under_500_lines(path):
     assert len(path.read_text().splitlines()) <= MAX_LINES
 
 
+@functools.cache
+def parsed(source: str) -> ast.Module:
+    """The syntax tree of ``source``, parsed once for all the checks that read it (they only
+    walk it)."""
+    return ast.parse(source)
+
+
 def private_imports(path: Path) -> list[str]:
     """Private names of our other modules that ``path`` uses: ``from x import _y`` and
     ``x._y`` on a module or class it imported from our packages."""
-    tree = ast.parse(path.read_text())
+    tree = parsed(path.read_text())
     found, ours = [], set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -198,7 +206,7 @@ def django_internals(source: str) -> list[str]:
     """Uses of Django's internals in ``source``: any use of a model's ``_state``, calls of
     ``is_cached``, assignments to a paginator's attributes (or its ``__dict__``), and
     subclasses of ``Paginator`` that override its cached properties."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     found, classes = [], {"Paginator"}
     for node in ast.walk(tree):  # a subclass of Paginator here makes paginators too
         if isinstance(node, ast.ClassDef) and any(_named(b) in classes for b in node.bases):
@@ -284,7 +292,7 @@ def test_rule_violation_is_imported_from_its_one_home():
     offenders = [
         f"{path.relative_to(ROOT)}:{node.lineno} from {node.module}"
         for path in sources(tests=True)
-        for node in ast.walk(ast.parse(path.read_text()))
+        for node in ast.walk(parsed(path.read_text()))
         if isinstance(node, ast.ImportFrom)
         and node.module != "core.errors"
         and any(alias.name == "RuleViolation" for alias in node.names)
