@@ -14,12 +14,21 @@ $(BIN)/python:
 
 # Reinstall only when pyproject.toml or the lock changes, so a second `make run` starts at once.
 # requirements.lock pins every package to the versions tested and audited (`make lock` rewrites it).
+# uv (pinned here, installed into .venv by pip) installs the locked packages in about 5 s where
+# pip takes about 20 s, so a fresh clone's first `make run` or `make test` starts that much
+# sooner. Where uv cannot be installed or cannot reach an index (it does not read pip's
+# configuration), pip installs them as before.
+UV_VERSION := 0.13.9
+install = ($(BIN)/pip install --quiet uv==$(UV_VERSION) \
+	  && $(BIN)/uv pip install --quiet --python $(BIN)/python -c requirements.lock -e $(1)) \
+	|| $(BIN)/pip install --quiet -c requirements.lock -e $(1)
+
 $(VENV)/.installed-run: pyproject.toml requirements.lock | $(BIN)/python
-	$(BIN)/pip install --quiet -c requirements.lock -e .
+	$(call install,.)
 	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml requirements.lock | $(BIN)/python
-	$(BIN)/pip install --quiet -c requirements.lock -e '.[dev]'
+	$(call install,'.[dev]')
 	@touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
@@ -62,7 +71,7 @@ format: $(VENV)/.installed-dev
 lock: | $(BIN)/python
 	$(BIN)/pip install --quiet --upgrade -e '.[dev]'
 	@echo "# Pinned versions of every dependency (dev extra included). Written by \`make lock\`; audited by \`make audit\`." > requirements.lock
-	$(BIN)/pip freeze --exclude-editable >> requirements.lock
+	$(BIN)/pip freeze --exclude-editable --exclude uv >> requirements.lock  # uv only installs
 	@touch $(VENV)/.installed-dev $(VENV)/.installed-run
 
 # Known vulnerabilities in the locked dependencies (pip-audit; see .ci/audit.py).
