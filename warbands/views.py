@@ -217,8 +217,8 @@ def sword_context(warband: Warband, *, refused: HireSwordForm | None = None) -> 
     """The catalogue: each hired sword with why this warband may not hire him, or his form;
     ``refused``, the posted form, in its row (above the list when it has no such row)."""
     swords = hired_swords.hireable_swords(warband)
-    posted = str(refused.data.get("sword", "")) if refused is not None else None
-    at = next((posted for sword, _ in swords if sword.key == posted), None)
+    posted = ("sword", refused) if refused is not None else None
+    at = _posted_row(posted, "sword", "sword", swords, lambda sword: sword.key)
     return {
         "warband": warband,
         "sword_catalogue": [
